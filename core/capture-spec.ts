@@ -1,0 +1,167 @@
+/**
+ * CaptureSpec: the one normalised, validated form of a screenshot request for ONE url × ONE country.
+ * It is built once in core (see `screenshot-request.ts`) and travels unchanged from the API through the
+ * queue to the node agent and its browser driver. Every default is already resolved here, so a driver
+ * never has to guess: what it reads is what the record says.
+ */
+
+export const BROWSERS = ['chrome', 'firefox', 'brave'] as const;
+export type BrowserName = (typeof BROWSERS)[number];
+
+export const STEP_COMMANDS = ['click', 'type', 'wait', 'wait_for', 'scroll', 'hover', 'select', 'press', 'navigate'] as const;
+export type StepCommand = (typeof STEP_COMMANDS)[number];
+
+/**
+ * One automation step, run in order before the capture.
+ * - click, hover: `selector` required.
+ * - type: `selector` and `value` (the text) required.
+ * - select: `selector` of a <select> and `value` (option value) required.
+ * - press: `value` is a key name such as `Enter` or `Control+A`; `selector` optional (focuses it first).
+ * - wait: `value` is the number of seconds to wait (0 to 30).
+ * - wait_for: `selector` to wait for; `timeout` seconds (default 10, at most 30).
+ * - scroll: `selector` scrolls that element into view; otherwise `value` is a pixel offset or `bottom`.
+ * - navigate: `value` is an http(s) URL to load.
+ */
+export interface Step {
+  command: StepCommand;
+  selector?: string;
+  value?: string;
+  timeout?: number;
+}
+
+export const TRACKER_VALUE_TYPES = ['text', 'html', 'attribute', 'value', 'count', 'exists'] as const;
+export type TrackerValueType = (typeof TRACKER_VALUE_TYPES)[number];
+export const TRACKER_NAME_TYPES = ['static', 'text', 'attribute'] as const;
+export type TrackerNameType = (typeof TRACKER_NAME_TYPES)[number];
+
+/**
+ * A tracker reads a value from the page at every shot.
+ * - `selector`: CSS selector of the element(s) read.
+ * - `value_type`: text (innerText), html (outerHTML), attribute (the attribute named by `input`),
+ *   value (form control value), count (number of matches), exists ("true"/"false").
+ * - `name_type`: static (the name is `name`), text (the matched element's text), attribute (its attribute `input`).
+ * The record's tracker carries `return`: one entry per shot with found 1/0, the shot number, value and name.
+ */
+export interface TrackerSpec {
+  id: string;
+  name: string;
+  selector: string;
+  value: string;
+  input: string;
+  name_type: TrackerNameType;
+  value_type: TrackerValueType;
+}
+
+export interface TrackerReturn { found: 0 | 1; shot: number; value?: string; name: string }
+export interface TrackerResult extends TrackerSpec { return: TrackerReturn[] }
+
+export const PDF_FORMATS = ['a4', 'letter', 'legal'] as const;
+export type PdfFormat = (typeof PDF_FORMATS)[number];
+export const VIDEO_FORMATS = ['mp4', 'webm', 'gif'] as const;
+export type VideoFormat = (typeof VIDEO_FORMATS)[number];
+
+export interface HttpHeader { name: string; value: string }
+export interface Cookie { name: string; value: string }
+
+export interface DeviceEmulation {
+  /** the catalogue name, or null when the device was described by width/height/scale/flags */
+  name: string | null;
+  width: number;
+  height: number;
+  scale: number;
+  mobile: boolean;
+  touch: boolean;
+  landscape: boolean;
+}
+
+export interface PdfSpec {
+  format: PdfFormat;
+  landscape: boolean;
+  background: boolean;
+  /** the whole page on one sheet instead of paginating */
+  onePage: boolean;
+  /** CSS lengths, for example `10px`, `5mm`, `0.5in` */
+  margin: { top: string; right: string; bottom: string; left: string };
+}
+
+export interface VideoSpec {
+  format: VideoFormat;
+  /** 0 to 63, lower is better (mapped onto the encoder's CRF / GIF palette dithering) */
+  quality: number;
+  /** playback speed multiplier, 0.1 to 5 */
+  speed: number;
+  /** minimum recording seconds, 0 = record only while the page loads and the capture runs */
+  duration: number;
+  fps: number;
+  /** GIF palette size, 2 to 256 */
+  colors: number;
+  /** output scale relative to the viewport, 0.1 to 1 */
+  scale: number;
+}
+
+export interface CaptureSpec {
+  /** the screenshot record id (also the queue's de-duplication id); 0 for one-off local captures */
+  id: number;
+  url: string;
+  browser: BrowserName;
+  country: string;
+  region: string;
+  language: string;
+  timezone: string;
+  geo: { latitude: number; longitude: number } | null;
+  /** `screen` captures the viewport, `page` the full scrollable page */
+  size: 'screen' | 'page';
+  /** pixel cap on a full-page capture's height, 0 = unlimited */
+  maxHeight: number;
+  device: DeviceEmulation;
+  userAgent: string | null;
+  /** CSS selector of the element to capture; falls back to the page when not found in time */
+  target: string | null;
+  /** seconds to wait after load before the first shot */
+  delay: number;
+  /** seconds: a deadline for the whole job; when it passes, capture what is there. 0 = service default */
+  maxWait: number;
+  shots: number;
+  /** seconds between shots */
+  shotInterval: number;
+  cookies: Cookie[];
+  headers: HttpHeader[];
+  /** URL-encoded form body: when set, the first navigation is a POST with this body */
+  postData: string | null;
+  referer: string | null;
+  /** script URLs run after load, in order */
+  scripts: string[];
+  scriptInline: string | null;
+  steps: Step[];
+  trackers: TrackerSpec[];
+  dark: boolean;
+  hidePopups: boolean;
+  hideAds: boolean;
+  strictSsl: boolean;
+  html: boolean;
+  pdf: PdfSpec | null;
+  video: VideoSpec | null;
+}
+
+/** One stored output a capture produced, before it reaches object storage. */
+export interface CaptureOutput {
+  /** one PNG per shot, in shot order */
+  images: Buffer[];
+  html: string | null;
+  pdf: Buffer | null;
+  video: { data: Buffer; format: VideoFormat } | null;
+  finalUrl: string;
+  /** final URL at each shot, in shot order */
+  finalUrls: string[];
+  /** HTTP status of the final document; null when the page could not be reached */
+  responseCode: number | null;
+  links: string[];
+  trackers: TrackerResult[];
+  userAgent: string;
+  /** what actually ran, e.g. `chromium 156.0.8078.73 (brave emulation)` */
+  browserInfo: string;
+  /** options the driver could not honour, said plainly; shown on the record */
+  warnings: string[];
+  /** milliseconds spent in each phase, for the record's timings */
+  timings: Record<string, number>;
+}

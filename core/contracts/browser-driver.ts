@@ -1,0 +1,29 @@
+import type { BrowserName, CaptureOutput, CaptureSpec } from '../capture-spec.js';
+
+export type DriverKind = 'playwright' | 'selenium';
+
+/** How a browser process is started; one pool exists per (driver, browser, launch variant). */
+export interface LaunchOptions {
+  /** executable to run instead of the configured default (a Brave binary, a Chrome build) */
+  executablePath?: string;
+  /** launch variants that cannot be changed per context: Firefox's dark mode is a browser pref */
+  dark?: boolean;
+  /** Selenium Grid hub URL, for the selenium driver */
+  gridUrl?: string;
+}
+
+/** A started browser. Each capture runs in a fresh context (or session) that is closed afterwards. */
+export interface BrowserHandle {
+  readonly browser: BrowserName;
+  /** the real product and version that runs, e.g. `chromium 156.0.8078.73 (brave emulation)` */
+  readonly info: string;
+  capture(spec: CaptureSpec, signal: AbortSignal): Promise<CaptureOutput>;
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface BrowserDriver {
+  readonly kind: DriverKind;
+  browsers(): BrowserName[];
+  launch(browser: BrowserName, opts: LaunchOptions): Promise<BrowserHandle>;
+}
