@@ -20,6 +20,12 @@ export interface BrowserHandle {
   capture(spec: CaptureSpec, signal: AbortSignal): Promise<CaptureOutput>;
   healthy(): Promise<boolean>;
   close(): Promise<void>;
+  /**
+   * Registers a listener called once when the browser goes away without `close()` (a crash, a killed
+   * process, a dropped grid session), so a pool can destroy the handle at once instead of finding
+   * it dead on the next borrow. Optional: a driver that cannot tell leaves the pool to `healthy()`.
+   */
+  onDisconnected?(listener: () => void): void;
 }
 
 export interface BrowserDriver {

@@ -1,0 +1,59 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { koaBody } from 'koa-body';
+import type { Config } from '../core/config/config.js';
+import type { Db } from '../core/db/connect.js';
+import { databaseReachable } from '../core/db/connect.js';
+import type { Logger } from '../core/logger.js';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { JwtService } from './accounts/jwt.js';
+import { authenticate } from './http/authenticate.js';
+import { errorEnvelope } from './http/error-envelope.js';
+import { rateLimit } from './http/rate-limit.js';
+import { requestId } from './http/request-id.js';
+import type { AppState } from './http/state.js';
+import { accountRoutes } from './routes/account.js';
+import { batchRoutes } from './routes/batches.js';
+import { deviceRoutes } from './routes/devices.js';
+import { healthRoutes, type ReadinessCheck } from './routes/health.js';
+import { openApiRoutes } from './routes/openapi.js';
+import { screenshotRoutes } from './routes/screenshots.js';
+import type { ScreenshotService } from './screenshots/screenshot-service.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  log: Logger;
+  jwt: JwtService;
+  rateLimiter: RateLimiterAbstract | null;
+  screenshots: ScreenshotService;
+  /** readiness checks beyond the database (queue, storage) */
+  readiness?: ReadinessCheck[];
+}
+
+/** JSON bodies above 1 MiB are refused (413): no operation here needs more. */
+const JSON_BODY_LIMIT = '1mb';
+
+/** The control plane's HTTP application: public health/OpenAPI routes, then authenticated /api/v1. */
+export function buildApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = true;
+  app.use(requestId);
+  app.use(errorEnvelope(deps.log));
+
+  const health = healthRoutes([{ name: 'database', check: () => databaseReachable(deps.db) }, ...(deps.readiness ?? [])]);
+  const openapi = openApiRoutes(deps.config.publicUrl);
+  app.use(health.routes());
+  app.use(openapi.routes());
+
+  const api = new Router<AppState>({ prefix: '/api/v1' });
+  api.use(authenticate(deps.db, deps.jwt));
+  api.use(rateLimit(deps.rateLimiter));
+  api.use(koaBody({ json: true, multipart: false, urlencoded: true, jsonLimit: JSON_BODY_LIMIT, formLimit: JSON_BODY_LIMIT, textLimit: JSON_BODY_LIMIT }));
+  for (const routes of [screenshotRoutes(deps.screenshots), accountRoutes(deps.db), deviceRoutes(), batchRoutes(deps.db)]) {
+    api.use(routes.routes(), routes.allowedMethods({ throw: true }));
+  }
+  app.use(api.routes());
+  app.use(api.allowedMethods({ throw: true }));
+  return app;
+}

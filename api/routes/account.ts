@@ -1,0 +1,30 @@
+import Router from '@koa/router';
+import type { Db } from '../../core/db/connect.js';
+import { notFound } from '../../core/errors.js';
+import { getCompany } from '../accounts/companies.js';
+import { callerOf, type AppState } from '../http/state.js';
+
+/** GET /account/info: the caller's balance and usage. */
+export function accountRoutes(db: Db): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/account' });
+  router.get('/info', async (ctx) => {
+    const caller = callerOf(ctx);
+    const company = await getCompany(db, caller.companyId);
+    if (!company) throw notFound('Account');
+    const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
+    const [usage] = await db('screenshots').where({ company_id: caller.companyId })
+      .select(db.raw('count(*) as total'), db.raw('count(*) filter (where created_at >= ?) as this_month', [monthStart]), db.raw("count(*) filter (where status = 'processing') as processing"));
+    ctx.body = {
+      success: true,
+      data: {
+        balance: company.balance,
+        company_id: company.id,
+        company_name: company.name,
+        // Plans arrive with billing; until an account subscribes it has none.
+        plan: null,
+        usage: { total_screenshots: Number(usage?.total ?? 0), screenshots_this_month: Number(usage?.this_month ?? 0), processing: Number(usage?.processing ?? 0) },
+      },
+    };
+  });
+  return router;
+}

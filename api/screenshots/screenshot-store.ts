@@ -1,0 +1,86 @@
+import type { Knex } from 'knex';
+import type { CaptureSpec } from '../../core/capture-spec.js';
+import type { Db } from '../../core/db/connect.js';
+import type { ScreenshotDraft } from '../../core/request/create-request.js';
+import type { ScreenshotRow } from '../../core/screenshot-record.js';
+
+/** jsonb columns: passed as JSON text, because node-postgres would send a JS array as a Postgres array. */
+const JSON_COLUMNS = ['final_urls', 'tag', 'steps', 'trackers', 'links', 'apps', 'warnings', 'timings', 'capture_spec'] as const;
+
+const toDbValues = (values: Record<string, unknown>): Record<string, unknown> => {
+  const out = { ...values };
+  for (const c of JSON_COLUMNS) if (c in out) out[c] = JSON.stringify(out[c]);
+  return out;
+};
+
+/** Columns a record answer needs (everything but the stored CaptureSpec). */
+const RECORD_COLUMNS = [
+  'id', 'company_id', 'batch_id', 'crawl_id', 'status', 'error', 'url', 'final_url', 'final_urls', 'response_code', 'cost',
+  'country', 'region', 'language', 'timezone', 'geo_enable', 'geo_latitude', 'geo_longitude', 'size', 'cache', 'delay',
+  'screen_width', 'screen_height', 'max_height', 'priority', 'referer', 'post_data', 'cookie', 'script', 'script_inline', 'header',
+  'user_agent', 'html', 'pdf', 'video', 'pdf_background', 'pdf_one_page', 'pdf_landscape', 'pdf_format', 'pdf_margin',
+  'pdf_margin_top', 'pdf_margin_bottom', 'pdf_margin_left', 'pdf_margin_right', 'video_format', 'video_quality', 'video_speed',
+  'video_duration', 'video_fps', 'video_colors', 'video_scale', 'max_wait', 'hide_popups', 'hide_ads', 'dark', 'strict_ssl',
+  'shots', 'shot_interval', 'target', 'device_name', 'device_scale', 'device_mobile', 'device_touch', 'device_landscape',
+  'browser', 'tag', 'steps', 'trackers', 'links', 'apps', 'warnings', 'timings', 'browser_info', 'spec_hash', 'created_at', 'finished_at',
+];
+
+const normaliseRow = (row: Record<string, unknown>): ScreenshotRow => ({ ...row, id: Number(row.id), company_id: Number(row.company_id) }) as unknown as ScreenshotRow;
+
+export interface ListFilter { status?: string; country?: string; tag?: string[]; urlContains?: string; limit: number; offset: number }
+
+/** Reads and writes screenshot rows. Every query is scoped by company. */
+export class ScreenshotStore {
+  constructor(private readonly db: Db) {}
+
+  /** Inserts the drafts as `processing` records in one transaction-bound statement; returns rows in draft order. */
+  async insert(trx: Knex.Transaction, companyId: number, apiKeyId: number | null, drafts: ScreenshotDraft[], extra: { batch_id?: number; crawl_id?: number } = {}): Promise<ScreenshotRow[]> {
+    if (drafts.length === 0) return [];
+    const rows = drafts.map((d) => toDbValues({
+      ...d.fields, ...extra, company_id: companyId, api_key_id: apiKeyId, status: 'processing', capture_spec: d.spec, spec_hash: d.specHash,
+    }));
+    const inserted = await trx('screenshots').insert(rows).returning(RECORD_COLUMNS);
+    return (inserted as Record<string, unknown>[]).map(normaliseRow).sort((a, b) => a.id - b.id);
+  }
+
+  async get(companyId: number, id: number): Promise<ScreenshotRow | null> {
+    const row = await this.db('screenshots').where({ company_id: companyId, id }).first(RECORD_COLUMNS);
+    return row ? normaliseRow(row) : null;
+  }
+
+  /** The CaptureSpec to send to the farm, with the record id filled in. */
+  async captureSpec(companyId: number, id: number): Promise<CaptureSpec | null> {
+    const row = await this.db('screenshots').where({ company_id: companyId, id }).first('capture_spec');
+    return row ? { ...(row.capture_spec as CaptureSpec), id } : null;
+  }
+
+  async list(companyId: number, f: ListFilter): Promise<ScreenshotRow[]> {
+    const q = this.db('screenshots').where({ company_id: companyId }).select(RECORD_COLUMNS).orderBy('id', 'desc').limit(f.limit).offset(f.offset);
+    if (f.status) q.andWhere({ status: f.status });
+    if (f.country) q.andWhere({ country: f.country });
+    if (f.tag && f.tag.length > 0) q.andWhereRaw('tag @> ?::jsonb', [JSON.stringify(f.tag)]);
+    // ILIKE with the wildcard characters escaped: the text is matched literally.
+    if (f.urlContains) q.andWhereRaw("url ILIKE ? ESCAPE '\\'", [`%${f.urlContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
+    return (await q).map(normaliseRow);
+  }
+
+  /** Credits held by records still processing: they are charged when they finish. */
+  async reservedCredits(trx: Knex.Transaction, companyId: number): Promise<number> {
+    const row = await trx('screenshots').where({ company_id: companyId, status: 'processing' }).sum('cost as reserved').first();
+    return Number(row?.reserved ?? 0);
+  }
+
+  /** Which output kinds exist for a record (image, html, pdf, video). */
+  async outputKinds(companyId: number, id: number): Promise<Set<string>> {
+    const rows = await this.db('screenshot_files').where({ company_id: companyId, screenshot_id: id }).distinct('kind');
+    return new Set(rows.map((r: { kind: string }) => r.kind));
+  }
+
+  async update(companyId: number, id: number, values: Record<string, unknown>): Promise<void> {
+    await this.db('screenshots').where({ company_id: companyId, id }).update(toDbValues(values));
+  }
+
+  async remove(companyId: number, id: number): Promise<void> {
+    await this.db('screenshots').where({ company_id: companyId, id }).delete();
+  }
+}

@@ -1,0 +1,121 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
+import type { Config } from './config.js';
+
+/** Raised when a setting is invalid; its message names every bad setting so start-up can print it. */
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const BOOLEAN_WORDS: Record<string, boolean> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads and validates the configuration from an environment (process.env in entry points). */
+export function loadConfig(env: Env): Config {
+  const problems: string[] = [];
+  const text = (name: string): string | null => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? null : v.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const v = text(name);
+    if (v === null) return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      problems.push(`${name}: must be a whole number from ${min} to ${max} (got "${v}")`);
+      return fallback;
+    }
+    return Number(v);
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const v = text(name);
+    if (v === null) return fallback;
+    const b = BOOLEAN_WORDS[v.toLowerCase()];
+    if (b === undefined) {
+      problems.push(`${name}: must be true or false (got "${v}")`);
+      return fallback;
+    }
+    return b;
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const v = text(name);
+    if (v === null) return null;
+    try {
+      const u = new URL(v);
+      if (!protocols.includes(u.protocol)) throw new Error('protocol');
+      return v;
+    } catch {
+      problems.push(`${name}: must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${v}")`);
+      return null;
+    }
+  };
+
+  const port = int('PORT', 8080, 0, 65535);
+  const host = text('HOST') ?? '0.0.0.0';
+  const dataDir = path.resolve(text('SHOTFARM_DATA_DIR') ?? './data');
+  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const natsUrl = url('NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']);
+
+  let s3: Config['s3'] = null;
+  const s3Endpoint = url('S3_ENDPOINT', ['http:', 'https:']);
+  if (s3Endpoint) {
+    const accessKey = text('S3_ACCESS_KEY');
+    const secretKey = text('S3_SECRET_KEY');
+    if (!accessKey) problems.push('S3_ACCESS_KEY: required when S3_ENDPOINT is set');
+    if (!secretKey) problems.push('S3_SECRET_KEY: required when S3_ENDPOINT is set');
+    s3 = { endpoint: s3Endpoint, accessKey: accessKey ?? '', secretKey: secretKey ?? '', bucket: text('S3_BUCKET') ?? 'shotfarm', region: text('S3_REGION') ?? 'us-east-1' };
+  }
+
+  const bootstrapKey = text('SHOTFARM_BOOTSTRAP_KEY');
+  // 16 characters keep a hand-chosen bootstrap key from being guessable in a few thousand tries.
+  if (bootstrapKey !== null && !/^[A-Za-z0-9_-]{16,128}$/.test(bootstrapKey)) {
+    problems.push('SHOTFARM_BOOTSTRAP_KEY: must be 16 to 128 characters of A-Z, a-z, 0-9, _ or -');
+  }
+
+  const jwtSecret = text('JWT_SECRET');
+  // HS256 wants at least 256 bits of key; 32 characters is the floor we accept.
+  if (jwtSecret !== null && jwtSecret.length < 32) problems.push('JWT_SECRET: must be at least 32 characters');
+
+  let pricing = DEFAULT_PRICING;
+  const pricingText = text('SHOTFARM_PRICING');
+  if (pricingText !== null) {
+    try {
+      pricing = pricingSchema.parse({ ...DEFAULT_PRICING, ...JSON.parse(pricingText) });
+    } catch (err) {
+      const why = err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : 'not valid JSON';
+      problems.push(`SHOTFARM_PRICING: ${why}`);
+    }
+  }
+
+  const logLevel = (text('LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+
+  const publicUrl = url('SHOTFARM_PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+
+  const config: Config = {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    natsUrl,
+    s3,
+    bootstrapKey,
+    bootstrapCredits: int('SHOTFARM_BOOTSTRAP_CREDITS', 1000, 0, 1_000_000_000),
+    rateLimitPerMinute: int('SHOTFARM_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
+    allowPrivateTargets: bool('SHOTFARM_ALLOW_PRIVATE_TARGETS', false),
+    jwtSecret,
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    pricing,
+    // 30 days is the longest cache period the API accepts, so the default cannot exceed it.
+    cacheDefaultSeconds: int('SHOTFARM_CACHE_DEFAULT_SECONDS', 86400, 0, 2_592_000),
+    logLevel,
+    production: (text('NODE_ENV') ?? 'development') === 'production',
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import pg from 'pg';
+
+export type Db = Knex;
+
+// Postgres returns int8 (OID 20) and numeric (OID 1700) as strings because they may exceed 2^53.
+// Our ids, balances and sums stay far below that, so the API can answer plain JSON numbers.
+pg.types.setTypeParser(20, (v: string) => Number(v));
+pg.types.setTypeParser(1700, (v: string) => Number(v));
+
+/**
+ * Opens the database: Postgres when a URL is given, otherwise embedded PGlite (Postgres compiled to
+ * WASM) in `<dataDir>/pglite`. Both run the same knex code. `pglite: 'memory'` gives a throwaway one.
+ */
+export function connectDatabase(opts: { databaseUrl: string | null; dataDir?: string; pglite?: 'file' | 'memory' }): Db {
+  if (opts.databaseUrl) {
+    return knexFactory({
+      client: 'pg',
+      connection: opts.databaseUrl,
+      // 10 connections serve the API's concurrency on a small machine; acquire fails fast so a down
+      // database answers 503 quickly instead of hanging requests.
+      pool: { min: 0, max: 10 },
+      acquireConnectionTimeout: 5000,
+    });
+  }
+  let connection: object = {};
+  if (opts.pglite !== 'memory') {
+    const dir = path.join(opts.dataDir ?? './data', 'pglite');
+    fs.mkdirSync(dir, { recursive: true });
+    connection = { filename: dir };
+  }
+  return knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection });
+}
+
+/** Whether the database answers a trivial query (for /readyz). */
+export async function databaseReachable(db: Db): Promise<boolean> {
+  try {
+    await db.raw('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

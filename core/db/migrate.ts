@@ -1,0 +1,21 @@
+import type { Knex } from 'knex';
+import * as initial from './migrations/001-initial.js';
+
+interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }
+
+/** Every migration, in order. Listed here (not discovered on disk) so the compiled package needs no loader. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001-initial': initial,
+};
+
+const source: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(MIGRATIONS),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => MIGRATIONS[name] as Migration,
+};
+
+/** Brings the schema up to date; returns the names of the migrations it applied. */
+export async function migrateLatest(db: Knex): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
+  return applied;
+}

@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import type { CaptureSpec, DeviceEmulation, Step, TrackerSpec } from '../capture-spec.js';
+import { countryDefaults } from '../countries.js';
+import { findDevice } from '../devices.js';
+import { validationError, type FieldErrors } from '../errors.js';
+import { screenshotCost, type Pricing } from '../pricing.js';
+import type { ScreenshotFields } from '../screenshot-record.js';
+import { CREATE_PARAMS, MAX_RECORDS_PER_REQUEST } from './create-params.js';
+import { parseCookieString, parseHeaderItem } from './http-fields.js';
+import type { QueryTree } from './query-input.js';
+import { collectParams, type ParamsOf } from './read-params.js';
+import { MAX_STEPS, MAX_TRACKERS, readItems, stepSchema, trackerSchema } from './steps-and-trackers.js';
+
+export type CreateParams = ParamsOf<typeof CREATE_PARAMS>;
+
+/** One screenshot to create: the record's columns, the spec that travels to the farm, and its cache key. */
+export interface ScreenshotDraft { fields: ScreenshotFields; spec: CaptureSpec; specHash: string }
+
+export interface CreateRequest {
+  drafts: ScreenshotDraft[];
+  /** user-defined app ids to run after each screenshot finishes */
+  apps: string[];
+}
+
+export interface CreateContext { pricing: Pricing; cacheDefaultSeconds: number }
+
+/** Used when the request says nothing else: a common laptop viewport. */
+export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
+export const DEFAULT_COUNTRY = 'us';
+export const DEFAULT_VIDEO = { format: 'mp4', quality: 23, speed: 1, duration: 0, fps: 25, colors: 256, scale: 1 } as const;
+
+/**
+ * Validates and normalises a GET /screenshot/create query into one draft per url × country.
+ * Throws a 400 ApiError with `fields` naming every bad parameter at once.
+ */
+export function buildCreateRequest(query: QueryTree, ctx: CreateContext): CreateRequest {
+  const fields: FieldErrors = {};
+  const addError = (field: string, message: string): void => void (fields[field] ??= []).push(message);
+
+  const input: QueryTree = { ...query };
+  // The spec's option list also spells the longitude `geo_longitute`; both are accepted.
+  if (input.geo_longitute !== undefined) {
+    if (input.geo_longitude !== undefined) addError('geo_longitute', 'cannot be combined with geo_longitude (they are the same parameter)');
+    else input.geo_longitude = input.geo_longitute;
+  }
+
+  const p: CreateParams = collectParams(CREATE_PARAMS, input, fields, ['url']);
+  if (p.url !== undefined && p.url.length === 0) addError('url', 'is required');
+
+  const steps = readItems<Step>({ json: 'steps', brackets: 'step' }, input.steps, input.step, stepSchema, MAX_STEPS);
+  if (!steps.ok) Object.assign(fields, steps.fields);
+  const trackers = readItems<TrackerSpec>({ json: 'trackers', brackets: 'tracker' }, input.trackers, input.tracker, trackerSchema, MAX_TRACKERS);
+  if (!trackers.ok) Object.assign(fields, trackers.fields);
+
+  const device = resolveDevice(p, addError);
+  const geoGiven = p.geo_latitude !== undefined || p.geo_longitude !== undefined;
+  const geoEnable = p.geo_enable ?? geoGiven;
+  if (geoEnable && (p.geo_latitude === undefined || p.geo_longitude === undefined)) {
+    addError(p.geo_latitude === undefined ? 'geo_latitude' : 'geo_longitude', 'is required when geo_enable is on (give both geo_latitude and geo_longitude)');
+  }
+
+  const urls = p.url ?? [];
+  const countries = p.country && p.country.length > 0 ? [...new Set(p.country)] : [DEFAULT_COUNTRY];
+  if (urls.length * countries.length > MAX_RECORDS_PER_REQUEST) {
+    addError('url', `url × country gives ${urls.length * countries.length} screenshots; at most ${MAX_RECORDS_PER_REQUEST} per request`);
+  }
+  if (Object.keys(fields).length > 0 || !steps.ok || !trackers.ok || !device) throw validationError(fields);
+
+  const drafts = urls.flatMap((url) => countries.map((country) => draft(url, country, p, device, steps.value, trackers.value, geoEnable, ctx)));
+  return { drafts, apps: p.apps ?? [] };
+}
+
+/** A catalogue device wins over the device_* parameters and the viewport; otherwise they describe it. */
+function resolveDevice(p: CreateParams, addError: (f: string, m: string) => void): (DeviceEmulation & { userAgent: string | null }) | null {
+  if (p.device_name !== undefined && p.device_name !== '') {
+    const d = findDevice(p.device_name);
+    if (!d) {
+      addError('device_name', `unknown device "${p.device_name.slice(0, 100)}"; GET /device/list gives the names`);
+      return null;
+    }
+    return { name: d.device_name, width: d.screen_width, height: d.screen_height, scale: d.device_scale, mobile: d.device_mobile, touch: d.device_touch, landscape: d.device_landscape, userAgent: d.user_agent };
+  }
+  let width = p.screen_width ?? DEFAULT_VIEWPORT.width;
+  let height = p.screen_height ?? DEFAULT_VIEWPORT.height;
+  const landscape = p.device_landscape ?? false;
+  // Landscape means the long side is horizontal: turn a portrait viewport round.
+  if (landscape && width < height) [width, height] = [height, width];
+  return { name: null, width, height, scale: p.device_scale ?? 1, mobile: p.device_mobile ?? false, touch: p.device_touch ?? false, landscape, userAgent: null };
+}
+
+function draft(
+  url: string, country: string, p: CreateParams, device: DeviceEmulation & { userAgent: string | null },
+  steps: Step[], trackers: TrackerSpec[], geoEnable: boolean, ctx: CreateContext,
+): ScreenshotDraft {
+  const place = countryDefaults(country);
+  if (!place) throw new Error(`country ${country} passed validation but has no defaults`);
+  const language = p.language ?? place.language;
+  const timezone = p.timezone ?? place.timezone;
+  const size = p.size ?? 'screen';
+  const shots = p.shots ?? 1;
+  const cache = p.cache === true ? ctx.cacheDefaultSeconds : p.cache === false ? 0 : (p.cache ?? 0);
+  const margin = p.pdf_margin ?? '0px';
+  const margins = { top: p.pdf_margin_top ?? margin, right: p.pdf_margin_right ?? margin, bottom: p.pdf_margin_bottom ?? margin, left: p.pdf_margin_left ?? margin };
+  const video = {
+    format: p.video_format ?? DEFAULT_VIDEO.format, quality: p.video_quality ?? DEFAULT_VIDEO.quality, speed: p.video_speed ?? DEFAULT_VIDEO.speed,
+    duration: p.video_duration ?? DEFAULT_VIDEO.duration, fps: p.video_fps ?? DEFAULT_VIDEO.fps, colors: p.video_colors ?? DEFAULT_VIDEO.colors, scale: p.video_scale ?? DEFAULT_VIDEO.scale,
+  };
+  const headers = (p.header ?? []).map((line) => {
+    const parsed = parseHeaderItem(line);
+    return parsed.ok ? parsed.value[0] as { name: string; value: string } : { name: '', value: '' };
+  });
+  const cookies = p.cookie !== undefined ? (parseCookieString(p.cookie) as { ok: true; value: { name: string; value: string }[] }).value : [];
+  const userAgent = p.user_agent ?? device.userAgent;
+  const browser = p.browser ?? 'chrome';
+  const geo = geoEnable ? { latitude: p.geo_latitude as number, longitude: p.geo_longitude as number } : null;
+
+  const spec: CaptureSpec = {
+    id: 0,
+    url,
+    browser,
+    country,
+    region: place.region,
+    language,
+    timezone,
+    geo,
+    size,
+    maxHeight: p.max_height ?? 0,
+    device: { name: device.name, width: device.width, height: device.height, scale: device.scale, mobile: device.mobile, touch: device.touch, landscape: device.landscape },
+    userAgent,
+    target: p.target !== undefined && p.target !== '' ? p.target : null,
+    delay: p.delay ?? 0,
+    maxWait: p.max_wait ?? 0,
+    shots,
+    shotInterval: p.shot_interval ?? 1,
+    cookies,
+    headers,
+    postData: p.post_data !== undefined && p.post_data !== '' ? p.post_data : null,
+    referer: p.referer ?? null,
+    scripts: p.script ?? [],
+    scriptInline: p.script_inline !== undefined && p.script_inline !== '' ? p.script_inline : null,
+    steps,
+    trackers,
+    dark: p.dark ?? false,
+    hidePopups: p.hide_popups ?? false,
+    hideAds: p.hide_ads ?? false,
+    strictSsl: p.strict_ssl ?? false,
+    html: p.html ?? false,
+    pdf: p.pdf ? { format: p.pdf_format ?? 'a4', landscape: p.pdf_landscape ?? false, background: p.pdf_background ?? false, onePage: p.pdf_one_page ?? false, margin: margins } : null,
+    video: p.video ? video : null,
+  };
+
+  const fields: ScreenshotFields = {
+    url,
+    cost: screenshotCost(ctx.pricing, { size, pdf: p.pdf ?? false, video: p.video ?? false, html: p.html ?? false, shots }),
+    country,
+    region: place.region,
+    language,
+    timezone,
+    geo_enable: geoEnable,
+    geo_latitude: p.geo_latitude ?? 0,
+    geo_longitude: p.geo_longitude ?? 0,
+    size,
+    cache,
+    delay: spec.delay,
+    screen_width: device.width,
+    screen_height: device.height,
+    max_height: spec.maxHeight,
+    priority: p.priority ?? 0,
+    referer: p.referer ?? '',
+    post_data: p.post_data ?? '',
+    cookie: p.cookie ?? '',
+    script: spec.scripts.join('\n'),
+    script_inline: p.script_inline ?? '',
+    header: (p.header ?? []).join('\n'),
+    user_agent: userAgent ?? '',
+    html: spec.html,
+    pdf: p.pdf ?? false,
+    video: p.video ?? false,
+    pdf_background: p.pdf_background ?? false,
+    pdf_one_page: p.pdf_one_page ?? false,
+    pdf_landscape: p.pdf_landscape ?? false,
+    pdf_format: p.pdf_format ?? 'a4',
+    pdf_margin: margin,
+    pdf_margin_top: margins.top,
+    pdf_margin_bottom: margins.bottom,
+    pdf_margin_left: margins.left,
+    pdf_margin_right: margins.right,
+    video_format: video.format,
+    video_quality: video.quality,
+    video_speed: video.speed,
+    video_duration: video.duration,
+    video_fps: video.fps,
+    video_colors: video.colors,
+    video_scale: video.scale,
+    max_wait: spec.maxWait,
+    hide_popups: spec.hidePopups,
+    hide_ads: spec.hideAds,
+    dark: spec.dark,
+    strict_ssl: spec.strictSsl,
+    shots,
+    shot_interval: spec.shotInterval,
+    target: spec.target ?? '',
+    device_name: device.name ?? '',
+    device_scale: device.scale,
+    device_mobile: device.mobile,
+    device_touch: device.touch,
+    device_landscape: device.landscape,
+    browser,
+    tag: p.tag ?? [],
+    steps,
+    trackers,
+  };
+  return { fields, spec, specHash: hashSpec(spec) };
+}
+
+/** The cache key: every option that changes what the browser produces (the id excluded). */
+export function hashSpec(spec: CaptureSpec): string {
+  return createHash('sha256').update(JSON.stringify({ ...spec, id: 0 })).digest('hex');
+}
