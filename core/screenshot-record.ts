@@ -1,5 +1,19 @@
 import type { BrowserName, Step, TrackerResult, TrackerSpec } from './capture-spec.js';
 
+/** The spec's AppStatus: the latest state of one app run for a screenshot. */
+export interface AppStatus {
+  id: number;
+  app_id: string;
+  type: string;
+  name: string;
+  status: 'pending' | 'queued' | 'processing' | 'finished' | 'error';
+  filename: string;
+  error: string;
+  output_url: string;
+  output_data: Record<string, unknown> | null;
+  updated_at: string;
+}
+
 /**
  * The columns of a screenshot record that a create call decides (everything but id, status, result
  * fields and timestamps). Names are the spec's field names, so the record is the row.
@@ -80,7 +94,8 @@ export interface ScreenshotRow extends ScreenshotFields {
   final_urls: string[];
   response_code: number | null;
   links: string[];
-  apps: unknown[];
+  /** the AppStatus entries of the apps this record runs, from app_runs */
+  apps: AppStatus[];
   warnings: string[];
   timings: Record<string, number>;
   browser_info: string;

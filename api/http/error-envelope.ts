@@ -1,6 +1,7 @@
 import type { Next } from 'koa';
 import type { Logger } from '../../core/logger.js';
-import { ApiError } from '../../core/errors.js';
+import { isDatabaseUnavailable } from '../../core/db/connect.js';
+import { ApiError, serviceUnavailable } from '../../core/errors.js';
 import type { AppContext } from './state.js';
 
 /** The generic messages of errors whose internals must not reach the client. */
@@ -46,6 +47,7 @@ export function errorEnvelope(log: Logger) {
 /** Errors from Koa, koa-body or the router carry an HTTP status; map them to the envelope's codes. */
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (isDatabaseUnavailable(err)) return serviceUnavailable('The database is unavailable; try again shortly');
   const status = typeof (err as { status?: unknown })?.status === 'number' ? (err as { status: number }).status : 500;
   const message = (err as { message?: string })?.message ?? '';
   if (status === 413) return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large');

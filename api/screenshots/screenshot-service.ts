@@ -28,10 +28,12 @@ export class ScreenshotService {
    */
   async create(caller: Caller, query: QueryTree): Promise<ScreenshotRow[]> {
     const request = buildCreateRequest(query, { pricing: this.config.pricing, cacheDefaultSeconds: this.config.cacheDefaultSeconds });
+    const appConfigIds: number[] = [];
     if (request.apps.length > 0) {
-      const known = await this.db('app_configs').where({ company_id: caller.companyId }).whereIn('app_id', request.apps).pluck('app_id');
-      const missing = request.apps.filter((a) => !known.includes(a));
+      const known = await this.db('app_configs').where({ company_id: caller.companyId }).whereIn('app_id', request.apps).select('id', 'app_id');
+      const missing = request.apps.filter((a) => !known.some((k: { app_id: string }) => k.app_id === a));
       if (missing.length > 0) throw fieldError('apps', `unknown app id(s): ${missing.join(', ')}; create them with POST /app/create`);
+      appConfigIds.push(...request.apps.map((a) => Number(known.find((k: { app_id: string }) => k.app_id === a).id)));
     }
     const total = request.drafts.reduce((sum, d) => sum + d.fields.cost, 0);
     const rows = await this.db.transaction(async (trx) => {
@@ -42,7 +44,7 @@ export class ScreenshotService {
       if (balance <= 0 || available < total) {
         throw insufficientBalance(`Insufficient balance: this request costs ${total} credit(s) and ${Math.max(0, available)} are available`);
       }
-      return this.store.insert(trx, caller.companyId, caller.apiKeyId, request.drafts);
+      return this.store.insert(trx, caller.companyId, caller.apiKeyId, request.drafts, { appConfigIds });
     });
     for (const listener of this.createdListeners) await listener(rows);
     return rows;

@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { Db } from '../../core/db/connect.js';
 import type { ScreenshotDraft } from '../../core/request/create-request.js';
-import type { ScreenshotRow } from '../../core/screenshot-record.js';
+import type { AppStatus, ScreenshotRow } from '../../core/screenshot-record.js';
 
 /** jsonb columns: passed as JSON text, because node-postgres would send a JS array as a Postgres array. */
-const JSON_COLUMNS = ['final_urls', 'tag', 'steps', 'trackers', 'links', 'apps', 'warnings', 'timings', 'capture_spec'] as const;
+const JSON_COLUMNS = ['final_urls', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'capture_spec'] as const;
 
 const toDbValues = (values: Record<string, unknown>): Record<string, unknown> => {
   const out = { ...values };
@@ -22,10 +22,10 @@ const RECORD_COLUMNS = [
   'pdf_margin_top', 'pdf_margin_bottom', 'pdf_margin_left', 'pdf_margin_right', 'video_format', 'video_quality', 'video_speed',
   'video_duration', 'video_fps', 'video_colors', 'video_scale', 'max_wait', 'hide_popups', 'hide_ads', 'dark', 'strict_ssl',
   'shots', 'shot_interval', 'target', 'device_name', 'device_scale', 'device_mobile', 'device_touch', 'device_landscape',
-  'browser', 'tag', 'steps', 'trackers', 'links', 'apps', 'warnings', 'timings', 'browser_info', 'spec_hash', 'created_at', 'finished_at',
+  'browser', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'browser_info', 'spec_hash', 'created_at', 'finished_at',
 ];
 
-const normaliseRow = (row: Record<string, unknown>): ScreenshotRow => ({ ...row, id: Number(row.id), company_id: Number(row.company_id) }) as unknown as ScreenshotRow;
+const normaliseRow = (row: Record<string, unknown>): ScreenshotRow => ({ ...row, id: Number(row.id), company_id: Number(row.company_id), apps: [] }) as unknown as ScreenshotRow;
 
 export interface ListFilter { status?: string; country?: string; tag?: string[]; urlContains?: string; limit: number; offset: number }
 
@@ -34,18 +34,42 @@ export class ScreenshotStore {
   constructor(private readonly db: Db) {}
 
   /** Inserts the drafts as `processing` records in one transaction-bound statement; returns rows in draft order. */
-  async insert(trx: Knex.Transaction, companyId: number, apiKeyId: number | null, drafts: ScreenshotDraft[], extra: { batch_id?: number; crawl_id?: number } = {}): Promise<ScreenshotRow[]> {
+  async insert(
+    trx: Knex.Transaction, companyId: number, apiKeyId: number | null, drafts: ScreenshotDraft[],
+    opts: { appConfigIds?: number[]; batch_id?: number; crawl_id?: number } = {},
+  ): Promise<ScreenshotRow[]> {
     if (drafts.length === 0) return [];
+    const { appConfigIds = [], ...links } = opts;
     const rows = drafts.map((d) => toDbValues({
-      ...d.fields, ...extra, company_id: companyId, api_key_id: apiKeyId, status: 'processing', capture_spec: d.spec, spec_hash: d.specHash,
+      ...d.fields, ...links, company_id: companyId, api_key_id: apiKeyId, status: 'processing', capture_spec: d.spec, spec_hash: d.specHash,
     }));
-    const inserted = await trx('screenshots').insert(rows).returning(RECORD_COLUMNS);
-    return (inserted as Record<string, unknown>[]).map(normaliseRow).sort((a, b) => a.id - b.id);
+    const inserted = (await trx('screenshots').insert(rows).returning(RECORD_COLUMNS) as Record<string, unknown>[]).map(normaliseRow).sort((a, b) => a.id - b.id);
+    // Each requested app gets a pending run per screenshot: it runs once the screenshot finishes.
+    const runs = inserted.flatMap((r) => appConfigIds.map((appConfigId) => ({ company_id: companyId, screenshot_id: r.id, app_config_id: appConfigId, status: 'pending' })));
+    if (runs.length > 0) await trx('app_runs').insert(runs);
+    return this.withApps(inserted, trx);
+  }
+
+  /** Fills each row's `apps` with its AppStatus entries (one query for all rows). */
+  private async withApps(rows: ScreenshotRow[], db: Knex = this.db): Promise<ScreenshotRow[]> {
+    if (rows.length === 0) return rows;
+    const runs = await db('app_runs as r').join('app_configs as c', 'c.id', 'r.app_config_id')
+      .whereIn('r.screenshot_id', rows.map((r) => r.id))
+      .orderBy('r.id')
+      .select('r.screenshot_id', 'c.id', 'c.app_id', 'c.type', 'c.name', 'r.status', 'r.filename', 'r.error', 'r.output_url', 'r.output_data', 'r.updated_at');
+    const byShot = new Map<number, AppStatus[]>();
+    for (const run of runs as (AppStatus & { screenshot_id: number; updated_at: Date | string })[]) {
+      const { screenshot_id: shotId, ...status } = run;
+      const list = byShot.get(Number(shotId)) ?? [];
+      list.push({ ...status, id: Number(status.id), updated_at: new Date(run.updated_at).toISOString() });
+      byShot.set(Number(shotId), list);
+    }
+    return rows.map((r) => ({ ...r, apps: byShot.get(r.id) ?? [] }));
   }
 
   async get(companyId: number, id: number): Promise<ScreenshotRow | null> {
     const row = await this.db('screenshots').where({ company_id: companyId, id }).first(RECORD_COLUMNS);
-    return row ? normaliseRow(row) : null;
+    return row ? ((await this.withApps([normaliseRow(row)]))[0] as ScreenshotRow) : null;
   }
 
   /** The CaptureSpec to send to the farm, with the record id filled in. */
@@ -61,7 +85,7 @@ export class ScreenshotStore {
     if (f.tag && f.tag.length > 0) q.andWhereRaw('tag @> ?::jsonb', [JSON.stringify(f.tag)]);
     // ILIKE with the wildcard characters escaped: the text is matched literally.
     if (f.urlContains) q.andWhereRaw("url ILIKE ? ESCAPE '\\'", [`%${f.urlContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
-    return (await q).map(normaliseRow);
+    return this.withApps((await q).map(normaliseRow));
   }
 
   /** Credits held by records still processing: they are charged when they finish. */

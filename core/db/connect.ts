@@ -44,3 +44,19 @@ export async function databaseReachable(db: Db): Promise<boolean> {
     return false;
   }
 }
+
+/** Postgres SQLSTATE classes that mean "the server is not there right now" (connection, shutdown). */
+const UNAVAILABLE_SQLSTATE = /^(08|57P0)/;
+const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+
+/**
+ * Whether an error means the database could not be reached (answer 503 and let the client retry),
+ * as opposed to a bug (500).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { name?: string; code?: string; message?: string } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (e.name === 'KnexTimeoutError') return true;
+  if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_ERRNO.has(e.code))) return true;
+  return /Connection terminated|Unable to acquire a connection|aborted|pool is probably full/i.test(e.message ?? '');
+}

@@ -3,7 +3,6 @@ import { BROWSERS, PDF_FORMATS, VIDEO_FORMATS } from '../capture-spec.js';
 import { countryDefaults, isTimeZone } from '../countries.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import { bool, custom, int, listOf, longText, num, oneOf, text, toBool, toInt, type Param, type ReadResult } from './param-kinds.js';
-import type { QueryValue } from './query-input.js';
 import { MAX_URL_LENGTH, normaliseTargetUrl } from './target-url.js';
 
 /** At most this many URLs, countries and resulting records per create call (url × country). */

@@ -67,7 +67,7 @@ export function buildCreateRequest(query: QueryTree, ctx: CreateContext): Create
   if (Object.keys(fields).length > 0 || !steps.ok || !trackers.ok || !device) throw validationError(fields);
 
   const drafts = urls.flatMap((url) => countries.map((country) => draft(url, country, p, device, steps.value, trackers.value, geoEnable, ctx)));
-  return { drafts, apps: p.apps ?? [] };
+  return { drafts, apps: [...new Set(p.apps ?? [])] };
 }
 
 /** A catalogue device wins over the device_* parameters and the viewport; otherwise they describe it. */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { STEP_COMMANDS, TRACKER_NAME_TYPES, TRACKER_VALUE_TYPES, type Step, type TrackerSpec } from '../capture-spec.js';
-import type { ReadResult } from './param-kinds.js';
 import type { QueryValue } from './query-input.js';
 import { normaliseTargetUrl } from './target-url.js';
 

@@ -146,7 +146,6 @@ export async function up(db: Knex): Promise<void> {
     t.jsonb('steps').notNullable().defaultTo('[]');
     t.jsonb('trackers').notNullable().defaultTo('[]');
     t.jsonb('links').notNullable().defaultTo('[]');
-    t.jsonb('apps').notNullable().defaultTo('[]');
     // Beyond the spec: what the capture could not honour, and where its time went.
     t.jsonb('warnings').notNullable().defaultTo('[]');
     t.jsonb('timings').notNullable().defaultTo('{}');

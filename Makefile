@@ -1,0 +1,54 @@
+# shotfarm: `make run` starts the embedded service, `make test` runs everything CI runs.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# What the browsers need on Debian 12. Browsers cannot be downloaded by npm tools here, so Debian's are used.
+SYSTEM_PACKAGES := chromium chromium-driver firefox-esr ffmpeg fonts-noto-color-emoji fonts-noto-cjk
+# Where the tests find Postgres: the local socket, as root (the test harness creates throwaway databases).
+PG_SOCKET_DIR := /var/run/postgresql
+
+.PHONY: help system-deps build run lint test test-services clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+
+system-deps: ## install the browsers, ffmpeg and fonts with apt when missing
+	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:" $$missing; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-fund --no-audit
+
+build: node_modules/.package-lock.json ## install npm dependencies and compile to dist/
+	npx tsc -p tsconfig.json
+	chmod +x dist/api/cli.js
+
+run: system-deps build ## install what is missing, build, start the embedded all-in-one service on :8080
+	node dist/api/cli.js serve
+
+lint: node_modules/.package-lock.json ## typescript-eslint, including the import layering of ARCHITECTURE.md
+	npx eslint .
+
+test-services: ## start Postgres and NATS (JetStream) for the tests when they are not running
+	@if ! pg_isready -q -h $(PG_SOCKET_DIR) 2>/dev/null; then \
+	  command -v pg_ctlcluster >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }; \
+	  pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | head -n1) main start; \
+	  for i in $$(seq 1 30); do pg_isready -q -h $(PG_SOCKET_DIR) && break; sleep 1; done; \
+	fi
+	@# A fresh Debian cluster only knows the postgres role; the tests connect as root over the socket.
+	@psql -h $(PG_SOCKET_DIR) -d postgres -c 'select 1' >/dev/null 2>&1 || su postgres -c "psql -q -c 'create role root superuser login'"
+	@if ! (exec 3<>/dev/tcp/127.0.0.1/4222) 2>/dev/null; then \
+	  command -v nats-server >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server >/dev/null; }; \
+	  mkdir -p /var/lib/nats-server; \
+	  start-stop-daemon --start --oknodo --background --exec $$(command -v nats-server) -- -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log; \
+	  for i in $$(seq 1 30); do (exec 3<>/dev/tcp/127.0.0.1/4222) 2>/dev/null && break; sleep 1; done; \
+	fi
+
+test: system-deps build lint test-services ## build, lint and run every test suite (what CI runs)
+	npx mocha
+
+clean: ## remove build output
+	rm -rf dist

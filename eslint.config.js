@@ -1,0 +1,37 @@
+// Lint for shotfarm: typescript-eslint's recommended rules plus the import layering of ARCHITECTURE.md.
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+/**
+ * The layering of ../shared/ARCHITECTURE.md, as zones: files under `target` may not import from `from`.
+ * api/cli.ts is the one composition root that may reach drivers/ and node-agent/ (embedded mode).
+ */
+export const LAYERING_ZONES = [
+  { target: './core', from: ['./drivers', './grid', './plugins', './node-agent', './api', './test'], message: 'core/ imports nothing of its siblings.' },
+  { target: './drivers', from: ['./grid', './plugins', './node-agent', './api', './test'], message: 'drivers/ may import only core/.' },
+  { target: './grid', from: ['./drivers', './plugins', './node-agent', './api', './test'], message: 'grid/ may import only core/.' },
+  { target: './plugins', from: ['./drivers', './grid', './node-agent', './api', './test'], message: 'plugins/ may import only core/.' },
+  { target: './node-agent', from: ['./plugins', './api', './test', './core/db'], message: 'node-agent/ may import core (never its database), drivers/ and grid/.' },
+  { target: ['./api/!(cli).ts', './api/*/**'], from: ['./drivers', './node-agent', './test'], message: 'api/ reaches drivers/ and node-agent/ only in the composition root api/cli.ts.' },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: LAYERING_ZONES }],
+      // An import the resolver cannot find would slip past the layering rule: make it an error.
+      'import-x/no-unresolved': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only core/config reads the environment; take settings from Config.' }],
+    },
+  },
+  // The composition roots hand process.env to loadConfig; tests build configs from their own env maps.
+  { files: ['api/cli.ts', 'node-agent/main.ts', 'test/**/*.ts'], rules: { 'no-restricted-properties': 'off' } },
+);
