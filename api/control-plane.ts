@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../core/logger.js';
 import { ensureBootstrapKey, resolveJwtSecret } from './accounts/bootstrap.js';
 import { JwtService } from './accounts/jwt.js';
 import { buildApp } from './app.js';
+import { createHttpServer } from './http/http-server.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { ScreenshotService } from './screenshots/screenshot-service.js';
 import { ScreenshotStore } from './screenshots/screenshot-store.js';
@@ -51,7 +52,7 @@ export async function startControlPlane(config: Config, opts: ControlPlaneOption
 
   const app = buildApp({ config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots });
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
+    const s = createHttpServer(app.callback()).listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
