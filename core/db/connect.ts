@@ -45,8 +45,11 @@ export async function databaseReachable(db: Db): Promise<boolean> {
   }
 }
 
-/** Postgres SQLSTATE classes that mean "the server is not there right now" (connection, shutdown). */
-const UNAVAILABLE_SQLSTATE = /^(08|57P0)/;
+/**
+ * Postgres SQLSTATEs that mean "the server is not there right now": class 08 (connection exception),
+ * 57P01-57P03 (shutdown, crash, starting up), 53300 (too many connections).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|57P0|53300$)/;
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 
 /**
@@ -58,5 +61,5 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
   if (e.name === 'KnexTimeoutError') return true;
   if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_ERRNO.has(e.code))) return true;
-  return /Connection terminated|Unable to acquire a connection|aborted|pool is probably full/i.test(e.message ?? '');
+  return /Connection terminated|Unable to acquire a connection|pool is probably full|not currently accepting connections|the database system is/i.test(e.message ?? '');
 }

@@ -1,0 +1,84 @@
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { createThrowawayPostgres } from '../support/databases.js';
+
+const run = promisify(execFile);
+const CLI = path.resolve('dist/api/cli.js');
+
+/** Runs the CLI with an environment of its own; never throws, returns the exit code and output. */
+async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('shotfarm CLI', function () {
+  this.timeout(120_000);
+  let pgdb: { url: string; drop(): Promise<void> };
+  let dataDir: string;
+  before(async () => {
+    pgdb = await createThrowawayPostgres();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-cli-'));
+  });
+  after(async () => {
+    await pgdb?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('migrate, keys create --credits, credits add: on Postgres', async () => {
+    const env = { DATABASE_URL: pgdb.url };
+    expect((await cli(['migrate'], env)).stdout).to.match(/applied: 001-initial|up to date/);
+    const created = await cli(['keys', 'create', '--credits', '250'], env);
+    expect(created.code, created.stderr).to.equal(0);
+    const { key, company_id: companyId, balance } = JSON.parse(created.stdout);
+    expect(key).to.match(/^sf_/);
+    expect(balance).to.equal(250);
+    const added = await cli(['credits', 'add', '--key', key, '--amount', '50', '--reason', 'goodwill'], env);
+    expect(JSON.parse(added.stdout)).to.deep.equal({ company_id: companyId, balance: 300 });
+    const { default: knex } = await import('knex');
+    const db = knex({ client: 'pg', connection: pgdb.url });
+    try {
+      const ledger = await db('credit_ledger').where({ company_id: companyId }).orderBy('id').select('delta', 'balance_after', 'reason');
+      expect(ledger.map((l) => [Number(l.delta), Number(l.balance_after), l.reason])).to.deep.equal([[250, 250, 'cli: keys create'], [50, 300, 'goodwill']]);
+    } finally {
+      await db.destroy();
+    }
+    expect((await cli(['credits', 'add', '--company', '999999', '--amount', '5'], env)).code).to.equal(2);
+    expect((await cli(['credits', 'add', '--amount', 'lots', '--company', String(companyId)], env)).code).to.not.equal(0);
+  });
+
+  it('refuses to start on an invalid setting, naming it', async () => {
+    const res = await cli(['serve'], { PORT: 'eighty', SHOTFARM_DATA_DIR: dataDir });
+    expect(res.code).to.equal(2);
+    expect(res.stderr).to.match(/PORT: must be a whole number/);
+  });
+
+  it('serve starts the embedded service on PGlite, prints the URL and a curl line with a working key', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve'], { env: { PATH: process.env.PATH ?? '', PORT: '18931', HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!/curl '([^']+)'/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(out).to.include('http://127.0.0.1:18931');
+      const curlUrl = /curl '([^']+)'/.exec(out)?.[1] as string;
+      const res = await fetch(curlUrl);
+      expect(res.status).to.equal(200);
+      const body = await res.json() as { data: { status: string }[] };
+      expect(body.data[0]?.status).to.equal('processing');
+      expect(fs.statSync(path.join(dataDir, 'bootstrap-key')).mode & 0o777).to.equal(0o600);
+    } finally {
+      child.kill('SIGTERM');
+      const code = await new Promise((r) => child.once('exit', r));
+      expect(code).to.equal(0);
+    }
+  });
+});

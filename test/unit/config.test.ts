@@ -1,0 +1,41 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../core/config/load-config.js';
+import { SETTINGS } from '../../core/config/settings.js';
+
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).to.be.instanceOf(ConfigError);
+    return (err as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('configuration (unit)', () => {
+  it('has the documented defaults with an empty environment', () => {
+    const c = loadConfig({});
+    expect(c).to.include({ port: 8080, databaseUrl: null, natsUrl: null, s3: null, rateLimitPerMinute: 600, allowPrivateTargets: false, bootstrapCredits: 1000, cacheDefaultSeconds: 86400 });
+    expect(c.dataDir).to.match(/\/data$/);
+    expect(c.pricing).to.deep.equal({ base: 1, full_page: 1, pdf: 1, video: 2, html: 0, extra_shot: 1 });
+  });
+
+  it('names every invalid setting at once', () => {
+    const problems = problemsOf({ PORT: 'http', DATABASE_URL: 'mysql://x', SHOTFARM_ALLOW_PRIVATE_TARGETS: 'perhaps', JWT_SECRET: 'short', SHOTFARM_PRICING: '{"base":-1}', S3_ENDPOINT: 'http://s3.local', LOG_LEVEL: 'loud', SHOTFARM_BOOTSTRAP_KEY: 'abc' });
+    for (const name of ['PORT', 'DATABASE_URL', 'SHOTFARM_ALLOW_PRIVATE_TARGETS', 'JWT_SECRET', 'SHOTFARM_PRICING', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'LOG_LEVEL', 'SHOTFARM_BOOTSTRAP_KEY']) {
+      expect(problems.some((p) => p.startsWith(`${name}:`)), `${name} in ${problems.join(' | ')}`).to.equal(true);
+    }
+  });
+
+  it('reads every setting it documents', () => {
+    const c = loadConfig({
+      PORT: '9000', SHOTFARM_DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h/db', NATS_URL: 'nats://n:4222', S3_ENDPOINT: 'http://s3:9000', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b', S3_BUCKET: 'bk', S3_REGION: 'eu',
+      SHOTFARM_BOOTSTRAP_KEY: 'bootstrap-key-0123456789', SHOTFARM_BOOTSTRAP_CREDITS: '5', SHOTFARM_RATE_LIMIT_PER_MINUTE: '7', SHOTFARM_ALLOW_PRIVATE_TARGETS: 'yes',
+      JWT_SECRET: 'x'.repeat(32), SHOTFARM_PUBLIC_URL: 'https://shots.example/', SHOTFARM_PRICING: '{"video":5}', SHOTFARM_CACHE_DEFAULT_SECONDS: '60', LOG_LEVEL: 'debug', NODE_ENV: 'production', HOST: '127.0.0.1',
+    });
+    expect(c).to.deep.include({ port: 9000, dataDir: '/tmp/x', databaseUrl: 'postgres://u@h/db', natsUrl: 'nats://n:4222', bootstrapKey: 'bootstrap-key-0123456789', bootstrapCredits: 5, rateLimitPerMinute: 7, allowPrivateTargets: true, publicUrl: 'https://shots.example', cacheDefaultSeconds: 60, logLevel: 'debug', production: true, host: '127.0.0.1' });
+    expect(c.s3).to.deep.equal({ endpoint: 'http://s3:9000', accessKey: 'a', secretKey: 'b', bucket: 'bk', region: 'eu' });
+    expect(c.pricing.video).to.equal(5);
+    expect(SETTINGS.map((s) => s.name)).to.include.members(['PORT', 'SHOTFARM_DATA_DIR', 'DATABASE_URL', 'NATS_URL', 'S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'S3_REGION', 'SHOTFARM_BOOTSTRAP_KEY', 'SHOTFARM_BOOTSTRAP_CREDITS', 'SHOTFARM_RATE_LIMIT_PER_MINUTE', 'SHOTFARM_ALLOW_PRIVATE_TARGETS', 'JWT_SECRET', 'SHOTFARM_PUBLIC_URL']);
+  });
+});
