@@ -60,7 +60,7 @@ function printWelcome(plane: ControlPlane): void {
 
 const program = new Command('shotfarm').description('Self-hosted screenshot service built as a browser farm').showHelpAfterError();
 
-program.command('serve').description('embedded all-in-one: API, queue and a browser agent in one process').action(async () => {
+program.command('serve').description('the embedded all-in-one service (PGlite and files in the data dir)').action(async () => {
   const plane = await startControlPlane(config(), { generateBootstrapKey: true });
   stopOnSignal([plane.stop]);
   printWelcome(plane);

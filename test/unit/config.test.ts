@@ -39,3 +39,15 @@ describe('configuration (unit)', () => {
     expect(SETTINGS.map((s) => s.name)).to.include.members(['PORT', 'SHOTFARM_DATA_DIR', 'DATABASE_URL', 'NATS_URL', 'S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'S3_REGION', 'SHOTFARM_BOOTSTRAP_KEY', 'SHOTFARM_BOOTSTRAP_CREDITS', 'SHOTFARM_RATE_LIMIT_PER_MINUTE', 'SHOTFARM_ALLOW_PRIVATE_TARGETS', 'JWT_SECRET', 'SHOTFARM_PUBLIC_URL']);
   });
 });
+
+describe('README settings table', () => {
+  it('lists every setting the configuration reads, with its default', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync('README.md', 'utf8');
+    for (const s of SETTINGS) {
+      const row = readme.split('\n').find((l) => l.startsWith(`| \`${s.name}\` |`));
+      expect(row, s.name).to.be.a('string');
+      expect(row).to.include(s.default);
+    }
+  });
+});
