@@ -19,8 +19,10 @@ system-deps: ## install the browsers, ffmpeg and fonts with apt when missing
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# `npm install` honours package-lock.json; `npm ci` is not used because npm 11 rejects this lock file over
+# the platform bindings of unrs-resolver (an optional dependency of the lint resolvers) that it lists.
 node_modules/.package-lock.json: package.json package-lock.json
-	npm ci --no-fund --no-audit
+	npm install --no-fund --no-audit
 
 build: node_modules/.package-lock.json ## install npm dependencies and compile to dist/
 	npx tsc -p tsconfig.json
