@@ -1,0 +1,89 @@
+import type { BrowserName, CaptureSpec, TrackerResult } from '../capture-spec.js';
+import type { StoredObject } from './object-store.js';
+
+/**
+ * Queue tiers, highest first. `bulk` holds batch and crawl jobs so that thousands of them never starve
+ * single requests; `high` is for priority >= HIGH_PRIORITY_THRESHOLD.
+ */
+export const QUEUE_TIERS = ['high', 'normal', 'bulk'] as const;
+export type QueueTier = (typeof QUEUE_TIERS)[number];
+export const HIGH_PRIORITY_THRESHOLD = 5;
+
+/** One screenshot to capture. `spec.id` is the record id, and the queue's de-duplication id. */
+export interface CaptureJob {
+  spec: CaptureSpec;
+  tier: QueueTier;
+  /** the account, so fair sharing can interleave accounts within a tier */
+  companyId: number;
+  /** country routing: only an agent that egresses from this country may take the job; null = any agent */
+  egressCountry: string | null;
+  /** country routing: a proxy URL the agent must use, or null (direct) */
+  proxy: string | null;
+  enqueuedAt: number;
+}
+
+/** A stored output of a capture. */
+export interface CaptureFile extends StoredObject { kind: 'image' | 'html' | 'pdf' | 'video'; shot: number | null }
+
+/** What an agent reports for a job; applied by the recorder in api/, idempotently. */
+export interface CaptureResult {
+  id: number;
+  status: 'finished' | 'error';
+  error: string;
+  files: CaptureFile[];
+  finalUrl: string;
+  finalUrls: string[];
+  responseCode: number | null;
+  links: string[];
+  trackers: TrackerResult[];
+  userAgent: string;
+  browserInfo: string;
+  warnings: string[];
+  /** milliseconds per phase: queued, browser, capture, store, total */
+  timings: Record<string, number>;
+  node: { id: string; host: string };
+  /** how the job was routed: `agent:fr`, `proxy:fr`, `any` */
+  routing: string;
+}
+
+/** What a job handler decides: done (ack), retry later (redeliver with backoff), or fail for good. */
+export type JobOutcome = { kind: 'done' } | { kind: 'retry'; reason: string } | { kind: 'fail'; reason: string };
+
+export interface JobControl {
+  /** tell the queue the job is still being worked on (extends its ack deadline) */
+  working(): void;
+  /** 1 for the first delivery */
+  attempt: number;
+  /** aborted when the queue gives the job up (consumer stopping) */
+  signal: AbortSignal;
+}
+
+export type JobHandler = (job: CaptureJob, ctl: JobControl) => Promise<JobOutcome>;
+
+export interface Consumer {
+  /** stop taking new jobs, wait for the ones in flight, then resolve */
+  drain(): Promise<void>;
+  /** jobs being handled right now */
+  inFlight(): number;
+}
+
+/**
+ * The farm's work queue. Jobs are routed by browser and tier; each consumer holds at most `slots`
+ * jobs at once. A job retried more than `maxDeliveries` times ends with an `error` result published
+ * by the queue itself, so every job ends exactly once.
+ */
+export interface JobQueue {
+  readonly kind: 'memory' | 'nats';
+  /** Enqueues a job; a job with an id already queued is ignored (de-duplication). */
+  enqueue(job: CaptureJob): Promise<void>;
+  consume(browsers: BrowserName[], slots: number, handler: JobHandler, opts?: { countries?: string[] }): Consumer;
+  publishResult(result: CaptureResult): Promise<void>;
+  /** Results are handed to the handler at least once; it must be idempotent. */
+  onResult(handler: (result: CaptureResult) => Promise<void>): Consumer;
+  /** Jobs waiting (not yet taken), per browser. */
+  depth(): Promise<Record<BrowserName, number>>;
+  /** Drops queued jobs that have not started (batch cancel); returns how many were dropped. */
+  cancel(ids: number[]): Promise<number>;
+  reachable(): Promise<boolean>;
+  close(): Promise<void>;
+}
