@@ -22,16 +22,23 @@ function failureOf(query: string): Record<string, string[]> {
   throw new Error(`expected a 400 for ${query}`);
 }
 
+/** The spec lives in ../shared beside the checkout (as CI lays it out). */
+const SPEC_PATH = path.resolve('..', 'shared', 'spec', 'screenshot-api-v1.md');
+
 /** The parameter names of the spec's create table, read from the spec itself. */
 function specCreateParams(): string[] {
-  const spec = fs.readFileSync(path.resolve('..', 'shared', 'spec', 'screenshot-api-v1.md'), 'utf8');
+  const spec = fs.readFileSync(SPEC_PATH, 'utf8');
   const section = spec.split('### GET /screenshot/create')[1]?.split('Responses:')[0] ?? '';
   return section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Name') && !l.startsWith('|---'))
     .flatMap((l) => (l.split('|')[1] ?? '').split(',').map((n) => n.trim())).filter(Boolean);
 }
 
 describe('create request normalisation (unit, table-driven)', () => {
-  it('the case table covers every row of the spec\'s create table, and the parameter table knows each', () => {
+  it('the case table covers every row of the spec\'s create table, and the parameter table knows each', function () {
+    if (!fs.existsSync(SPEC_PATH)) {
+      console.warn(`  (skipped: ${SPEC_PATH} is not beside this checkout)`);
+      this.skip();
+    }
     const names = specCreateParams();
     expect(names.length).to.be.greaterThan(50);
     const covered = new Set(CREATE_PARAM_CASES.flatMap((c) => c.params));
