@@ -54,3 +54,7 @@ test: system-deps build lint test-services ## build, lint and run every test sui
 
 clean: ## remove build output
 	rm -rf dist
+
+.PHONY: grid
+grid: build ## run a local Selenium Grid 4 (Debian's Chromium) in the foreground until Ctrl-C; prints its URL
+	node dist/grid/selenium/main.js

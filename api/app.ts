@@ -19,6 +19,12 @@ import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { screenshotRoutes } from './routes/screenshots.js';
 import type { ScreenshotService } from './screenshots/screenshot-service.js';
+import type { NodeRegistry } from '../core/contracts/node-registry.js';
+import type { ObjectStore } from '../core/contracts/object-store.js';
+import type { ScreenshotEvents } from './farm/screenshot-events.js';
+import { adminRoutes } from './routes/admin.js';
+import type { FarmMetrics } from '../core/metrics/farm-metrics.js';
+import { metricsRoutes } from './routes/metrics.js';
 
 export interface AppDeps {
   config: Config;
@@ -27,6 +33,10 @@ export interface AppDeps {
   jwt: JwtService;
   rateLimiter: RateLimiterAbstract | null;
   screenshots: ScreenshotService;
+  objects: ObjectStore;
+  events: ScreenshotEvents;
+  registry: NodeRegistry;
+  metrics: FarmMetrics;
   /** readiness checks beyond the database (queue, storage) */
   readiness?: ReadinessCheck[];
 }
@@ -45,12 +55,14 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   const openapi = openApiRoutes(deps.config.publicUrl);
   app.use(health.routes());
   app.use(openapi.routes());
+  app.use(metricsRoutes(deps.metrics).routes());
 
   const api = new Router<AppState>({ prefix: '/api/v1' });
   api.use(authenticate(deps.db, deps.jwt));
   api.use(rateLimit(deps.rateLimiter));
   api.use(koaBody({ json: true, multipart: false, urlencoded: true, jsonLimit: JSON_BODY_LIMIT, formLimit: JSON_BODY_LIMIT, textLimit: JSON_BODY_LIMIT }));
-  for (const routes of [screenshotRoutes(deps.screenshots), accountRoutes(deps.db), deviceRoutes(), batchRoutes(deps.db)]) {
+  const screenshots = screenshotRoutes({ service: deps.screenshots, db: deps.db, objects: deps.objects, events: deps.events });
+  for (const routes of [screenshots, accountRoutes(deps.db), deviceRoutes(), batchRoutes(deps.db), adminRoutes(deps.registry)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

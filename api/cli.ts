@@ -14,10 +14,22 @@ import { findApiKey, generateApiKey, insertApiKey } from './accounts/api-keys.js
 import { createCompany, getCompany } from './accounts/companies.js';
 import { recordCredit } from './accounts/ledger.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
+import { resolveJwtSecret } from './accounts/bootstrap.js';
+import { createLogger } from '../core/logger.js';
+import { openFarmParts } from '../grid/farm-parts.js';
+import { createAgent } from '../node-agent/create-agent.js';
+import { captureOnce } from '../node-agent/one-off-capture.js';
+import { runAgent } from '../node-agent/run-agent.js';
 
 function config(): Config {
+  return configWith({});
+}
+
+/** The configuration from the environment with some settings given by flags. */
+function configWith(overrides: Record<string, string | undefined>): Config {
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
   try {
-    return loadConfig(process.env);
+    return loadConfig({ ...process.env, ...given });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`shotfarm: ${err.message}\n`);
@@ -60,17 +72,104 @@ function printWelcome(plane: ControlPlane): void {
 
 const program = new Command('shotfarm').description('Self-hosted screenshot service built as a browser farm').showHelpAfterError();
 
-program.command('serve').description('the embedded all-in-one service (PGlite and files in the data dir)').action(async () => {
-  const plane = await startControlPlane(config(), { generateBootstrapKey: true });
-  stopOnSignal([plane.stop]);
+program.command('serve').description('embedded all-in-one: API, in-process queue and a browser agent in one process').action(async () => {
+  const cfg = config();
+  const log = createLogger(cfg.logLevel);
+  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-serve');
+  // The agent warms its browsers before the API opens, so the first request finds a live node.
+  const agent = await createAgent(cfg, parts, log);
+  await agent.start();
+  const plane = await startControlPlane(cfg, { generateBootstrapKey: true, farm: parts, logger: log });
+  // Stopped in reverse: the agent drains first while the API still records its last results.
+  stopOnSignal([parts.close, plane.stop, agent.stop.bind(agent)]);
   printWelcome(plane);
 });
 
 program.command('api').description('control plane only (distributed mode: agents join over NATS)').action(async () => {
-  const plane = await startControlPlane(config(), { generateBootstrapKey: false });
-  stopOnSignal([plane.stop]);
+  const cfg = config();
+  const log = createLogger(cfg.logLevel);
+  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-api');
+  const plane = await startControlPlane(cfg, { generateBootstrapKey: false, farm: parts, logger: log });
+  stopOnSignal([parts.close, plane.stop]);
   printWelcome(plane);
 });
+
+const list = (v: string): string => v.split(',').map((x) => x.trim()).filter(Boolean).join(',');
+
+program.command('agent').description('a browser node: takes jobs from the farm over NATS (needs NATS_URL; S3_* for shared storage)')
+  .option('--browsers <list>', 'browsers this node offers (chrome,firefox,brave)', list)
+  .option('--slots <n>', 'captures at once', integer(1))
+  .option('--countries <list>', 'countries this node egresses from (fr,de)', list)
+  .option('--driver <name>', 'playwright or selenium')
+  .option('--grid-url <url>', 'Selenium Grid 4 URL (with --driver selenium)')
+  .action(async (opts: { browsers?: string; slots?: number; countries?: string; driver?: string; gridUrl?: string }) => {
+    // Flags win over the environment; both go through the one configuration loader and its checks.
+    const cfg = configWith({
+      SHOTFARM_AGENT_BROWSERS: opts.browsers, SHOTFARM_AGENT_SLOTS: opts.slots?.toString(), SHOTFARM_AGENT_COUNTRIES: opts.countries,
+      SHOTFARM_DRIVER: opts.driver, SELENIUM_GRID_URL: opts.gridUrl,
+    });
+    const log = createLogger(cfg.logLevel);
+    const agent = await runAgent(cfg, log);
+    stopOnSignal([agent.stop]);
+    process.stdout.write(`shotfarm agent ${cfg.agent.nodeId} is taking ${cfg.agent.browsers.join(', ')} jobs (${cfg.agent.slots} slots); health and metrics at ${agent.url}\n`);
+  });
+
+program.command('nodes').description('list the live nodes of the farm (reads the NATS registry)').action(async () => {
+  const cfg = config();
+  const log = createLogger('silent');
+  if (!cfg.natsUrl) {
+    process.stderr.write('shotfarm: the farm registry lives in NATS: set NATS_URL (embedded mode lists its node at GET /api/v1/admin/nodes)\n');
+    process.exitCode = 2;
+    return;
+  }
+  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-nodes');
+  try {
+    const nodes = await parts.registry.list();
+    if (nodes.length === 0) process.stdout.write('no live nodes\n');
+    for (const n of nodes) {
+      process.stdout.write(`${n.id}\t${n.host}\t${n.browsers.map((b) => `${b.name} (${b.version}, ${b.driver})`).join(', ')}\tslots ${n.slots}\tin flight ${n.inFlight}\tdone ${n.jobsDone}\tfailures ${n.failures}\t${n.countries.join(',') || 'any country'}${n.draining ? '\tdraining' : ''}\n`);
+    }
+  } finally {
+    await parts.close();
+  }
+});
+
+program.command('capture').description('one capture on this machine with the farm\'s engine; writes the outputs (checks a browser machine)')
+  .argument('<url>', 'the page to capture')
+  .option('-o, --output <file>', 'image file; html/pdf/video go beside it', 'capture.png')
+  .option('--browser <name>', 'chrome, firefox or brave', 'chrome')
+  .option('--driver <name>', 'playwright or selenium', 'playwright')
+  .option('--grid-url <url>', 'Selenium Grid 4 URL (with --driver selenium)')
+  .allowUnknownOption(true)
+  .allowExcessArguments(true)
+  .action(async (url: string, opts: { output: string; browser: string; driver: string; gridUrl?: string }, command: Command) => {
+    const cfg = configWith({ SHOTFARM_DRIVER: opts.driver, SELENIUM_GRID_URL: opts.gridUrl, LOG_LEVEL: 'silent' });
+    const options = createOptions(command.args.slice(1));
+    try {
+      process.exitCode = await captureOnce(cfg, url, { output: opts.output, options: { ...options, browser: opts.browser } }, (l) => process.stdout.write(`${l}\n`));
+    } catch (err) {
+      const fields = (err as { extra?: { fields?: Record<string, string[]> } }).extra?.fields;
+      process.stderr.write(`shotfarm: capture failed: ${fields ? Object.entries(fields).map(([k, v]) => `${k} ${v.join('; ')}`).join(', ') : (err as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  });
+
+/** `--size page --pdf 1 --html` → {size: 'page', pdf: '1', html: '1'}: any create option as a flag. */
+function createOptions(args: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    if (!arg.startsWith('--')) continue;
+    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+    const next = args[i + 1];
+    if (inline !== undefined) out[name] = inline;
+    else if (next !== undefined && !next.startsWith('--')) {
+      out[name] = next;
+      i += 1;
+    } else out[name] = '1';
+  }
+  return out;
+}
 
 program.command('migrate').description('bring the database schema up to date').action(async () => {
   const cfg = config();

@@ -13,17 +13,30 @@ import { createHttpServer } from './http/http-server.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { ScreenshotService } from './screenshots/screenshot-service.js';
 import { ScreenshotStore } from './screenshots/screenshot-store.js';
+import type { JobQueue } from '../core/contracts/job-queue.js';
+import type { NodeRegistry } from '../core/contracts/node-registry.js';
+import type { ObjectStore } from '../core/contracts/object-store.js';
+import { Admission } from '../grid/scheduling/admission.js';
+import { FarmMetrics } from '../core/metrics/farm-metrics.js';
+import { FarmDispatcher } from './farm/farm-dispatcher.js';
+import { ResultRecorder } from './farm/result-recorder.js';
+import { ScreenshotEvents } from './farm/screenshot-events.js';
 
 export interface ControlPlane {
   container: DependencyContainer;
+  recorder: ResultRecorder;
   url: string;
   bootstrapKey: string | null;
   stop(): Promise<void>;
 }
 
+/** The farm's parts the control plane talks to; the entry point builds them (memory or NATS, files or S3). */
+export interface FarmParts { queue: JobQueue; registry: NodeRegistry; objects: ObjectStore }
+
 export interface ControlPlaneOptions {
   /** generate and keep a bootstrap key in the data dir when none is configured (embedded mode) */
   generateBootstrapKey: boolean;
+  farm: FarmParts;
   /** an already opened database (tests pass a throwaway one) */
   db?: Db;
   logger?: Logger;
@@ -47,10 +60,22 @@ export async function startControlPlane(config: Config, opts: ControlPlaneOption
   c.register(TOKENS.RateLimiter, { useValue: rateLimiter });
   c.register(TOKENS.Jwt, { useValue: new JwtService(resolveJwtSecret(config)) });
   c.register(TOKENS.ScreenshotStore, { useFactory: (r) => new ScreenshotStore(r.resolve(TOKENS.Db)) });
-  const screenshots = new ScreenshotService(db, c.resolve<ScreenshotStore>(TOKENS.ScreenshotStore), config);
+  const { queue, registry, objects } = opts.farm;
+  const dispatcher = new FarmDispatcher(queue, new Admission(queue, registry, config.farm.maxBacklog), config.farm.proxies, log);
+  const screenshots = new ScreenshotService(db, c.resolve<ScreenshotStore>(TOKENS.ScreenshotStore), config, dispatcher, objects);
   c.register(TOKENS.ScreenshotService, { useValue: screenshots });
+  const events = new ScreenshotEvents();
+  const recorder = new ResultRecorder(db, objects, events, log);
+  c.register(TOKENS.ResultRecorder, { useValue: recorder });
+  const metrics = new FarmMetrics({ queueDepth: () => queue.depth() });
+  const results = queue.onResult(async (result) => {
+    metrics.results.inc({ outcome: await recorder.apply(result) });
+  });
 
-  const app = buildApp({ config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots });
+  const app = buildApp({
+    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics,
+    readiness: [{ name: 'queue', check: () => queue.reachable() }, { name: 'storage', check: () => objects.reachable() }],
+  });
   const server: Server = await new Promise((resolve, reject) => {
     const s = createHttpServer(app.callback()).listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
@@ -61,6 +86,7 @@ export async function startControlPlane(config: Config, opts: ControlPlaneOption
 
   return {
     container: c,
+    recorder,
     url,
     bootstrapKey,
     async stop() {
@@ -68,6 +94,7 @@ export async function startControlPlane(config: Config, opts: ControlPlaneOption
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await results.drain();
       if (!opts.db) await db.destroy();
     },
   };

@@ -99,6 +99,8 @@ export interface ScreenshotRow extends ScreenshotFields {
   warnings: string[];
   timings: Record<string, number>;
   browser_info: string;
+  routing: string;
+  node_id: string;
   spec_hash: string;
   created_at: Date | string;
   finished_at: Date | string | null;
@@ -193,6 +195,8 @@ export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record'
     // Beyond the spec: what the capture could not honour, what ran, and where the time went.
     warnings: row.warnings,
     browser_info: row.browser_info,
+    routing: row.routing,
+    node_id: row.node_id,
     timings: row.timings,
   };
   return record;

@@ -5,6 +5,11 @@ import { findApiKey } from '../accounts/api-keys.js';
 import type { JwtService } from '../accounts/jwt.js';
 import type { AppContext } from './state.js';
 
+async function rolesOf(db: Db, userId: number): Promise<string[]> {
+  const user = await db('users').where({ id: userId }).first('roles');
+  return (user?.roles as string[] | undefined) ?? [];
+}
+
 /**
  * Accepts the spec's three credentials: `X-API-KEY` header, `key` query parameter, or
  * `Authorization: Bearer <JWT>`. The first one present is the one checked; an invalid one is a 401
@@ -19,15 +24,16 @@ export function authenticate(db: Db, jwt: JwtService) {
     if (key) {
       const row = await findApiKey(db, key.trim());
       if (!row) throw invalidApiKey('Invalid API key');
-      ctx.state.caller = { companyId: Number(row.company_id), apiKeyId: Number(row.id), userId: row.user_id === null ? null : Number(row.user_id), credential: `key:${row.id}` };
+      const roles = row.user_id === null ? [] : await rolesOf(db, Number(row.user_id));
+      ctx.state.caller = { companyId: Number(row.company_id), apiKeyId: Number(row.id), userId: row.user_id === null ? null : Number(row.user_id), credential: `key:${row.id}`, roles };
       // last_used_at is informative; updating it must never slow or fail the request.
       db('api_keys').where({ id: row.id }).update({ last_used_at: db.fn.now() }).catch(() => undefined);
     } else if (/^Bearer\s+\S+$/i.test(authorization)) {
       const claims = await jwt.verify(authorization.replace(/^Bearer\s+/i, ''));
       if (!claims) throw invalidApiKey('Invalid or expired token');
-      const user = await db('users').where({ id: claims.userId, company_id: claims.companyId }).first('id');
+      const user = await db('users').where({ id: claims.userId, company_id: claims.companyId }).first('id', 'roles');
       if (!user) throw invalidApiKey('Invalid or expired token');
-      ctx.state.caller = { companyId: claims.companyId, apiKeyId: null, userId: claims.userId, credential: `user:${claims.userId}` };
+      ctx.state.caller = { companyId: claims.companyId, apiKeyId: null, userId: claims.userId, credential: `user:${claims.userId}`, roles: user.roles as string[] };
     } else {
       throw invalidApiKey('Missing API key: pass it as the key query parameter, the X-API-KEY header or a Bearer token');
     }

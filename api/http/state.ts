@@ -1,4 +1,5 @@
 import type { ParameterizedContext } from 'koa';
+import { forbidden } from '../../core/errors.js';
 
 /** Who is calling: set by authenticate(), read by every route. */
 export interface Caller {
@@ -8,6 +9,8 @@ export interface Caller {
   userId: number | null;
   /** a stable name of the credential, for rate limits and idempotency keys */
   credential: string;
+  /** roles of the user behind the credential (an API key acts with its user's roles) */
+  roles: string[];
 }
 
 export interface AppState {
@@ -16,6 +19,13 @@ export interface AppState {
 }
 
 export type AppContext = ParameterizedContext<AppState>;
+
+/** Admin-only routes answer 403 to everyone else. */
+export function requireAdmin(ctx: AppContext): Caller {
+  const caller = callerOf(ctx);
+  if (!caller.roles.includes('admin')) throw forbidden('This operation needs the admin role');
+  return caller;
+}
 
 /** The caller of an authenticated route (authenticate() runs before every /api/v1 route). */
 export function callerOf(ctx: AppContext): Caller {

@@ -1,14 +1,23 @@
+import { createHash } from 'node:crypto';
 import Router from '@koa/router';
-import { notFound } from '../../core/errors.js';
-import { DEFAULT_PAGE_SIZE, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS, SCREENSHOT_LIST_PARAMS, SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS } from '../../core/request/endpoint-params.js';
+import type { ObjectStore } from '../../core/contracts/object-store.js';
+import type { Db } from '../../core/db/connect.js';
+import { DEFAULT_PAGE_SIZE, FILE_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS, SCREENSHOT_LIST_PARAMS, SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS } from '../../core/request/endpoint-params.js';
 import { readParams } from '../../core/request/read-params.js';
 import { toScreenshotRecord } from '../../core/screenshot-record.js';
 import { queryOf } from '../http/query.js';
 import { callerOf, type AppState } from '../http/state.js';
+import type { ScreenshotEvents } from '../farm/screenshot-events.js';
+import { attachment } from '../retrieval/content-disposition.js';
+import { findFile, readAll } from '../retrieval/file-access.js';
+import { changesImage, renderThumbnail } from '../retrieval/thumbnail-render.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 
 /** GET /screenshot/*: create, info, list, search, delete and thumbnail. */
-export function screenshotRoutes(service: ScreenshotService): Router<AppState> {
+export interface ScreenshotRouteDeps { service: ScreenshotService; db: Db; objects: ObjectStore; events: ScreenshotEvents }
+
+export function screenshotRoutes(deps: ScreenshotRouteDeps): Router<AppState> {
+  const { service } = deps;
   const router = new Router<AppState>({ prefix: '/screenshot' });
 
   router.get('/create', async (ctx) => {
@@ -17,9 +26,16 @@ export function screenshotRoutes(service: ScreenshotService): Router<AppState> {
   });
 
   router.get('/info', async (ctx) => {
-    const { id } = readParams(SCREENSHOT_INFO_PARAMS, queryOf(ctx), ['id']);
+    const { id, wait } = readParams(SCREENSHOT_INFO_PARAMS, queryOf(ctx), ['id']);
     const caller = callerOf(ctx);
-    const row = await service.get(caller, id as number);
+    let row = await service.get(caller, id as number);
+    if (wait && row.status === 'processing') {
+      // Beyond the spec: hold the answer until the record leaves processing, at most `wait` seconds.
+      const gone = new AbortController();
+      ctx.req.once('close', () => gone.abort());
+      await deps.events.waitFor(row.id, wait * 1000, gone.signal);
+      row = await service.get(caller, row.id);
+    }
     const kinds = await service.outputKinds(caller, row.id);
     ctx.body = { success: true, data: { ...toScreenshotRecord(row), has_html: kinds.has('html'), has_pdf: kinds.has('pdf'), has_video: kinds.has('video') } };
   });
@@ -44,14 +60,38 @@ export function screenshotRoutes(service: ScreenshotService): Router<AppState> {
   });
 
   router.get('/thumbnail', async (ctx) => {
-    const p = readParams(THUMBNAIL_PARAMS, queryOf(ctx), ['id']);
-    const caller = callerOf(ctx);
-    const row = await service.get(caller, p.id as number);
-    const kinds = await service.outputKinds(caller, row.id);
-    if (row.status !== 'finished' || !kinds.has('image')) throw notFound('Screenshot image (not ready, or no image was captured)');
-    // Rendering the stored image arrives with object storage (the farm issue).
-    throw notFound('Screenshot image');
+    const { id, shot, filename, ...options } = readParams(THUMBNAIL_PARAMS, queryOf(ctx), ['id']);
+    const file = await findFile(deps.db, callerOf(ctx).companyId, id as number, 'image', shot ?? 1);
+    const etag = `"${createHash('sha256').update(JSON.stringify([file.storage_key, file.size_bytes, options])).digest('base64url').slice(0, 27)}"`;
+    // A finished screenshot never changes, so a client may keep it; `private` because it needs a key.
+    ctx.set('Cache-Control', 'private, max-age=86400');
+    ctx.set('ETag', etag);
+    if (filename) ctx.set('Content-Disposition', attachment(filename));
+    if (ctx.get('If-None-Match') === etag) {
+      ctx.status = 304;
+      return;
+    }
+    if (!changesImage(options)) {
+      ctx.type = file.content_type;
+      ctx.length = file.size_bytes;
+      ctx.body = await deps.objects.get(file.storage_key);
+      return;
+    }
+    const thumb = await renderThumbnail(await readAll(deps.objects, file.storage_key), options);
+    ctx.type = `image/${thumb.format}`;
+    ctx.body = thumb.data;
   });
+
+  for (const kind of ['html', 'pdf', 'video'] as const) {
+    router.get(`/${kind}`, async (ctx) => {
+      const { id } = readParams(FILE_PARAMS, queryOf(ctx), ['id']);
+      const file = await findFile(deps.db, callerOf(ctx).companyId, id as number, kind, null);
+      ctx.type = file.content_type;
+      ctx.length = file.size_bytes;
+      ctx.set('Cache-Control', 'private, max-age=86400');
+      ctx.body = await deps.objects.get(file.storage_key);
+    });
+  }
 
   return router;
 }

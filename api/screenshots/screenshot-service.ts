@@ -5,22 +5,25 @@ import { buildCreateRequest } from '../../core/request/create-request.js';
 import type { QueryTree } from '../../core/request/query-input.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
 import type { Caller } from '../http/state.js';
+import type { ObjectStore } from '../../core/contracts/object-store.js';
+import type { ScreenshotDraft } from '../../core/request/create-request.js';
+import type { Route } from '../../grid/scheduling/routing.js';
+import { NOT_QUEUED, queueUnavailable, type FarmDispatcher } from '../farm/farm-dispatcher.js';
+import { deleteUnreferencedObjects } from '../farm/stored-files.js';
 import type { ListFilter, ScreenshotStore } from './screenshot-store.js';
 
-/** Called with the records a create call inserted, after its transaction committed (the farm's dispatch). */
-export type CreatedListener = (rows: ScreenshotRow[]) => Promise<void>;
 
 export type DeleteScope = 'image' | 'url' | 'metadata' | 'all';
 
 /** The application service behind the /screenshot operations. */
 export class ScreenshotService {
-  private readonly createdListeners: CreatedListener[] = [];
-
-  constructor(private readonly db: Db, private readonly store: ScreenshotStore, private readonly config: Config) {}
-
-  onCreated(listener: CreatedListener): void {
-    this.createdListeners.push(listener);
-  }
+  constructor(
+    private readonly db: Db,
+    private readonly store: ScreenshotStore,
+    private readonly config: Config,
+    private readonly farm: FarmDispatcher,
+    private readonly objects: ObjectStore,
+  ) {}
 
   /**
    * Validates a create query, checks the balance covers every record, and inserts the records as
@@ -35,7 +38,12 @@ export class ScreenshotService {
       if (missing.length > 0) throw fieldError('apps', `unknown app id(s): ${missing.join(', ')}; create them with POST /app/create`);
       appConfigIds.push(...request.apps.map((a) => Number(known.find((k: { app_id: string }) => k.app_id === a).id)));
     }
-    const total = request.drafts.reduce((sum, d) => sum + d.fields.cost, 0);
+    // An identical capture of this account, finished within `cache` seconds, is reused: no browser work, no cost.
+    const reuse = await Promise.all(request.drafts.map((d) => (d.fields.cache > 0 ? this.store.findReusable(caller.companyId, d.specHash, d.fields.cache) : null)));
+    const fresh = request.drafts.filter((_, i) => !reuse[i]);
+    const routes = await this.farm.plan(fresh.map((d) => d.spec));
+    const total = fresh.reduce((sum, d) => sum + d.fields.cost, 0);
+
     const rows = await this.db.transaction(async (trx) => {
       // Lock the account row: concurrent creates of one account are checked one after the other.
       const company = await trx('companies').where({ id: caller.companyId }).forUpdate().first('balance');
@@ -44,9 +52,23 @@ export class ScreenshotService {
       if (balance <= 0 || available < total) {
         throw insufficientBalance(`Insufficient balance: this request costs ${total} credit(s) and ${Math.max(0, available)} are available`);
       }
-      return this.store.insert(trx, caller.companyId, caller.apiKeyId, request.drafts, { appConfigIds });
+      let next = 0;
+      const out: ScreenshotRow[] = [];
+      for (const [i, draft] of request.drafts.entries()) {
+        const source = reuse[i];
+        if (source) out.push(await this.store.insertCacheHit(trx, caller, draft, source, appConfigIds));
+        else out.push(...(await this.store.insert(trx, caller.companyId, caller.apiKeyId, [draft], { appConfigIds, routing: (routes[next++] as Route).routing })));
+      }
+      return out;
     });
-    for (const listener of this.createdListeners) await listener(rows);
+
+    const work = rows.flatMap((row, i) => (reuse[i] ? [] : [{ id: row.id, companyId: caller.companyId, priority: row.priority, spec: (request.drafts[i] as ScreenshotDraft).spec, route: routes[fresh.indexOf(request.drafts[i] as ScreenshotDraft)] as Route }]));
+    const notQueued = await this.farm.dispatch(work);
+    if (notQueued.length > 0) {
+      // Never leave a record waiting for a job that does not exist.
+      await this.db('screenshots').whereIn('id', notQueued).update({ status: 'error', error: NOT_QUEUED, cost: 0, finished_at: this.db.fn.now() });
+      throw queueUnavailable();
+    }
     return rows;
   }
 
@@ -72,7 +94,7 @@ export class ScreenshotService {
     await this.get(caller, id);
     switch (scope) {
       case 'image':
-        await this.db('screenshot_files').where({ company_id: caller.companyId, screenshot_id: id }).delete();
+        await this.deleteFiles(caller, id);
         return;
       case 'url': {
         // The stored CaptureSpec holds the URL too: scrub it there as well.
@@ -89,7 +111,15 @@ export class ScreenshotService {
         return;
       }
       case 'all':
+        await this.deleteFiles(caller, id);
         await this.store.remove(caller.companyId, id);
     }
+  }
+
+  /** Removes a record's file rows, then the stored objects no other record (a cache hit) still uses. */
+  private async deleteFiles(caller: Caller, id: number): Promise<void> {
+    const keys: string[] = await this.db('screenshot_files').where({ company_id: caller.companyId, screenshot_id: id }).pluck('storage_key');
+    await this.db('screenshot_files').where({ company_id: caller.companyId, screenshot_id: id }).delete();
+    await deleteUnreferencedObjects(this.db, this.objects, keys);
   }
 }

@@ -22,7 +22,7 @@ const RECORD_COLUMNS = [
   'pdf_margin_top', 'pdf_margin_bottom', 'pdf_margin_left', 'pdf_margin_right', 'video_format', 'video_quality', 'video_speed',
   'video_duration', 'video_fps', 'video_colors', 'video_scale', 'max_wait', 'hide_popups', 'hide_ads', 'dark', 'strict_ssl',
   'shots', 'shot_interval', 'target', 'device_name', 'device_scale', 'device_mobile', 'device_touch', 'device_landscape',
-  'browser', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'browser_info', 'spec_hash', 'created_at', 'finished_at',
+  'browser', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'browser_info', 'routing', 'node_id', 'spec_hash', 'created_at', 'finished_at',
 ];
 
 const normaliseRow = (row: Record<string, unknown>): ScreenshotRow => ({ ...row, id: Number(row.id), company_id: Number(row.company_id), apps: [] }) as unknown as ScreenshotRow;
@@ -36,7 +36,7 @@ export class ScreenshotStore {
   /** Inserts the drafts as `processing` records in one transaction-bound statement; returns rows in draft order. */
   async insert(
     trx: Knex.Transaction, companyId: number, apiKeyId: number | null, drafts: ScreenshotDraft[],
-    opts: { appConfigIds?: number[]; batch_id?: number; crawl_id?: number } = {},
+    opts: { appConfigIds?: number[]; batch_id?: number; crawl_id?: number; routing?: string } = {},
   ): Promise<ScreenshotRow[]> {
     if (drafts.length === 0) return [];
     const { appConfigIds = [], ...links } = opts;
@@ -86,6 +86,37 @@ export class ScreenshotStore {
     // ILIKE with the wildcard characters escaped: the text is matched literally.
     if (f.urlContains) q.andWhereRaw("url ILIKE ? ESCAPE '\\'", [`%${f.urlContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
     return this.withApps((await q).map(normaliseRow));
+  }
+
+  /** The newest finished capture of this account with the same spec, younger than `maxAgeSeconds`. */
+  async findReusable(companyId: number, specHash: string, maxAgeSeconds: number): Promise<number | null> {
+    const row = await this.db('screenshots')
+      .where({ company_id: companyId, spec_hash: specHash, status: 'finished' })
+      .andWhere('finished_at', '>=', new Date(Date.now() - maxAgeSeconds * 1000))
+      .orderBy('finished_at', 'desc').first('id');
+    return row ? Number(row.id) : null;
+  }
+
+  /**
+   * A new record answered from an earlier capture: finished at once, at cost 0, with the earlier
+   * record's results and the same stored files (the file rows are copied, the objects shared).
+   */
+  async insertCacheHit(trx: Knex.Transaction, caller: { companyId: number; apiKeyId: number | null }, draft: ScreenshotDraft, sourceId: number, appConfigIds: number[]): Promise<ScreenshotRow> {
+    const source = await trx('screenshots').where({ company_id: caller.companyId, id: sourceId })
+      .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'browser_info', 'node_id');
+    const [row] = await trx('screenshots').insert(toDbValues({
+      ...draft.fields, ...source, final_urls: source.final_urls, links: source.links, trackers: source.trackers, warnings: source.warnings,
+      user_agent: draft.fields.user_agent || source.user_agent,
+      company_id: caller.companyId, api_key_id: caller.apiKeyId, status: 'finished', cost: 0, routing: `cache:${sourceId}`,
+      capture_spec: draft.spec, spec_hash: draft.specHash, finished_at: trx.fn.now(),
+    })).returning('id');
+    const id = Number(row.id);
+    const files = await trx('screenshot_files').where({ screenshot_id: sourceId }).select('kind', 'shot', 'storage_key', 'content_type', 'size_bytes');
+    if (files.length > 0) await trx('screenshot_files').insert(files.map((f: Record<string, unknown>) => ({ ...f, company_id: caller.companyId, screenshot_id: id })));
+    // Apps still run for a cached record: it is finished, so its runs start queued.
+    if (appConfigIds.length > 0) await trx('app_runs').insert(appConfigIds.map((a) => ({ company_id: caller.companyId, screenshot_id: id, app_config_id: a, status: 'queued' })));
+    const inserted = await trx('screenshots').where({ id }).first(RECORD_COLUMNS);
+    return (await this.withApps([normaliseRow(inserted)], trx))[0] as ScreenshotRow;
   }
 
   /** Credits held by records still processing: they are charged when they finish. */

@@ -1,3 +1,4 @@
+import type { BrowserName } from '../capture-spec.js';
 import type { Pricing } from '../pricing.js';
 
 /** The validated configuration of one process. Built by loadConfig(); nothing else reads process.env. */
@@ -7,6 +8,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   natsUrl: string | null;
+  natsPrefix: string;
   s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string } | null;
   bootstrapKey: string | null;
   bootstrapCredits: number;
@@ -19,4 +21,32 @@ export interface Config {
   cacheDefaultSeconds: number;
   logLevel: string;
   production: boolean;
+  farm: FarmConfig;
+  agent: AgentConfig;
+}
+
+/** How the control plane schedules work. */
+export interface FarmConfig {
+  /** country code → proxy URL */
+  proxies: Record<string, string>;
+  maxBacklog: number;
+  maxDeliveries: number;
+  captureTimeoutSeconds: number;
+  heartbeatSeconds: number;
+}
+
+/** What an agent (or the embedded service's agent) runs. */
+export interface AgentConfig {
+  browsers: BrowserName[];
+  slots: number;
+  countries: string[];
+  nodeId: string;
+  driver: 'playwright' | 'selenium';
+  seleniumGridUrl: string | null;
+  chromiumPath: string;
+  firefoxPath: string;
+  bravePath: string | null;
+  ffmpegPath: string | null;
+  recycleAfterJobs: number;
+  poolIdleSeconds: number;
 }

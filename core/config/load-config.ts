@@ -1,5 +1,7 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { BROWSERS, type BrowserName } from '../capture-spec.js';
 import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
 import type { Config } from './config.js';
 
@@ -60,6 +62,8 @@ export function loadConfig(env: Env): Config {
   const dataDir = path.resolve(text('SHOTFARM_DATA_DIR') ?? './data');
   const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
   const natsUrl = url('NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']);
+  const natsPrefix = text('SHOTFARM_NATS_PREFIX') ?? 'shotfarm';
+  if (!/^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(natsPrefix)) problems.push(`SHOTFARM_NATS_PREFIX: must be a letter then up to 31 letters, digits or _ (got "${natsPrefix}")`);
 
   let s3: Config['s3'] = null;
   const s3Endpoint = url('S3_ENDPOINT', ['http:', 'https:']);
@@ -97,12 +101,31 @@ export function loadConfig(env: Env): Config {
 
   const publicUrl = url('SHOTFARM_PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
 
+  const proxies: Record<string, string> = {};
+  for (const name of Object.keys(env).filter((k) => /^SHOTFARM_PROXY_[A-Za-z]{2}$/.test(k)).sort()) {
+    const proxy = url(name, ['http:', 'https:', 'socks5:']);
+    if (proxy) proxies[name.slice(-2).toLowerCase()] = proxy;
+  }
+  const list = (name: string, fallback: string[]): string[] => {
+    const v = text(name);
+    return v === null ? fallback : v.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean);
+  };
+  const browsers = list('SHOTFARM_AGENT_BROWSERS', [...BROWSERS]);
+  for (const b of browsers) if (!(BROWSERS as readonly string[]).includes(b)) problems.push(`SHOTFARM_AGENT_BROWSERS: "${b}" is not one of ${BROWSERS.join(', ')}`);
+  const countries = list('SHOTFARM_AGENT_COUNTRIES', []);
+  for (const c of countries) if (!/^[a-z]{2}$/.test(c)) problems.push(`SHOTFARM_AGENT_COUNTRIES: "${c}" is not a two-letter country code`);
+  const driver = (text('SHOTFARM_DRIVER') ?? 'playwright').toLowerCase();
+  if (driver !== 'playwright' && driver !== 'selenium') problems.push(`SHOTFARM_DRIVER: must be playwright or selenium (got "${driver}")`);
+  const seleniumGridUrl = url('SELENIUM_GRID_URL', ['http:', 'https:']);
+  if (driver === 'selenium' && !seleniumGridUrl) problems.push('SELENIUM_GRID_URL: required when SHOTFARM_DRIVER is selenium');
+
   const config: Config = {
     port,
     host,
     dataDir,
     databaseUrl,
     natsUrl,
+    natsPrefix,
     s3,
     bootstrapKey,
     bootstrapCredits: int('SHOTFARM_BOOTSTRAP_CREDITS', 1000, 0, 1_000_000_000),
@@ -115,6 +138,27 @@ export function loadConfig(env: Env): Config {
     cacheDefaultSeconds: int('SHOTFARM_CACHE_DEFAULT_SECONDS', 86400, 0, 2_592_000),
     logLevel,
     production: (text('NODE_ENV') ?? 'development') === 'production',
+    farm: {
+      proxies,
+      maxBacklog: int('SHOTFARM_MAX_BACKLOG', 10_000, 1, 10_000_000),
+      maxDeliveries: int('SHOTFARM_MAX_DELIVERIES', 3, 1, 20),
+      captureTimeoutSeconds: int('SHOTFARM_CAPTURE_TIMEOUT_SECONDS', 60, 5, 600),
+      heartbeatSeconds: int('SHOTFARM_HEARTBEAT_SECONDS', 5, 1, 60),
+    },
+    agent: {
+      browsers: browsers as BrowserName[],
+      slots: int('SHOTFARM_AGENT_SLOTS', 2, 1, 64),
+      countries,
+      nodeId: text('SHOTFARM_NODE_ID') ?? `${os.hostname()}-${process.pid}`,
+      driver: driver as 'playwright' | 'selenium',
+      seleniumGridUrl,
+      chromiumPath: text('CHROMIUM_PATH') ?? '/usr/lib/chromium/chromium',
+      firefoxPath: text('FIREFOX_PATH') ?? '/usr/bin/firefox-esr',
+      bravePath: text('BRAVE_PATH'),
+      ffmpegPath: text('FFMPEG_PATH'),
+      recycleAfterJobs: int('SHOTFARM_BROWSER_RECYCLE_AFTER', 200, 1, 100_000),
+      poolIdleSeconds: int('SHOTFARM_POOL_IDLE_SECONDS', 300, 1, 86_400),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -13,6 +13,7 @@ export const TOKENS = {
   RateLimiter: Symbol('RateLimiter'),
   ScreenshotStore: Symbol('ScreenshotStore'),
   ScreenshotService: Symbol('ScreenshotService'),
+  ResultRecorder: Symbol('ResultRecorder'),
 } as const;
 
 /** A fresh container per process (or per test), so nothing leaks between two services in one process. */

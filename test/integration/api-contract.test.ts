@@ -270,12 +270,12 @@ for (const kind of DATABASE_KINDS) {
     });
 
     describe('public routes', () => {
-      it('healthz and readyz answer without credentials; readyz checks the database', async () => {
+      it('healthz and readyz answer without credentials; readyz checks database, queue and storage', async () => {
         const base = api.url.replace(/\/api\/v1$/, '');
         expect((await call(base, '/healthz')).body).to.deep.equal({ status: 'ok' });
         const ready = await call(base, '/readyz');
         expect(ready.status).to.equal(200);
-        expect(ready.body.checks).to.deep.equal({ database: true });
+        expect(ready.body.checks).to.deep.equal({ database: true, queue: true, storage: true });
       });
 
       it('openapi.json documents every create parameter with its type and range', async () => {

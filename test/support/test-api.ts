@@ -8,12 +8,19 @@ import { startControlPlane, type ControlPlane } from '../../api/control-plane.js
 import { loadConfig } from '../../core/config/load-config.js';
 import type { Config } from '../../core/config/config.js';
 import { createLogger } from '../../core/logger.js';
+import { BROWSERS } from '../../core/capture-spec.js';
+import { openFarmParts, type FarmPartsHandle } from '../../grid/farm-parts.js';
+import { createAgent } from '../../node-agent/create-agent.js';
+import type { NodeAgent } from '../../node-agent/node-agent.js';
 import { openTestDatabase, type TestDatabase } from './databases.js';
 
 export interface TestAccount { companyId: number; key: string }
 
 export interface TestApi {
   url: string;
+  parts: FarmPartsHandle;
+  /** the embedded agent, when the suite asked for one */
+  agent: NodeAgent | null;
   config: Config;
   database: TestDatabase;
   plane: ControlPlane;
@@ -29,20 +36,38 @@ export interface TestApi {
  * Starts a control plane on a free loopback port over a test database, with settings from `env`
  * (on top of quiet defaults). Each suite gets its own data dir and database.
  */
-export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<TestApi> {
+export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<string, string> = {}, opts: { agent?: boolean } = {}): Promise<TestApi> {
   const database = await openTestDatabase(kind);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-test-'));
   const jwtSecret = 'test-secret-test-secret-test-secret-0123456789';
   const config = loadConfig({
     PORT: '0', HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: jwtSecret,
     SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
+    // Three missed beats of 60 s: the contract suites' declared node outlives them.
+    SHOTFARM_HEARTBEAT_SECONDS: '60',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const plane = await startControlPlane(config, { generateBootstrapKey: false, db: database.db, logger: createLogger('silent') });
+  const log = createLogger('silent');
+  const parts = await openFarmParts(config, jwtSecret, log, 'shotfarm-test');
+  let agent: NodeAgent | null = null;
+  if (opts.agent) {
+    agent = await createAgent(config, parts, log);
+    await agent.start();
+  } else {
+    // API-contract suites need no browser: a declared node lets admission pass, and records stay
+    // `processing` because nothing takes their jobs. The heartbeat outlives any suite.
+    await parts.registry.heartbeat({
+      id: 'contract-tests (no agent)', host: 'localhost', browsers: BROWSERS.map((name) => ({ name, version: 'none', driver: 'playwright' })),
+      countries: [], slots: 0, inFlight: 0, jobsDone: 0, failures: 0, startedAt: new Date().toISOString(), draining: false,
+    });
+  }
+  const plane = await startControlPlane(config, { generateBootstrapKey: false, db: database.db, logger: log, farm: parts });
   const jwt = new JwtService(jwtSecret);
   return {
     url: `${plane.url}/api/v1`,
+    parts,
+    agent,
     config,
     database,
     plane,
@@ -58,7 +83,9 @@ export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<stri
       return jwt.sign({ userId: Number(user.id), companyId, impersonatedBy: null });
     },
     async stop() {
+      await agent?.stop();
       await plane.stop();
+      await parts.close();
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

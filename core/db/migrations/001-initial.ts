@@ -150,6 +150,9 @@ export async function up(db: Knex): Promise<void> {
     t.jsonb('warnings').notNullable().defaultTo('[]');
     t.jsonb('timings').notNullable().defaultTo('{}');
     t.text('browser_info').notNullable().defaultTo('');
+    // Beyond the spec: how the job was routed (agent:<cc>, proxy:<cc>, any) and which node captured it.
+    t.string('routing', 64).notNullable().defaultTo('');
+    t.string('node_id', 200).notNullable().defaultTo('');
     // The normalised CaptureSpec sent to the farm, and its hash for the cache lookup.
     t.jsonb('capture_spec').notNullable();
     t.string('spec_hash', 64).notNullable();

@@ -1,0 +1,54 @@
+import type { CaptureSpec } from '../../core/capture-spec.js';
+import { HIGH_PRIORITY_THRESHOLD, type CaptureJob, type JobQueue, type QueueTier } from '../../core/contracts/job-queue.js';
+import type { NodeStatus } from '../../core/contracts/node-registry.js';
+import { serviceUnavailable } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { Admission } from '../../grid/scheduling/admission.js';
+import { routeJob, type Route } from '../../grid/scheduling/routing.js';
+
+/** A screenshot the farm must capture: its record id, account and normalised spec. */
+export interface FarmWork { id: number; companyId: number; priority: number; spec: CaptureSpec; route: Route }
+
+/**
+ * The API's door to the farm: admission before records exist, routing decided with the live nodes,
+ * then one queued job per record (its id is the queue's de-duplication id).
+ */
+export class FarmDispatcher {
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly admission: Admission,
+    private readonly proxies: Record<string, string>,
+    private readonly log: Logger,
+  ) {}
+
+  /** Throws 503/429 when the farm cannot take these jobs; otherwise says how each would be routed. */
+  async plan(specs: CaptureSpec[]): Promise<Route[]> {
+    if (specs.length === 0) return [];
+    const nodes: NodeStatus[] = await this.admission.admit(specs.map((s) => s.browser), specs.length);
+    return specs.map((s) => routeJob(s.country, s.browser, nodes, this.proxies));
+  }
+
+  /**
+   * Enqueues the jobs. Returns the ids that could not be queued (the caller marks them `error` so no
+   * record is left waiting for a job that does not exist).
+   */
+  async dispatch(work: FarmWork[], bulk = false): Promise<number[]> {
+    const failed: number[] = [];
+    for (const w of work) {
+      const tier: QueueTier = bulk ? 'bulk' : w.priority >= HIGH_PRIORITY_THRESHOLD ? 'high' : 'normal';
+      const job: CaptureJob = { spec: { ...w.spec, id: w.id }, tier, companyId: w.companyId, egressCountry: w.route.egressCountry, proxy: w.route.proxy, enqueuedAt: Date.now() };
+      try {
+        await this.queue.enqueue(job);
+      } catch (err) {
+        this.log.error({ err, id: w.id }, 'could not queue a capture job');
+        failed.push(w.id);
+      }
+    }
+    return failed;
+  }
+}
+
+/** The error a record carries when its job could not be queued. */
+export const NOT_QUEUED = 'The job could not be queued; nothing was charged';
+
+export const queueUnavailable = (): Error => serviceUnavailable('The job queue is unavailable; try again shortly');

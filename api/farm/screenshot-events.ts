@@ -1,0 +1,33 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * Tells waiters in this process that a screenshot left `processing`. The recorder is the only writer
+ * of results and runs in the API process, so an in-process emitter reaches every waiter.
+ */
+export class ScreenshotEvents {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    // Every `info?wait=` request adds a listener for a while; there is no fixed bound to warn about.
+    this.emitter.setMaxListeners(0);
+  }
+
+  finished(id: number): void {
+    this.emitter.emit(String(id));
+  }
+
+  /** Resolves when the screenshot finishes or the time is up (whichever comes first). */
+  waitFor(id: number, ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.emitter.off(String(id), done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.emitter.once(String(id), done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}

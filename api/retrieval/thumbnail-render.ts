@@ -1,0 +1,61 @@
+import sharp from 'sharp';
+import { fieldError, validationError } from '../../core/errors.js';
+import { MAX_THUMBNAIL_SIDE } from '../../core/request/endpoint-params.js';
+
+export interface ThumbnailOptions {
+  format?: 'png' | 'jpeg' | 'webp';
+  width?: number;
+  height?: number;
+  quality?: number;
+  ratio?: 'fit' | 'fill';
+  scale?: number;
+  zoom?: number;
+  left?: number;
+  right?: number;
+  top?: number;
+  bottom?: number;
+}
+
+/** Whether the options change the image at all; without any, the stored original is sent as it is. */
+export function changesImage(o: ThumbnailOptions): boolean {
+  return Object.entries(o).some(([k, v]) => v !== undefined && !(k === 'format' && v === 'png'));
+}
+
+/**
+ * Renders a thumbnail: crop first (pixels removed from each edge), then zoom × scale, then the
+ * width/height box (`fit` keeps the whole image inside it, `fill` covers it and crops the overflow),
+ * then the format and quality. Every output side is bounded by MAX_THUMBNAIL_SIDE.
+ */
+export async function renderThumbnail(source: Buffer, o: ThumbnailOptions): Promise<{ data: Buffer; format: 'png' | 'jpeg' | 'webp' }> {
+  const meta = await sharp(source).metadata();
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  const left = o.left ?? 0;
+  const right = o.right ?? 0;
+  const top = o.top ?? 0;
+  const bottom = o.bottom ?? 0;
+  const fields: Record<string, string[]> = {};
+  if (left + right >= width) fields.left = [`left + right must be less than the image width (${width})`];
+  if (top + bottom >= height) fields.top = [`top + bottom must be less than the image height (${height})`];
+  if (Object.keys(fields).length > 0) throw validationError(fields);
+
+  let w = width - left - right;
+  let h = height - top - bottom;
+  let img = sharp(source);
+  if (left || right || top || bottom) img = img.extract({ left, top, width: w, height: h });
+
+  const factor = (o.scale ?? 1) * ((o.zoom ?? 100) / 100);
+  if (factor !== 1) {
+    w = Math.max(1, Math.round(w * factor));
+    h = Math.max(1, Math.round(h * factor));
+    if (w > MAX_THUMBNAIL_SIDE || h > MAX_THUMBNAIL_SIDE) throw fieldError('scale', `would make the image ${w}×${h}; each side may be at most ${MAX_THUMBNAIL_SIDE} pixels`);
+    img = sharp(await img.resize(w, h, { fit: 'fill' }).png().toBuffer());
+  }
+  if (o.width !== undefined || o.height !== undefined) {
+    img = img.resize(o.width ?? null, o.height ?? null, { fit: o.ratio === 'fill' ? 'cover' : 'inside' });
+  }
+  const format = o.format ?? 'png';
+  const quality = o.quality;
+  const encoded = format === 'jpeg' ? img.jpeg(quality ? { quality } : {}) : format === 'webp' ? img.webp(quality ? { quality } : {}) : img.png();
+  return { data: await encoded.toBuffer(), format };
+}

@@ -1,0 +1,43 @@
+export interface LazyLoadScrollOptions {
+  /** stop once this many CSS pixels were scrolled (the capture's max height), 0 = to the bottom */
+  maxHeight: number;
+  /** time budget in ms; the scroll stops when it runs out (the job's deadline) */
+  budgetMs: number;
+}
+
+/**
+ * Scrolls through the document one viewport at a time so lazy images and infinite-scroll sections load
+ * before a full-page capture, then returns to the top. Runs in the page; self-contained.
+ * Also switches `loading="lazy"` images to eager, which covers images the scroll steps skip over.
+ * Finally waits for started images to complete. Resolves with the document height it ended on.
+ */
+export async function lazyLoadScroll(options: LazyLoadScrollOptions): Promise<number> {
+  // 100 ms per viewport step gives IntersectionObserver callbacks and image requests time to start,
+  // while a 20 000 px page still scrolls in about two seconds.
+  const STEP_PAUSE_MS = 100;
+  // A final pause at the bottom lets the last batch of requests start before we scroll back.
+  const SETTLE_MS = 250;
+  for (const image of Array.from(document.querySelectorAll('img[loading="lazy"]'))) {
+    image.setAttribute('loading', 'eager');
+  }
+  const started = Date.now();
+  const limit = (): number => {
+    const height = Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0);
+    return options.maxHeight > 0 ? Math.min(height, options.maxHeight) : height;
+  };
+  const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+  let position = 0;
+  while (position + window.innerHeight < limit() && Date.now() - started < options.budgetMs) {
+    position += window.innerHeight;
+    window.scrollTo(0, position);
+    await sleep(STEP_PAUSE_MS);
+  }
+  if (Date.now() - started < options.budgetMs) await sleep(Math.min(SETTLE_MS, options.budgetMs));
+  window.scrollTo(0, 0);
+  // Then wait (within the budget) for the images the scroll started to finish, polling every 50 ms:
+  // a full-page capture taken now would otherwise show them half-loaded.
+  const IMAGE_POLL_MS = 50;
+  const pending = (): boolean => Array.from(document.images).some((image) => !image.complete);
+  while (pending() && Date.now() - started < options.budgetMs) await sleep(IMAGE_POLL_MS);
+  return limit();
+}

@@ -1,0 +1,51 @@
+import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
+import type { CaptureSpec } from '../../core/capture-spec.js';
+import type { Engine } from './engine.js';
+
+/** The viewport a device describes: landscape turns a portrait size on its side. */
+export function viewportOf(spec: CaptureSpec): { width: number; height: number } {
+  const { width, height, landscape } = spec.device;
+  return landscape && height > width ? { width: height, height: width } : { width, height };
+}
+
+/**
+ * The BrowserContext options for one capture: everything Playwright can set per context.
+ * Options an engine ignores are left out here and reported by unsupported-options.ts.
+ */
+export function contextOptions(spec: CaptureSpec, engine: Engine): BrowserContextOptions {
+  const chromium = engine.name === 'chromium';
+  const headers: Record<string, string> = {};
+  for (const header of spec.headers) headers[header.name] = header.value;
+  // BiDi navigation takes no referrer (see unsupported-options.ts); a header is the closest we get.
+  if (!chromium && spec.referer) headers.Referer = spec.referer;
+  return {
+    viewport: viewportOf(spec),
+    screen: viewportOf(spec),
+    deviceScaleFactor: spec.device.scale,
+    // isMobile and hasTouch exist only on Chromium; Firefox over BiDi silently ignores them.
+    ...(chromium ? { isMobile: spec.device.mobile, hasTouch: spec.device.touch } : {}),
+    ...(spec.userAgent ? { userAgent: spec.userAgent } : {}),
+    // locale sets both Accept-Language and navigator.language(s).
+    ...(spec.language ? { locale: spec.language } : {}),
+    ...(spec.timezone ? { timezoneId: spec.timezone } : {}),
+    // accuracy is in metres; 10 m is what a phone's GPS reports outdoors, a plausible fix for any page.
+    ...(spec.geo ? { geolocation: { ...spec.geo, accuracy: 10 }, permissions: ['geolocation'] } : {}),
+    // On Firefox prefers-color-scheme follows the launch pref, not this option.
+    ...(chromium ? { colorScheme: spec.dark ? 'dark' : 'light' } : {}),
+    ignoreHTTPSErrors: !spec.strictSsl,
+    extraHTTPHeaders: headers,
+    // A service worker answers requests from its own cache, out of reach of request interception,
+    // which would let ads through and turn the POST navigation into a GET. Captures never need one.
+    serviceWorkers: 'block',
+  };
+}
+
+/**
+ * Grants geolocation to the requested URL's origin explicitly, before the first navigation. The
+ * context-wide grant above covers every origin a redirect or a step leads to, but on Firefox (BiDi)
+ * Playwright applies it to an origin only once navigation to it has started, which races a page
+ * that asks for the position while loading: the request then waits on a prompt nobody answers.
+ */
+export async function grantFirstOriginPermissions(context: BrowserContext, spec: CaptureSpec): Promise<void> {
+  if (spec.geo) await context.grantPermissions(['geolocation'], { origin: new URL(spec.url).origin });
+}

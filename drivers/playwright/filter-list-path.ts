@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The filter list kept in the repository (see drivers/brave/filters/LICENSE). */
+export const FILTER_LIST_FILE = join('drivers', 'brave', 'filters', 'shotfarm-ads-trackers.txt');
+
+/**
+ * Finds the repository's filter list from this module's location. tsc compiles to dist/ and does not
+ * copy .txt files, so the list is found by walking up from here to the first folder that holds it:
+ * the source tree when running from dist/, or the package root when installed.
+ */
+export function defaultFilterListPath(): string {
+  let folder = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(folder, FILTER_LIST_FILE);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(folder);
+    if (parent === folder) throw new Error(`filter list ${FILTER_LIST_FILE} not found above ${fileURLToPath(import.meta.url)}`);
+    folder = parent;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Chromium command-line flags for every launch, each one for a reason:
+ * the browsers run headless in containers and on servers, and each capture must start from nothing.
+ */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox', // containers usually lack the user namespaces Chromium's sandbox needs (and we run as root)
+  '--disable-gpu', // no GPU on a server: skip GPU process start-up and its fallbacks
+  '--disable-dev-shm-usage', // Docker's /dev/shm is 64 MB; shared memory goes to /tmp instead of crashing tabs
+  '--disable-background-networking', // no safe-browsing, suggestions or variations traffic next to the page's own
+  '--disable-component-update', // no component downloads (there is no internet on a farm node anyway)
+  '--disable-sync', // no account sync
+  '--no-first-run', // no first-run dialogs or welcome page
+];
+
+/**
+ * Firefox preferences playing the same roles as the Chromium flags, where Firefox has an equivalent.
+ * - --no-sandbox: not carried over. Firefox's content sandbox degrades by itself where namespaces are
+ *   missing and runs here as it is, so it stays on.
+ * - --disable-dev-shm-usage: no equivalent (Firefox sizes its shared memory itself).
+ */
+export const FIREFOX_PREFS: Record<string, string | number | boolean> = {
+  'layers.acceleration.disabled': true, // --disable-gpu: no hardware compositing
+  'network.prefetch-next': false, // --disable-background-networking: no link prefetching,
+  'network.dns.disablePrefetch': true, // no DNS prefetching,
+  'network.http.speculative-parallel-limit': 0, // no speculative connections,
+  'browser.safebrowsing.update.enabled': false, // no safe-browsing list downloads,
+  'network.captive-portal-service.enabled': false, // no captive-portal probes,
+  'network.connectivity-service.enabled': false, // no connectivity probes
+  'app.update.auto': false, // --disable-component-update: no application updates,
+  'extensions.update.enabled': false, // no add-on updates
+  'identity.fxaccounts.enabled': false, // --disable-sync: no Firefox account sync
+  'browser.aboutwelcome.enabled': false, // --no-first-run: no welcome page
+  'datareporting.policy.dataSubmissionEnabled': false, // and no data-reporting notice
+  // Overlay scrollbars take no layout width, as in headless Chromium (Playwright hides its scrollbars):
+  // an 800 px viewport then captures an 800 px page, not 788 px of page beside a scrollbar.
+  'ui.useOverlayScrollbars': 1,
+};
+
+/** Firefox's dark mode: over BiDi prefers-color-scheme follows this launch pref, not a context option. */
+export const FIREFOX_DARK_PREFS = { 'ui.systemUsesDarkTheme': 1 };

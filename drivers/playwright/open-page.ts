@@ -1,0 +1,57 @@
+import type { Page } from 'playwright-core';
+import type { CaptureSpec } from '../../core/capture-spec.js';
+import type { Deadline } from './deadline.js';
+import type { Engine } from './engine.js';
+import { errorText } from './error-text.js';
+
+/**
+ * Makes the first navigation a POST of the spec's url-encoded body. Playwright's goto can only GET,
+ * so the navigation request is intercepted once and continued with the method, body and content type
+ * changed. Registered after the ad blocker, so it runs first (Playwright runs the newest route first);
+ * `continue` ends the chain, which is safe because blockers never block the main document.
+ */
+async function postFirstNavigation(page: Page, url: string, body: string): Promise<void> {
+  let pending = true;
+  await page.route(
+    (candidate) => pending && candidate.href === url,
+    async (route) => {
+      const request = route.request();
+      if (!pending || !request.isNavigationRequest()) return route.fallback();
+      pending = false;
+      return route.continue({
+        method: 'POST',
+        postData: body,
+        headers: { ...request.headers(), 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    },
+  );
+}
+
+/**
+ * Opens the spec's URL. Never throws for the page's sake: an unreachable page or a page that never
+ * finishes loading is reported in `warnings` and the capture goes on with what the browser shows.
+ * Waiting is split in two so the deadline can cut the second part: `commit` (the response started),
+ * then `load` until the deadline.
+ */
+export async function openPage(page: Page, spec: CaptureSpec, engine: Engine, deadline: Deadline, warnings: string[]): Promise<void> {
+  const url = new URL(spec.url).href;
+  if (spec.postData !== null) await postFirstNavigation(page, url, spec.postData);
+  try {
+    await page.goto(url, {
+      waitUntil: 'commit',
+      timeout: deadline.timeout(),
+      // Chromium sends it and sets document.referrer; on Firefox a header does it (context-options.ts).
+      ...(engine.name === 'chromium' && spec.referer ? { referer: spec.referer } : {}),
+    });
+  } catch (error) {
+    deadline.check();
+    warnings.push(`The page could not be reached: ${errorText(error)}`);
+    return;
+  }
+  try {
+    await page.waitForLoadState('load', { timeout: deadline.timeout() });
+  } catch (error) {
+    deadline.check();
+    warnings.push(`The page had not finished loading when max_wait passed; captured what was there (${errorText(error)}).`);
+  }
+}

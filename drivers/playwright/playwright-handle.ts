@@ -1,0 +1,62 @@
+import type { Browser } from 'playwright-core';
+import type { BrowserName, CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
+import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
+import { runCapture, type CaptureServices } from './capture-job.js';
+import type { Engine } from './engine.js';
+import { withTimeout } from './with-timeout.js';
+
+/**
+ * A health probe opens and closes an empty context: it proves the browser answers, not only that the
+ * pipe is open. 5 s is far above the ~20 ms it takes on a working browser.
+ */
+const HEALTH_PROBE_TIMEOUT_MS = 5_000;
+/**
+ * A browser that does not close within 10 s is hung: we stop waiting so the pool can go on. Playwright
+ * still holds the process and kills it when the node process exits.
+ */
+const CLOSE_TIMEOUT_MS = 10_000;
+
+/** One launched Playwright browser; every capture gets its own context (runCapture). */
+export class PlaywrightHandle implements BrowserHandle {
+  private closing = false;
+
+  constructor(
+    private readonly playwrightBrowser: Browser,
+    private readonly engine: Engine,
+    readonly info: string,
+    private readonly services: CaptureServices,
+  ) {}
+
+  get browser(): BrowserName {
+    return this.engine.browser;
+  }
+
+  capture(spec: CaptureSpec, signal: AbortSignal): Promise<CaptureOutput> {
+    if (spec.browser !== this.engine.browser) {
+      return Promise.reject(new Error(`this handle runs ${this.engine.browser}, the spec asks for ${spec.browser}`));
+    }
+    return runCapture(this.playwrightBrowser, this.engine, this.info, spec, signal, this.services);
+  }
+
+  async healthy(): Promise<boolean> {
+    if (this.closing || !this.playwrightBrowser.isConnected()) return false;
+    try {
+      const probe = withTimeout(this.playwrightBrowser.newContext(), HEALTH_PROBE_TIMEOUT_MS, 'health probe timed out');
+      await (await probe).close();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await withTimeout(this.playwrightBrowser.close(), CLOSE_TIMEOUT_MS, 'browser close timed out').catch(() => undefined);
+  }
+
+  onDisconnected(listener: () => void): void {
+    this.playwrightBrowser.once('disconnected', () => {
+      if (!this.closing) listener();
+    });
+  }
+}

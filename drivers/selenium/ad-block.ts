@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises';
+import { FiltersEngine, Request } from '@ghostery/adblocker';
+
+/**
+ * The filter engine for hide_ads, from the filter list kept in the repository (the one the Playwright
+ * driver uses). Parsed once per driver: parsing is the expensive part.
+ */
+export class AdBlockEngine {
+  private engine: Promise<FiltersEngine> | null = null;
+
+  constructor(private readonly filterListPath: string) {}
+
+  load(): Promise<FiltersEngine> {
+    this.engine ??= readFile(this.filterListPath, 'utf8').then((list) =>
+      FiltersEngine.parse(list, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }),
+    );
+    return this.engine;
+  }
+}
+
+/**
+ * True when a request must not be sent. `resourceType` is CDP's (Document, Script, Image…); the engine
+ * reads the lower-case names Puppeteer uses, which are the same words.
+ */
+export function isBlocked(engine: FiltersEngine, url: string, resourceType: string, pageUrl: string): boolean {
+  const type = resourceType.toLowerCase();
+  // The page itself is never blocked: the capture is of that page.
+  if (type === 'document') return false;
+  const request = Request.fromRawDetails({ url, sourceUrl: pageUrl, type: type as Parameters<typeof Request.fromRawDetails>[0]['type'] });
+  return engine.match(request).match;
+}
+
+/** What the page's DOM names, for the cosmetic filters that depend on it. */
+export interface DomFeatures { classes: string[]; ids: string[]; hrefs: string[] }
+
+/** The CSS that hides what the cosmetic filters name for this page (the empty containers of blocked ads). */
+export function cosmeticStyles(engine: FiltersEngine, pageUrl: string, features: DomFeatures): string {
+  // The engine's own URL parsing gives the hostname and registrable domain the rules are keyed by.
+  const { hostname, domain } = Request.fromRawDetails({ url: pageUrl });
+  const { active, styles } = engine.getCosmeticsFilters({
+    url: pageUrl,
+    hostname,
+    domain,
+    ...features,
+    getBaseRules: true,
+    getInjectionRules: false, // scriptlets: the repository's list has none (see unsupported-options.ts)
+    getExtendedRules: false,
+    getRulesFromHostname: true,
+    getRulesFromDOM: true,
+  });
+  return active ? styles : '';
+}

@@ -1,0 +1,64 @@
+import type { FiltersEngine } from '@ghostery/adblocker';
+import { isBlocked } from './ad-block.js';
+import type { CdpSession } from './cdp-session.js';
+
+interface RequestPaused { requestId: string; resourceType: string; frameId?: string; request: { url: string; headers: Record<string, string> } }
+
+/** Fetch's URL patterns treat `*` and `?` as wildcards and `\` as the escape character. */
+function exactPattern(url: string): string {
+  return url.replace(/[\\*?]/g, (character) => `\\${character}`);
+}
+
+/**
+ * CDP Fetch interception for the two things a WebDriver session cannot do on its own:
+ * - the first navigation as a POST of the spec's url-encoded body (the request is continued with the
+ *   method, body and content type changed, as the Playwright driver does with page.route),
+ * - hide_ads: requests the filter engine matches fail as "blocked by client" before they are sent.
+ * Only requests that match a pattern pause, so without hide_ads nothing but the page URL is held.
+ */
+export class RequestInterceptor {
+  private postPending: boolean;
+
+  private constructor(
+    private readonly cdp: CdpSession,
+    private readonly url: string,
+    private readonly postData: string | null,
+    private readonly engine: FiltersEngine | null,
+  ) {
+    this.postPending = postData !== null;
+  }
+
+  /** Starts intercepting when the spec needs it; returns null when it does not. */
+  static async start(cdp: CdpSession, url: string, postData: string | null, engine: FiltersEngine | null): Promise<RequestInterceptor | null> {
+    if (postData === null && engine === null) return null;
+    const interceptor = new RequestInterceptor(cdp, url, postData, engine);
+    cdp.on('Fetch.requestPaused', (params) => void interceptor.onPaused(params as unknown as RequestPaused));
+    const urlPattern = engine ? '*' : exactPattern(url);
+    await cdp.send('Fetch.enable', { patterns: [{ urlPattern, requestStage: 'Request' }] });
+    return interceptor;
+  }
+
+  private async onPaused(paused: RequestPaused): Promise<void> {
+    const { requestId, resourceType, request } = paused;
+    try {
+      if (this.postPending && resourceType === 'Document' && paused.frameId === this.cdp.targetId && request.url === this.url) {
+        this.postPending = false;
+        const headers = { ...request.headers, 'Content-Type': 'application/x-www-form-urlencoded' };
+        await this.cdp.send('Fetch.continueRequest', {
+          requestId,
+          method: 'POST',
+          postData: Buffer.from(this.postData ?? '').toString('base64'),
+          headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+        });
+        return;
+      }
+      if (this.engine && isBlocked(this.engine, request.url, resourceType, this.url)) {
+        await this.cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
+        return;
+      }
+      await this.cdp.send('Fetch.continueRequest', { requestId });
+    } catch {
+      // The page or the session went away while the request was paused: nothing is left to continue.
+    }
+  }
+}

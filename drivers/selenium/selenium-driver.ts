@@ -1,0 +1,62 @@
+import type { BrowserName } from '../../core/capture-spec.js';
+import type { BrowserDriver, BrowserHandle, LaunchOptions } from '../../core/contracts/browser-driver.js';
+import { defaultFilterListPath } from '../playwright/filter-list-path.js';
+import { CHROMIUM_FLAGS } from '../playwright/launch-flags.js';
+import { VideoEncoder } from '../video/video-encoder.js';
+import { AdBlockEngine } from './ad-block.js';
+import type { SeleniumCaptureServices } from './capture-services.js';
+import { gridReady } from './grid-status.js';
+import { SeleniumHandle } from './selenium-handle.js';
+
+/** Settings of the Selenium driver, passed in by the composition root (nothing here reads the environment). */
+export interface SeleniumDriverOptions {
+  /** ffmpeg binary for videos (FFMPEG_PATH); `ffmpeg` on PATH by default */
+  ffmpegPath?: string;
+  /** EasyList-syntax filter list for hide_ads; the repository's list by default */
+  filterListPath?: string;
+  /** the job deadline when a spec's maxWait is 0, in seconds */
+  defaultMaxWaitSeconds?: number;
+}
+
+/**
+ * The deadline when a request leaves max_wait at 0: 30 s, as the Playwright driver (the API's
+ * documented target fallback; pages that have not loaded by then rarely do).
+ */
+const DEFAULT_MAX_WAIT_SECONDS = 30;
+
+/**
+ * The flags of every session: the Playwright driver's Chromium flags (the same reasons hold on a grid
+ * node) plus headless, because the captures must look the same whether or not the node has a display.
+ */
+const SESSION_CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
+
+/**
+ * Captures on a Selenium Grid 4 (LaunchOptions.gridUrl). Chrome only: the grid relays CDP for
+ * Chromium, which full-page shots, emulation, interception, video and PDF need; this repository's grid
+ * has no geckodriver, and Brave's identity emulation is the Playwright driver's.
+ */
+export class SeleniumDriver implements BrowserDriver {
+  readonly kind = 'selenium' as const;
+  private readonly services: SeleniumCaptureServices;
+
+  constructor(options: SeleniumDriverOptions = {}) {
+    this.services = {
+      adBlock: new AdBlockEngine(options.filterListPath ?? defaultFilterListPath()),
+      videoEncoder: new VideoEncoder({ ffmpegPath: options.ffmpegPath ?? 'ffmpeg' }),
+      chromeFlags: SESSION_CHROME_FLAGS,
+      defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
+    };
+  }
+
+  browsers(): BrowserName[] {
+    return ['chrome'];
+  }
+
+  async launch(browser: BrowserName, opts: LaunchOptions): Promise<BrowserHandle> {
+    if (browser !== 'chrome') throw new Error(`the selenium driver runs chrome only, not ${browser}`);
+    if (!opts.gridUrl) throw new Error('the selenium driver needs LaunchOptions.gridUrl (the Selenium Grid URL)');
+    if (!(await gridReady(opts.gridUrl))) throw new Error(`the Selenium Grid at ${opts.gridUrl} is not ready`);
+    const info = `chromium (selenium grid ${opts.gridUrl}${opts.executablePath ? `, ${opts.executablePath}` : ''})`;
+    return new SeleniumHandle(opts.gridUrl, opts.executablePath, info, this.services);
+  }
+}

@@ -1,0 +1,78 @@
+import type { KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { NodeRegistry, NodeStatus } from '../../core/contracts/node-registry.js';
+import { openTtlBucket } from '../nats/kv-bucket.js';
+import { assertPrefix } from '../nats/names.js';
+
+export interface NatsNodeRegistryOptions {
+  /** the process's NATS connection; the caller closes it after the registry */
+  connection: NatsConnection;
+  /** the installation's prefix: the bucket is `<prefix>_nodes` */
+  prefix: string;
+  /** a node that has not heartbeaten for this long is gone (the bucket's TTL) */
+  ttlMs: number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * The live nodes in a NATS KV bucket whose entries expire after the TTL: each heartbeat rewrites the
+ * node's entry, so a node that stops heartbeating (crashed, cut off) disappears on its own, and `remove`
+ * deletes it at once when it leaves cleanly. Expiry is the server's, so it works with no process watching.
+ */
+export class NatsNodeRegistry implements NodeRegistry {
+  private bucket: Promise<KV> | undefined;
+  private closed = false;
+  private readonly bucketName: string;
+
+  constructor(private readonly options: NatsNodeRegistryOptions) {
+    if (!(options.ttlMs > 0)) throw new Error(`ttlMs must be positive, got ${options.ttlMs}`);
+    this.bucketName = `${assertPrefix(options.prefix)}_nodes`;
+  }
+
+  async heartbeat(node: NodeStatus): Promise<void> {
+    await (await this.kv()).put(nodeKey(node.id), encoder.encode(JSON.stringify(node)));
+  }
+
+  async list(): Promise<NodeStatus[]> {
+    const kv = await this.kv();
+    const keys: string[] = [];
+    for await (const key of await kv.keys()) keys.push(key);
+    const entries = await Promise.all(keys.map((key) => kv.get(key)));
+    const nodes: NodeStatus[] = [];
+    for (const entry of entries) {
+      // An entry deleted or expired between listing and reading is gone: skip it.
+      if (entry && entry.operation === 'PUT' && entry.value.length > 0) nodes.push(JSON.parse(decoder.decode(entry.value)) as NodeStatus);
+    }
+    return nodes.sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  async remove(id: string): Promise<void> {
+    // purge, not delete: no tombstone revision is left behind for a node that is gone for good.
+    await (await this.kv()).purge(nodeKey(id));
+  }
+
+  /** Stops using the bucket; the entries stay (they expire), and the connection is the caller's. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.bucket = undefined;
+  }
+
+  private kv(): Promise<KV> {
+    if (this.closed) return Promise.reject(new Error('node registry closed'));
+    if (!this.bucket) {
+      const opening = openTtlBucket(this.options.connection, this.bucketName, this.options.ttlMs);
+      // A failed open (NATS down) is retried by the next call instead of being remembered.
+      opening.catch(() => { if (this.bucket === opening) this.bucket = undefined; });
+      this.bucket = opening;
+    }
+    return this.bucket;
+  }
+}
+
+/**
+ * KV keys allow only letters, digits and `-/_=.`; node ids are host names with ports or pids and may
+ * hold anything else. base64url maps any id onto allowed characters, one-to-one.
+ */
+const nodeKey = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');

@@ -1,0 +1,80 @@
+import type { BrowserName, CaptureOutput, CaptureSpec } from '../core/capture-spec.js';
+import type { BrowserDriver, LaunchOptions } from '../core/contracts/browser-driver.js';
+import { BrowserPool } from '../drivers/pool/browser-pool.js';
+
+export interface PoolSettings {
+  /** captures at once on this node: the most browsers one pool may start */
+  slots: number;
+  recycleAfterJobs: number;
+  poolIdleSeconds: number;
+  /** a real Brave binary, if the node has one */
+  bravePath: string | null;
+  /** the Selenium Grid the selenium driver opens its sessions on */
+  gridUrl: string | null;
+}
+
+/** Waiting this long for a free browser means every slot is stuck: fail the job so it is retried. */
+const ACQUIRE_TIMEOUT_MS = 120_000;
+/** How often idle browsers above the minimum are looked at for eviction. */
+const EVICTION_INTERVAL_MS = 30_000;
+
+/**
+ * One browser pool per (browser, launch variant) on this node. Firefox's dark mode is a browser pref,
+ * so dark Firefox captures get a pool of their own; every other option is per context.
+ * The main pool of each browser keeps one browser warm (a cold start costs ~30 % of throughput).
+ */
+export class BrowserPools {
+  private readonly pools = new Map<string, BrowserPool>();
+
+  constructor(private readonly driver: BrowserDriver, private readonly browsers: BrowserName[], private readonly settings: PoolSettings) {}
+
+  private variant(spec: Pick<CaptureSpec, 'browser' | 'dark'>): { key: string; launch: LaunchOptions; warm: boolean } {
+    const launch: LaunchOptions = this.settings.gridUrl ? { gridUrl: this.settings.gridUrl } : {};
+    if (spec.browser === 'brave' && this.settings.bravePath) launch.executablePath = this.settings.bravePath;
+    if (spec.browser === 'firefox' && spec.dark) return { key: 'firefox:dark', launch: { ...launch, dark: true }, warm: false };
+    return { key: spec.browser, launch, warm: true };
+  }
+
+  private poolFor(spec: Pick<CaptureSpec, 'browser' | 'dark'>): BrowserPool {
+    const { key, launch, warm } = this.variant(spec);
+    let pool = this.pools.get(key);
+    if (!pool) {
+      pool = new BrowserPool(this.driver, spec.browser, launch, {
+        min: warm ? 1 : 0,
+        max: this.settings.slots,
+        recycleAfterJobs: this.settings.recycleAfterJobs,
+        idleTimeoutMs: this.settings.poolIdleSeconds * 1000,
+        evictionIntervalMs: EVICTION_INTERVAL_MS,
+        acquireTimeoutMs: ACQUIRE_TIMEOUT_MS,
+      });
+      this.pools.set(key, pool);
+    }
+    return pool;
+  }
+
+  /** Starts one warm browser per offered browser and reports what really runs (name and version). */
+  async start(): Promise<{ name: BrowserName; version: string }[]> {
+    const out: { name: BrowserName; version: string }[] = [];
+    for (const browser of this.browsers) {
+      const pool = this.poolFor({ browser, dark: false });
+      await pool.ready();
+      out.push({ name: browser, version: await pool.use(async (h) => h.info) });
+    }
+    return out;
+  }
+
+  capture(spec: CaptureSpec, signal: AbortSignal): Promise<CaptureOutput> {
+    if (!this.browsers.includes(spec.browser)) return Promise.reject(new Error(`this node does not offer ${spec.browser}`));
+    return this.poolFor(spec).use((handle) => handle.capture(spec, signal));
+  }
+
+  /** Browsers started per pool, for metrics. */
+  sizes(): Record<string, number> {
+    return Object.fromEntries([...this.pools].map(([key, pool]) => [key, pool.stats().size]));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((p) => p.close()));
+    this.pools.clear();
+  }
+}

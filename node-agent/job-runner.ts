@@ -1,0 +1,90 @@
+import type { CaptureOutput, CaptureSpec } from '../core/capture-spec.js';
+import type { CaptureJob, CaptureResult, JobControl, JobOutcome, JobQueue } from '../core/contracts/job-queue.js';
+import type { ObjectStore } from '../core/contracts/object-store.js';
+import type { Logger } from '../core/logger.js';
+import { captureVerdict } from './outcome.js';
+import { storeOutputs } from './store-outputs.js';
+
+/** Runs one capture with a pooled browser; the pools decide which browser process serves it. */
+export type CaptureWithPool = (spec: CaptureSpec, signal: AbortSignal) => Promise<CaptureOutput>;
+
+export interface JobRunnerOptions {
+  nodeId: string;
+  host: string;
+  /** deadline of a capture whose request has no max_wait, seconds */
+  captureTimeoutSeconds: number;
+}
+
+/**
+ * Encoding a video or a PDF and storing outputs run after the page's deadline; a capture that has not
+ * returned 60 s past its deadline is stuck (hung browser), and the job is retried on another browser.
+ */
+const HARD_LIMIT_MARGIN_MS = 60_000;
+/** Long captures tell the queue they are alive this often, well inside any ack deadline (30 s+). */
+const WORKING_INTERVAL_MS = 10_000;
+
+export interface RunStats { done: number; failures: number; lastError: string }
+
+/**
+ * The agent's job handler: capture → store the outputs → publish the result → ack. A browser crash,
+ * a stuck browser or a storage/queue failure is retried (the queue redelivers with backoff and ends the
+ * job with an error after its last attempt); a page that cannot be reached is a terminal `error` result.
+ */
+export class JobRunner {
+  readonly stats: RunStats = { done: 0, failures: 0, lastError: '' };
+
+  constructor(
+    private readonly capture: CaptureWithPool,
+    private readonly queue: JobQueue,
+    private readonly store: ObjectStore,
+    private readonly opts: JobRunnerOptions,
+    private readonly log: Logger,
+    private readonly observe: (browser: string, seconds: number, outcome: string) => void = () => undefined,
+  ) {}
+
+  readonly handle = async (job: CaptureJob, ctl: JobControl): Promise<JobOutcome> => {
+    const started = Date.now();
+    const spec = job.spec;
+    const deadlineMs = (spec.maxWait > 0 ? spec.maxWait : this.opts.captureTimeoutSeconds) * 1000;
+    const hardLimit = AbortSignal.any([ctl.signal, AbortSignal.timeout(deadlineMs + HARD_LIMIT_MARGIN_MS)]);
+    const alive = setInterval(() => ctl.working(), WORKING_INTERVAL_MS);
+    try {
+      // The spec's own deadline is the driver's business (capture what is there when max_wait passes).
+      const output = await this.capture(spec, hardLimit);
+      const captured = Date.now();
+      const verdict = captureVerdict(output);
+      const files = verdict.status === 'finished' ? await storeOutputs(this.store, spec.id, output) : [];
+      const stored = Date.now();
+      const result: CaptureResult = {
+        id: spec.id,
+        status: verdict.status,
+        error: verdict.status === 'error' ? verdict.error : '',
+        files,
+        finalUrl: output.finalUrl,
+        finalUrls: output.finalUrls,
+        responseCode: output.responseCode,
+        links: output.links,
+        trackers: output.trackers,
+        userAgent: output.userAgent,
+        browserInfo: output.browserInfo,
+        warnings: output.warnings,
+        timings: { ...output.timings, queued: Math.max(0, started - job.enqueuedAt), capture: captured - started, store: stored - captured, total: Math.max(0, stored - job.enqueuedAt) },
+        node: { id: this.opts.nodeId, host: this.opts.host },
+        routing: job.egressCountry ? `agent:${job.egressCountry}` : job.proxy ? 'proxy' : 'any',
+      };
+      await this.queue.publishResult(result);
+      this.stats.done += 1;
+      this.observe(spec.browser, (Date.now() - started) / 1000, verdict.status);
+      return { kind: 'done' };
+    } catch (err) {
+      const reason = err instanceof Error ? err.message.split('\n')[0] ?? err.message : String(err);
+      this.stats.failures += 1;
+      this.stats.lastError = reason;
+      this.observe(spec.browser, (Date.now() - started) / 1000, 'retry');
+      this.log.warn({ id: spec.id, attempt: ctl.attempt, reason }, 'capture failed; the queue will retry it');
+      return { kind: 'retry', reason };
+    } finally {
+      clearInterval(alive);
+    }
+  };
+}

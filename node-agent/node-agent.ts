@@ -1,0 +1,85 @@
+import os from 'node:os';
+import type { BrowserName } from '../core/capture-spec.js';
+import type { DriverKind } from '../core/contracts/browser-driver.js';
+import type { Consumer, JobQueue } from '../core/contracts/job-queue.js';
+import type { NodeRegistry, NodeStatus } from '../core/contracts/node-registry.js';
+import type { ObjectStore } from '../core/contracts/object-store.js';
+import type { Logger } from '../core/logger.js';
+import type { BrowserPools } from './browser-pools.js';
+import { JobRunner } from './job-runner.js';
+
+export interface NodeAgentOptions {
+  nodeId: string;
+  browsers: BrowserName[];
+  slots: number;
+  countries: string[];
+  driver: DriverKind;
+  captureTimeoutSeconds: number;
+  heartbeatSeconds: number;
+}
+
+/**
+ * A browser node: pulls jobs for its browsers (at most `slots` at once), captures with pooled
+ * browsers, stores outputs, publishes results and heartbeats to the registry. It never touches the
+ * database. stop() drains: no new jobs, the ones in flight finish, then it leaves the registry.
+ */
+export class NodeAgent {
+  readonly runner: JobRunner;
+  private consumer: Consumer | null = null;
+  private beat: NodeJS.Timeout | null = null;
+  private browserVersions: NodeStatus['browsers'] = [];
+  private readonly startedAt = new Date().toISOString();
+  private draining = false;
+
+  constructor(
+    private readonly opts: NodeAgentOptions,
+    private readonly pools: BrowserPools,
+    private readonly queue: JobQueue,
+    private readonly registry: NodeRegistry,
+    store: ObjectStore,
+    private readonly log: Logger,
+    observe?: (browser: string, seconds: number, outcome: string) => void,
+  ) {
+    this.runner = new JobRunner((spec, signal) => pools.capture(spec, signal), queue, store,
+      { nodeId: opts.nodeId, host: os.hostname(), captureTimeoutSeconds: opts.captureTimeoutSeconds }, log, observe);
+  }
+
+  async start(): Promise<void> {
+    const started = await this.pools.start();
+    this.browserVersions = started.map((b) => ({ name: b.name, version: b.version, driver: this.opts.driver }));
+    // Heartbeat before taking jobs, so the control plane admits work for this node's browsers.
+    await this.heartbeat();
+    this.beat = setInterval(() => void this.heartbeat().catch((err: unknown) => this.log.warn({ err }, 'heartbeat failed')), this.opts.heartbeatSeconds * 1000);
+    this.consumer = this.queue.consume(this.opts.browsers, this.opts.slots, this.runner.handle, { countries: this.opts.countries });
+    this.log.info({ node: this.opts.nodeId, browsers: this.browserVersions, slots: this.opts.slots }, 'agent taking jobs');
+  }
+
+  status(): NodeStatus {
+    return {
+      id: this.opts.nodeId,
+      host: os.hostname(),
+      browsers: this.browserVersions,
+      countries: this.opts.countries,
+      slots: this.opts.slots,
+      inFlight: this.consumer?.inFlight() ?? 0,
+      jobsDone: this.runner.stats.done,
+      failures: this.runner.stats.failures,
+      startedAt: this.startedAt,
+      draining: this.draining,
+    };
+  }
+
+  private heartbeat(): Promise<void> {
+    return this.registry.heartbeat(this.status());
+  }
+
+  /** Drains: stop pulling, finish what is in flight, leave the registry, close the browsers. */
+  async stop(): Promise<void> {
+    this.draining = true;
+    await this.heartbeat().catch(() => undefined);
+    await this.consumer?.drain();
+    if (this.beat) clearInterval(this.beat);
+    await this.registry.remove(this.opts.nodeId).catch(() => undefined);
+    await this.pools.close();
+  }
+}

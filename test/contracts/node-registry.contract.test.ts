@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import type { NodeRegistry, NodeStatus } from '../../core/contracts/node-registry.js';
+import { MemoryNodeRegistry } from '../../grid/registry/memory-node-registry.js';
+import { NatsNodeRegistry } from '../../grid/registry/nats-node-registry.js';
+import { sleep, waitFor } from './support/jobs.js';
+import { NatsSandbox } from './support/nats-sandbox.js';
+
+/**
+ * 1 s: the shortest TTL whose expiry can be told apart from test overhead on a busy 2-core machine;
+ * NATS removes expired entries about 0.1 s after they age out.
+ */
+const TTL_MS = 1_000;
+
+interface RegistryFactory {
+  name: string;
+  create(ttlMs: number): Promise<NodeRegistry>;
+  cleanup(): Promise<void>;
+  teardown(): Promise<void>;
+}
+
+function nodeStatus(id: string, overrides: Partial<NodeStatus> = {}): NodeStatus {
+  return {
+    id,
+    host: 'agent-1.example',
+    browsers: [{ name: 'chrome', version: '156.0', driver: 'playwright' }, { name: 'firefox', version: '140.0', driver: 'selenium' }],
+    countries: ['fr'],
+    slots: 4,
+    inFlight: 0,
+    jobsDone: 0,
+    failures: 0,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    draining: false,
+    ...overrides,
+  };
+}
+
+export function nodeRegistryContract(factory: RegistryFactory): void {
+  describe(`NodeRegistry contract: ${factory.name}`, function () {
+    this.timeout(20_000);
+    afterEach(() => factory.cleanup());
+    after(() => factory.teardown());
+
+    it('lists the nodes that heartbeat, with their latest status', async () => {
+      const registry = await factory.create(TTL_MS * 10);
+      expect(await registry.list()).to.deep.equal([]);
+      // Ids are host names with ports and pids: characters a KV key may not hold must still work.
+      const a = nodeStatus('agent-1.example:8080/pid 41');
+      const b = nodeStatus('agent-2', { countries: [] });
+      await registry.heartbeat(a);
+      await registry.heartbeat(b);
+      await registry.heartbeat({ ...a, inFlight: 3, jobsDone: 12, draining: true });
+      expect(await registry.list()).to.deep.equal([{ ...a, inFlight: 3, jobsDone: 12, draining: true }, b]);
+    });
+
+    it('forgets a node that stops heartbeating after the TTL, and keeps one that goes on', async () => {
+      const registry = await factory.create(TTL_MS);
+      const started = Date.now();
+      await registry.heartbeat(nodeStatus('silent'));
+      await registry.heartbeat(nodeStatus('alive'));
+      let goneAfter = 0;
+      // 6 TTLs: room for a loaded machine; NATS needs about 1.1 TTL.
+      while (Date.now() - started < 6 * TTL_MS) {
+        const beatAt = Date.now();
+        await registry.heartbeat(nodeStatus('alive'));
+        const ids = (await registry.list()).map((n) => n.id);
+        // Only meaningful if the list came back within the TTL of the heartbeat (a stalled test process
+        // may take longer, and then the node has rightly expired).
+        if (Date.now() - beatAt < TTL_MS) expect(ids, 'a heartbeating node stays').to.include('alive');
+        if (!ids.includes('silent')) {
+          goneAfter = Date.now() - started;
+          break;
+        }
+        await sleep(TTL_MS / 5);
+      }
+      expect(goneAfter, 'the silent node disappeared').to.be.greaterThan(0);
+      expect(goneAfter, 'not before its TTL').to.be.at.least(TTL_MS - 50);
+      await waitFor('the last node to expire too', async () => (await registry.list()).length === 0, 6 * TTL_MS);
+    });
+
+    it('removes a node at once', async () => {
+      const registry = await factory.create(TTL_MS * 10);
+      await registry.heartbeat(nodeStatus('leaving'));
+      await registry.heartbeat(nodeStatus('staying'));
+      await registry.remove('leaving');
+      expect((await registry.list()).map((n) => n.id)).to.deep.equal(['staying']);
+      await registry.remove('never-seen');
+      await registry.heartbeat(nodeStatus('leaving'));
+      expect((await registry.list()).map((n) => n.id)).to.deep.equal(['leaving', 'staying']);
+    });
+  });
+}
+
+function memoryFactory(): RegistryFactory {
+  const open: NodeRegistry[] = [];
+  return {
+    name: 'MemoryNodeRegistry',
+    async create(ttlMs) {
+      const registry = new MemoryNodeRegistry({ ttlMs });
+      open.push(registry);
+      return registry;
+    },
+    async cleanup() {
+      await Promise.all(open.splice(0).map((r) => r.close()));
+    },
+    async teardown() {},
+  };
+}
+
+function natsFactory(): RegistryFactory {
+  const sandbox = new NatsSandbox();
+  const open: NodeRegistry[] = [];
+  return {
+    name: 'NatsNodeRegistry',
+    async create(ttlMs) {
+      const registry = new NatsNodeRegistry({ connection: await sandbox.connect(), prefix: sandbox.prefix(), ttlMs });
+      open.push(registry);
+      return registry;
+    },
+    async cleanup() {
+      await Promise.all(open.splice(0).map((r) => r.close()));
+      await sandbox.closeConnections();
+      await sandbox.deleteStreams();
+    },
+    async teardown() {
+      await sandbox.deleteStreams();
+    },
+  };
+}
+
+nodeRegistryContract(memoryFactory());
+nodeRegistryContract(natsFactory());

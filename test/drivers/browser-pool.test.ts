@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
+import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
+import { BrowserPool, type BrowserPoolOptions } from '../../drivers/pool/browser-pool.js';
+import { chromiumMainPids, countBrowserProcesses, waitForBrowserProcesses } from '../support/browser-processes.js';
+
+/** Small pools of real Chromium browsers. */
+describe('browser pool', function () {
+  const driver = new PlaywrightDriver();
+  const options = (overrides: Partial<BrowserPoolOptions> = {}): BrowserPoolOptions => ({
+    min: 1, max: 2, recycleAfterJobs: 100, idleTimeoutMs: 60_000, evictionIntervalMs: 0, acquireTimeoutMs: 20_000, ...overrides,
+  });
+  const waitFor = async (condition: () => boolean, timeoutMs: number): Promise<void> => {
+    const until = Date.now() + timeoutMs;
+    while (!condition() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+  };
+  let processesBefore: number;
+  before(async function () {
+    processesBefore = await countBrowserProcesses();
+  });
+  after(async function () {
+    expect(await waitForBrowserProcesses(processesBefore, 15_000)).to.equal(processesBefore);
+  });
+
+  it('starts min browsers and recycles a browser after N jobs', async function () {
+    const pool = new BrowserPool(driver, 'chrome', {}, options({ recycleAfterJobs: 2 }));
+    try {
+      await pool.ready();
+      expect(pool.stats().size).to.equal(1);
+      const used: BrowserHandle[] = [];
+      for (let job = 0; job < 3; job += 1) await pool.use(async (handle) => void used.push(handle));
+      expect(used[0]).to.equal(used[1]);
+      expect(used[2]).to.not.equal(used[0]);
+      expect(await used[0]!.healthy()).to.equal(false); // closed when recycled
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('never runs more than max browsers: the next borrower waits', async function () {
+    const pool = new BrowserPool(driver, 'chrome', {}, options({ min: 0, max: 1 }));
+    try {
+      let releaseFirst!: () => void;
+      const first = pool.use(() => new Promise<void>((resolve) => (releaseFirst = resolve)));
+      await waitFor(() => pool.stats().borrowed === 1, 20_000);
+      let secondRan = false;
+      const second = pool.use(async () => void (secondRan = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(secondRan).to.equal(false);
+      expect(pool.stats().pending).to.equal(1);
+      releaseFirst();
+      await Promise.all([first, second]);
+      expect(secondRan).to.equal(true);
+      expect(pool.stats().size).to.equal(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('destroys a crashed idle browser at once and starts a replacement', async function () {
+    const pidsBefore = new Set(await chromiumMainPids());
+    const pool = new BrowserPool(driver, 'chrome', {}, options({ min: 1 }));
+    try {
+      await pool.ready();
+      let original: BrowserHandle | null = null;
+      await pool.use(async (handle) => void (original = handle));
+      const started = (await chromiumMainPids()).filter((pid) => !pidsBefore.has(pid));
+      expect(started).to.have.length(1);
+      process.kill(started[0]!, 'SIGKILL');
+      // Without any borrow, the 'disconnected' listener sweeps the idle list and `min` starts a new
+      // browser process: a new Chromium main process appears on its own.
+      let replacementPids: number[] = [];
+      const until = Date.now() + 20_000;
+      while (replacementPids.length === 0 && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        replacementPids = (await chromiumMainPids()).filter((pid) => !pidsBefore.has(pid) && pid !== started[0]);
+      }
+      expect(replacementPids).to.have.length(1);
+      await waitFor(() => pool.stats().size === 1 && pool.stats().available === 1 && pool.stats().borrowed === 0, 20_000);
+      expect(pool.stats()).to.deep.include({ size: 1, available: 1, borrowed: 0 });
+      let replacement: BrowserHandle | null = null;
+      await pool.use(async (handle) => {
+        replacement = handle;
+        expect(await handle.healthy()).to.equal(true);
+      });
+      expect(replacement).to.not.equal(original);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('evicts idle browsers above min', async function () {
+    const pool = new BrowserPool(driver, 'chrome', {}, options({ min: 0, max: 1, idleTimeoutMs: 300, evictionIntervalMs: 200 }));
+    try {
+      await pool.use(async () => undefined);
+      expect(pool.stats().size).to.equal(1);
+      await waitFor(() => pool.stats().size === 0, 5_000);
+      expect(pool.stats().size).to.equal(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('close drains borrowed browsers before closing them', async function () {
+    const pool = new BrowserPool(driver, 'chrome', {}, options({ min: 1 }));
+    await pool.ready();
+    let finished = false;
+    const job = pool.use(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      finished = true;
+    });
+    await waitFor(() => pool.stats().borrowed === 1, 5_000);
+    await pool.close();
+    expect(finished).to.equal(true);
+    await job;
+    expect(pool.stats().size).to.equal(0);
+  });
+});

@@ -1,0 +1,460 @@
+import { expect } from 'chai';
+import type { BrowserName, CaptureOutput, CaptureSpec, TrackerSpec, VideoSpec } from '../../core/capture-spec.js';
+import type { LaunchOptions } from '../../core/contracts/browser-driver.js';
+import { imageSize, near, pdfPages, pixel, probeVideo } from '../support/media-probe.js';
+import { readPreJson, readPreText } from '../support/read-pre.js';
+import type { TestSite } from '../support/test-site.js';
+
+export interface CaseContext {
+  site: TestSite;
+  browser: BrowserName;
+  /** a token unique to this run of the case, for counting its own requests on the test site */
+  token: string;
+  elapsedMs: number;
+}
+
+/** One capture option (or combination) checked against every browser it applies to. */
+export interface ConformanceCase {
+  name: string;
+  /** the browsers it applies to; all when left out */
+  browsers?: BrowserName[];
+  /** a launch variant the case needs (Firefox's dark mode) */
+  launch?: (browser: BrowserName) => LaunchOptions;
+  spec: (context: CaseContext) => Partial<CaptureSpec> & { url: string };
+  check: (output: CaptureOutput, context: CaseContext) => Promise<void> | void;
+}
+
+interface EchoedRequest { method: string; url: string; headers: Record<string, string>; cookies: Record<string, string>; body: string }
+interface PageEnvironment {
+  timezone: string; language: string; dark: boolean; touch: boolean; innerWidth: number; devicePixelRatio: number;
+  brands: string[] | null; isBrave?: boolean; geo: { latitude?: number; longitude?: number; error?: string } | null;
+}
+
+const tracker = (id: string, selector: string, valueType: TrackerSpec['value_type'], extra: Partial<TrackerSpec> = {}): TrackerSpec => ({
+  id, name: id, selector, value: '', input: '', name_type: 'static', value_type: valueType, ...extra,
+});
+const trackerValue = (output: CaptureOutput, id: string, shot = 1): string | undefined =>
+  output.trackers.find((t) => t.id === id)?.return.find((r) => r.shot === shot)?.value;
+const video = (format: VideoSpec['format'], overrides: Partial<VideoSpec> = {}): VideoSpec => ({
+  format, quality: 30, speed: 1, duration: 2, fps: 10, colors: 64, scale: 0.5, ...overrides,
+});
+/** The points of a PDF page: A4 is 210×297 mm, Letter 8.5×11 in, at 72 points per inch. */
+const A4_PT = { width: (210 / 25.4) * 72, height: (297 / 25.4) * 72 };
+const LETTER_PT = { width: 8.5 * 72, height: 11 * 72 };
+
+export const CONFORMANCE_CASES: ConformanceCase[] = [
+  // ---- size and device ----
+  {
+    name: 'size screen: one PNG of the viewport',
+    spec: ({ site }) => ({ url: site.url('/target.html') }),
+    check: async (output) => {
+      expect(output.images).to.have.length(1);
+      expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 800, height: 600 });
+    },
+  },
+  {
+    name: 'device scale 2 doubles the pixels',
+    spec: ({ site }) => ({ url: site.url('/target.html'), device: { name: null, width: 800, height: 600, scale: 2, mobile: false, touch: false, landscape: false } }),
+    check: async (output) => expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 1600, height: 1200 }),
+  },
+  {
+    name: 'device emulation: landscape, mobile, touch',
+    spec: ({ site }) => ({ url: site.url('/env.html'), html: true, device: { name: null, width: 400, height: 700, scale: 1, mobile: true, touch: true, landscape: true } }),
+    check: async (output, { browser }) => {
+      expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 700, height: 400 });
+      const env = readPreJson<PageEnvironment>(output.html, 'env');
+      expect(env.innerWidth).to.equal(700);
+      if (browser === 'firefox') {
+        expect(output.warnings.join(' ')).to.match(/device_mobile is not emulated on firefox/).and.match(/device_touch is not emulated on firefox/);
+      } else {
+        expect(env.touch).to.equal(true);
+        expect(output.warnings).to.deep.equal([]);
+      }
+    },
+  },
+  {
+    name: 'user agent',
+    spec: ({ site }) => ({ url: site.url('/echo'), html: true, userAgent: 'ShotfarmTest/1.0' }),
+    check: (output) => {
+      expect(readPreJson<EchoedRequest>(output.html, 'echo').headers['user-agent']).to.equal('ShotfarmTest/1.0');
+      expect(output.userAgent).to.equal('ShotfarmTest/1.0');
+    },
+  },
+  {
+    name: 'size page: the whole page, lazy images loaded',
+    spec: ({ site, token }) => ({ url: site.url(`/long.html?token=${token}`), size: 'page' }),
+    check: async (output, { site, token }) => {
+      expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 800, height: 5000 });
+      expect(site.hits(`/lazy.png?token=${token}`)).to.equal(1);
+    },
+  },
+  {
+    name: 'max height cuts the full page',
+    spec: ({ site }) => ({ url: site.url('/long.html'), size: 'page', maxHeight: 1200 }),
+    check: async (output) => expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 800, height: 1200 }),
+  },
+  {
+    name: 'target: the element only',
+    spec: ({ site }) => ({ url: site.url('/target.html'), target: '#target' }),
+    check: async (output) => {
+      expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 300, height: 200 });
+      expect(near(await pixel(output.images[0]!, 150, 100), [0, 0, 255])).to.equal(true);
+      expect(output.warnings).to.deep.equal([]);
+    },
+  },
+  {
+    name: 'target not found: the page, with a warning',
+    spec: ({ site }) => ({ url: site.url('/target.html'), target: '#nope', maxWait: 3 }),
+    check: async (output, { elapsedMs }) => {
+      expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 800, height: 600 });
+      expect(output.warnings.join(' ')).to.match(/The target #nope was not found in time/);
+      expect(elapsedMs).to.be.below(10_000);
+    },
+  },
+  // ---- timing ----
+  {
+    name: 'delay waits after load',
+    spec: ({ site }) => ({ url: site.url('/delayed.html'), delay: 2, trackers: [tracker('ready', '#ready', 'text')] }),
+    check: (output, { elapsedMs }) => {
+      expect(trackerValue(output, 'ready')).to.equal('ready');
+      expect(elapsedMs).to.be.at.least(2000);
+    },
+  },
+  {
+    name: 'max_wait is a deadline: a resource that never finishes does not fail the capture',
+    spec: ({ site }) => ({ url: site.url('/hang.html'), maxWait: 3, trackers: [tracker('content', '#content', 'text')] }),
+    check: (output, { elapsedMs }) => {
+      expect(output.images).to.have.length(1);
+      expect(output.responseCode).to.equal(200);
+      expect(trackerValue(output, 'content')).to.equal('Visible content');
+      expect(output.warnings.join(' ')).to.match(/had not finished loading when max_wait passed/);
+      expect(elapsedMs).to.be.below(10_000);
+    },
+  },
+  {
+    name: 'shots and shot interval: one image and one final URL per shot',
+    spec: ({ site }) => ({ url: site.url('/shots.html'), shots: 3, shotInterval: 1 }),
+    check: (output, { site }) => {
+      expect(output.images).to.have.length(3);
+      expect(output.finalUrls).to.have.length(3);
+      for (const url of output.finalUrls) expect(url.startsWith(site.url('/shots.html?n='))).to.equal(true);
+      expect(new Set(output.finalUrls).size).to.equal(3);
+    },
+  },
+  // ---- request ----
+  {
+    name: 'cookies are sent',
+    spec: ({ site }) => ({ url: site.url('/echo'), html: true, cookies: [{ name: 'a', value: '1' }, { name: 'session', value: 'xyz' }] }),
+    check: (output) => expect(readPreJson<EchoedRequest>(output.html, 'echo').cookies).to.deep.equal({ a: '1', session: 'xyz' }),
+  },
+  {
+    name: 'headers are sent',
+    spec: ({ site }) => ({ url: site.url('/echo'), html: true, headers: [{ name: 'X-Shotfarm-Test', value: 'yes' }] }),
+    check: (output) => expect(readPreJson<EchoedRequest>(output.html, 'echo').headers['x-shotfarm-test']).to.equal('yes'),
+  },
+  {
+    name: 'post data: the first navigation is a POST',
+    spec: ({ site }) => ({ url: site.url('/echo'), html: true, postData: 'a=1&b=two%20words' }),
+    check: (output) => {
+      const echo = readPreJson<EchoedRequest>(output.html, 'echo');
+      expect(echo.method).to.equal('POST');
+      expect(echo.body).to.equal('a=1&b=two%20words');
+      expect(echo.headers['content-type']).to.equal('application/x-www-form-urlencoded');
+    },
+  },
+  {
+    name: 'referer',
+    spec: ({ site }) => ({ url: site.url('/echo'), html: true, referer: 'https://referrer.example/page' }),
+    check: (output, { browser }) => {
+      expect(readPreJson<EchoedRequest>(output.html, 'echo').headers.referer).to.equal('https://referrer.example/page');
+      if (browser === 'firefox') expect(output.warnings.join(' ')).to.match(/document\.referrer stays empty/);
+      else expect(readPreText(output.html, 'docref')).to.equal('https://referrer.example/page');
+    },
+  },
+  // ---- scripts, steps, trackers ----
+  {
+    name: 'scripts by URL in order, then the inline script',
+    spec: ({ site }) => ({
+      url: site.url('/trackers.html'),
+      scripts: [site.url('/script-order.js?n=1'), site.url('/script-order.js?n=2')],
+      scriptInline: "window.__order.push('inline'); document.getElementById('script-order').textContent = window.__order.join(',');",
+      trackers: [tracker('order', '#script-order', 'text')],
+    }),
+    check: (output) => {
+      expect(trackerValue(output, 'order')).to.equal('1,2,inline');
+      expect(output.warnings).to.deep.equal([]);
+    },
+  },
+  {
+    name: 'steps: type, select, click, hover, press, wait_for, scroll, wait; a failing step is a warning',
+    spec: ({ site }) => ({
+      url: site.url('/steps.html'),
+      steps: [
+        { command: 'type', selector: '#name', value: 'Ada' },
+        { command: 'select', selector: '#color', value: 'green' },
+        { command: 'click', selector: '#go' },
+        { command: 'hover', selector: '#hover-me' },
+        { command: 'press', selector: '#key', value: 'Enter' },
+        { command: 'wait_for', selector: '#late', timeout: 5 },
+        { command: 'click', selector: '#does-not-exist', timeout: 1 },
+        { command: 'scroll', value: 'bottom' },
+        { command: 'wait', value: '0.3' },
+      ],
+      trackers: [
+        tracker('result', '#result', 'text'), tracker('hovered', '#hovered', 'text'), tracker('pressed', '#pressed', 'text'),
+        tracker('late', '#late', 'text'), tracker('scrolled', '#scrolled', 'text'),
+      ],
+    }),
+    check: (output) => {
+      expect(trackerValue(output, 'result')).to.equal('Ada/green');
+      expect(trackerValue(output, 'hovered')).to.equal('yes');
+      expect(trackerValue(output, 'pressed')).to.equal('Enter');
+      expect(trackerValue(output, 'late')).to.equal('late');
+      expect(Number(trackerValue(output, 'scrolled'))).to.be.above(1000);
+      expect(output.warnings).to.have.length(1);
+      expect(output.warnings[0]).to.match(/^Step 7 \(click #does-not-exist\) failed/);
+    },
+  },
+  {
+    name: 'navigate step: the final URL and response code follow it',
+    spec: ({ site }) => ({ url: site.url('/steps.html'), steps: [{ command: 'navigate', value: site.url('/missing') }] }),
+    check: (output, { site }) => {
+      expect(output.finalUrl).to.equal(site.url('/missing'));
+      expect(output.responseCode).to.equal(404);
+    },
+  },
+  {
+    name: 'trackers: every value and name type, one return entry per shot',
+    spec: ({ site }) => ({
+      url: site.url('/trackers.html'),
+      shots: 2,
+      trackers: [
+        tracker('text', '#price', 'text'),
+        tracker('attribute', '#price', 'attribute', { input: 'data-currency' }),
+        tracker('html', '#price', 'html'),
+        tracker('value', '#query', 'value'),
+        tracker('count', '.item', 'count'),
+        tracker('exists', '#nothing', 'exists'),
+        tracker('missing', '#nothing', 'text'),
+        tracker('name-text', '.label', 'text', { name_type: 'text' }),
+        tracker('name-attribute', '.label', 'text', { name_type: 'attribute', input: 'data-key' }),
+      ],
+    }),
+    check: (output) => {
+      expect(trackerValue(output, 'text')).to.equal('19.99');
+      expect(trackerValue(output, 'attribute')).to.equal('EUR');
+      expect(trackerValue(output, 'html')).to.equal('<span id="price" data-currency="EUR">19.99</span>');
+      expect(trackerValue(output, 'value')).to.equal('hello');
+      expect(trackerValue(output, 'count')).to.equal('3');
+      const find = (id: string) => output.trackers.find((t) => t.id === id)!;
+      expect(find('exists').return[0]).to.deep.equal({ found: 0, value: 'false', name: 'exists', shot: 1 });
+      expect(find('missing').return).to.deep.equal([{ found: 0, name: 'missing', shot: 1 }, { found: 0, name: 'missing', shot: 2 }]);
+      expect(find('name-text').return[0]!.name).to.equal('Price');
+      expect(find('name-attribute').return[0]!.name).to.equal('price-label');
+      for (const result of output.trackers) expect(result.return.map((r) => r.shot)).to.deep.equal([1, 2]);
+    },
+  },
+  // ---- appearance ----
+  {
+    name: 'dark: prefers-color-scheme dark',
+    launch: (browser) => (browser === 'firefox' ? { dark: true } : {}),
+    spec: ({ site }) => ({ url: site.url('/env.html'), dark: true, html: true }),
+    check: async (output) => {
+      expect(readPreJson<PageEnvironment>(output.html, 'env').dark).to.equal(true);
+      expect(near(await pixel(output.images[0]!, 5, 590), [0, 0, 0])).to.equal(true);
+      expect(output.warnings).to.deep.equal([]);
+    },
+  },
+  {
+    name: 'light by default',
+    spec: ({ site }) => ({ url: site.url('/env.html'), html: true }),
+    check: async (output) => {
+      expect(readPreJson<PageEnvironment>(output.html, 'env').dark).to.equal(false);
+      expect(near(await pixel(output.images[0]!, 5, 590), [255, 255, 255])).to.equal(true);
+    },
+  },
+  {
+    name: 'the cookie banner shows without hide_popups',
+    spec: ({ site }) => ({ url: site.url('/banner.html') }),
+    check: async (output) => expect(near(await pixel(output.images[0]!, 400, 580), [255, 0, 0])).to.equal(true),
+  },
+  {
+    name: 'hide_popups removes the cookie banner',
+    spec: ({ site }) => ({ url: site.url('/banner.html'), hidePopups: true }),
+    check: async (output) => expect(near(await pixel(output.images[0]!, 400, 580), [255, 255, 255])).to.equal(true),
+  },
+  {
+    name: 'hide_ads blocks ad and tracker requests',
+    spec: ({ site, token }) => ({ url: site.url(`/ads-page?token=${token}`), hideAds: true, trackers: [tracker('ad', '#ad-loaded', 'exists')] }),
+    check: (output, { site, token }) => {
+      expect(site.hits(`/pagead/show_ads.js?token=${token}`)).to.equal(0);
+      expect(site.hits(`/ads/banner-728x90.png?token=${token}`)).to.equal(0);
+      expect(trackerValue(output, 'ad')).to.equal('false');
+    },
+  },
+  {
+    name: 'without hide_ads ads load (chrome, firefox); brave blocks them anyway',
+    spec: ({ site, token }) => ({ url: site.url(`/ads-page?token=${token}`), trackers: [tracker('ad', '#ad-loaded', 'exists')] }),
+    check: (output, { site, token, browser }) => {
+      const blocked = browser === 'brave';
+      expect(site.hits(`/pagead/show_ads.js?token=${token}`)).to.equal(blocked ? 0 : 1);
+      expect(trackerValue(output, 'ad')).to.equal(blocked ? 'false' : 'true');
+    },
+  },
+  // ---- TLS, locale ----
+  {
+    name: 'strict_ssl off accepts a self-signed certificate',
+    spec: ({ site }) => ({ url: site.httpsUrl('/echo'), strictSsl: false }),
+    check: (output) => expect(output.responseCode).to.equal(200),
+  },
+  {
+    name: 'strict_ssl on rejects it: unreachable, still an image',
+    spec: ({ site }) => ({ url: site.httpsUrl('/echo'), strictSsl: true, maxWait: 10 }),
+    check: (output) => {
+      expect(output.responseCode).to.equal(null);
+      expect(output.images).to.have.length(1);
+      expect(output.warnings.join(' ')).to.match(/The page could not be reached/);
+    },
+  },
+  {
+    name: 'geolocation',
+    spec: ({ site }) => ({
+      url: site.url('/env.html'), html: true, geo: { latitude: 48.8566, longitude: 2.3522 },
+      steps: [{ command: 'wait_for', selector: '#env[data-done]', timeout: 5 }],
+    }),
+    check: (output) => expect(readPreJson<PageEnvironment>(output.html, 'env').geo).to.deep.equal({ latitude: 48.8566, longitude: 2.3522 }),
+  },
+  {
+    name: 'language: navigator.language',
+    spec: ({ site }) => ({ url: site.url('/env.html'), html: true, language: 'de-DE' }),
+    check: (output) => expect(readPreJson<PageEnvironment>(output.html, 'env').language).to.equal('de-DE'),
+  },
+  {
+    name: 'language: Accept-Language',
+    spec: ({ site }) => ({ url: site.url('/echo'), html: true, language: 'de-DE' }),
+    check: (output) => expect(readPreJson<EchoedRequest>(output.html, 'echo').headers['accept-language']).to.match(/^de-DE/),
+  },
+  {
+    name: 'timezone',
+    spec: ({ site }) => ({ url: site.url('/env.html'), html: true, timezone: 'Asia/Tokyo' }),
+    check: (output) => expect(readPreJson<PageEnvironment>(output.html, 'env').timezone).to.equal('Asia/Tokyo'),
+  },
+  // ---- outputs ----
+  {
+    name: 'html is the rendered DOM; links are absolute, http(s), de-duplicated',
+    spec: ({ site }) => ({ url: site.url('/links.html'), html: true }),
+    check: (output, { site }) => {
+      expect(output.html).to.include('/added-by-script');
+      expect([...output.links].sort()).to.deep.equal(
+        [site.url('/echo'), 'https://example.org/page', site.url('/target.html'), site.url('/added-by-script')].sort(),
+      );
+    },
+  },
+  {
+    name: 'pdf: A4, paginated',
+    spec: ({ site }) => ({ url: site.url('/long.html'), pdf: { format: 'a4', landscape: false, background: true, onePage: false, margin: { top: '10mm', right: '10mm', bottom: '10mm', left: '10mm' } } }),
+    check: async (output) => {
+      const pages = await pdfPages(output.pdf!);
+      expect(pages.length).to.be.above(1);
+      expect(pages[0]!.width).to.be.closeTo(A4_PT.width, 1);
+      expect(pages[0]!.height).to.be.closeTo(A4_PT.height, 1);
+    },
+  },
+  {
+    name: 'pdf: Letter landscape',
+    spec: ({ site }) => ({ url: site.url('/target.html'), pdf: { format: 'letter', landscape: true, background: false, onePage: false, margin: { top: '0px', right: '0px', bottom: '0px', left: '0px' } } }),
+    check: async (output) => {
+      const pages = await pdfPages(output.pdf!);
+      expect(pages[0]!.width).to.be.closeTo(LETTER_PT.height, 1);
+      expect(pages[0]!.height).to.be.closeTo(LETTER_PT.width, 1);
+    },
+  },
+  {
+    name: 'pdf: one page holds the whole document',
+    spec: ({ site }) => ({ url: site.url('/long.html'), pdf: { format: 'a4', landscape: false, background: true, onePage: true, margin: { top: '0.5in', right: '20px', bottom: '1cm', left: '5mm' } } }),
+    check: async (output) => {
+      const pages = await pdfPages(output.pdf!);
+      expect(pages).to.have.length(1);
+      expect(pages[0]!.width).to.be.closeTo(A4_PT.width, 1);
+      expect(pages[0]!.height).to.be.above(5000 * 0.75); // 5000 CSS px of content = 3750 pt
+    },
+  },
+  // ---- final URL and response code ----
+  {
+    name: 'redirect chain: final URL and code of the last document',
+    spec: ({ site }) => ({ url: site.url('/redirect/3') }),
+    check: (output, { site }) => {
+      expect(output.finalUrl).to.equal(site.url('/echo?redirected=3'));
+      expect(output.finalUrls).to.deep.equal([site.url('/echo?redirected=3')]);
+      expect(output.responseCode).to.equal(200);
+    },
+  },
+  {
+    name: '404 is reported',
+    spec: ({ site }) => ({ url: site.url('/missing') }),
+    check: (output) => expect(output.responseCode).to.equal(404),
+  },
+  {
+    name: 'unreachable: null response code, empty final URL',
+    // Port 9 (discard) is closed on a test machine, so the connection is refused at once.
+    spec: () => ({ url: 'http://127.0.0.1:9/', maxWait: 10 }),
+    check: (output) => {
+      expect(output.responseCode).to.equal(null);
+      expect(output.finalUrl).to.equal('');
+      expect(output.warnings.join(' ')).to.match(/could not be reached/);
+    },
+  },
+  // ---- video ----
+  ...(['mp4', 'webm', 'gif'] as const).map((format): ConformanceCase => ({
+    name: `video ${format}: codec, minimum duration, scale`,
+    spec: ({ site }) => ({ url: site.url('/animation.html'), video: video(format) }),
+    check: async (output) => {
+      expect(output.video?.format).to.equal(format);
+      const probe = await probeVideo(output.video!.data, format);
+      expect(probe.codec).to.equal({ mp4: 'h264', webm: 'vp9', gif: 'gif' }[format]);
+      expect(probe.width).to.equal(400);
+      expect(probe.height).to.equal(300);
+      if (format === 'mp4') expect(probe.pixFmt).to.equal('yuv420p');
+      // at least the 2 s minimum; the capture itself adds a little
+      expect(probe.duration).to.be.within(1.9, 5);
+    },
+  })),
+  {
+    name: 'video speed 2 halves the duration',
+    spec: ({ site }) => ({ url: site.url('/animation.html'), video: video('mp4', { speed: 2, duration: 3 }) }),
+    check: async (output) => expect((await probeVideo(output.video!.data, 'mp4')).duration).to.be.within(1.4, 2.4),
+  },
+  // ---- brave ----
+  {
+    name: 'brave identity: navigator.brave and the Brave brand',
+    browsers: ['brave'],
+    spec: ({ site }) => ({ url: site.url('/env.html'), html: true }),
+    check: (output) => {
+      const env = readPreJson<PageEnvironment>(output.html, 'env');
+      expect(env.isBrave).to.equal(true);
+      expect(env.brands).to.include('Brave');
+      expect(output.browserInfo).to.match(/^chromium \d+\.\S+ \(brave emulation\)$/);
+      expect(output.userAgent).to.not.include('Headless');
+    },
+  },
+  {
+    name: 'brave client hints: Sec-CH-UA names Brave',
+    browsers: ['brave'],
+    spec: ({ site }) => ({ url: site.url('/echo'), html: true, language: 'fr-FR' }),
+    check: (output) => {
+      const headers = readPreJson<EchoedRequest>(output.html, 'echo').headers;
+      expect(headers['sec-ch-ua']).to.match(/"Brave";v="\d+"/);
+      expect(headers['accept-language']).to.match(/^fr-FR/);
+    },
+  },
+  {
+    name: 'chrome is plain chromium',
+    browsers: ['chrome'],
+    spec: ({ site }) => ({ url: site.url('/env.html'), html: true }),
+    check: (output) => {
+      expect(readPreJson<PageEnvironment>(output.html, 'env').brands).to.not.include('Brave');
+      expect(output.browserInfo).to.match(/^chromium \d+/);
+    },
+  },
+];
+

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { BROWSERS, type BrowserName } from '../../core/capture-spec.js';
+import type { BrowserHandle, LaunchOptions } from '../../core/contracts/browser-driver.js';
+import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
+import { countBrowserProcesses, waitForBrowserProcesses } from '../support/browser-processes.js';
+import { captureSpec } from '../support/capture-spec-factory.js';
+import { TestSite } from '../support/test-site.js';
+import { CONFORMANCE_CASES } from './conformance-cases.js';
+
+/**
+ * Every capture option against playwright × chrome, firefox and brave: one describe per browser,
+ * generated from the one list of cases. One browser per (browser, launch variant) is launched once
+ * and shared by the cases, as a pool would; each capture still gets its fresh context.
+ */
+describe('playwright driver conformance', function () {
+  let site: TestSite;
+  let processesBefore: number;
+  const driver = new PlaywrightDriver({ ffmpegPath: 'ffmpeg' });
+  const handles = new Map<string, Promise<BrowserHandle>>();
+
+  const handleFor = (browser: BrowserName, launch: LaunchOptions): Promise<BrowserHandle> => {
+    const key = `${browser}:${JSON.stringify(launch)}`;
+    let handle = handles.get(key);
+    if (!handle) {
+      handle = driver.launch(browser, launch);
+      handles.set(key, handle);
+    }
+    return handle;
+  };
+
+  before(async function () {
+    processesBefore = await countBrowserProcesses();
+    site = await TestSite.start();
+  });
+
+  after(async function () {
+    for (const handle of handles.values()) await (await handle).close();
+    await site.close();
+    // Every browser process the suite started has exited: nothing leaks.
+    expect(await waitForBrowserProcesses(processesBefore, 15_000)).to.equal(processesBefore);
+  });
+
+  for (const browser of BROWSERS) {
+    describe(`playwright × ${browser}`, function () {
+      for (const testCase of CONFORMANCE_CASES) {
+        if (testCase.browsers && !testCase.browsers.includes(browser)) continue;
+        it(testCase.name, async function () {
+          const handle = await handleFor(browser, testCase.launch?.(browser) ?? {});
+          const token = randomUUID();
+          const partial = { site, browser, token, elapsedMs: 0 };
+          const { url, ...overrides } = testCase.spec(partial);
+          const started = Date.now();
+          const output = await handle.capture(captureSpec(browser, url, overrides), AbortSignal.timeout(55_000));
+          await testCase.check(output, { ...partial, elapsedMs: Date.now() - started });
+        });
+      }
+    });
+  }
+});
