@@ -69,6 +69,11 @@ export class NodeAgent {
     };
   }
 
+  /** Browsers started per pool, for the agent's metrics. */
+  poolSizes(): Record<string, number> {
+    return this.pools.sizes();
+  }
+
   private heartbeat(): Promise<void> {
     return this.registry.heartbeat(this.status());
   }

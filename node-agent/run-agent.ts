@@ -15,7 +15,7 @@ export async function runAgent(config: Config, log: Logger): Promise<{ stop: () 
   // An agent never signs object links; the store still wants a secret, so it gets one of its own.
   const parts = await openFarmParts(config, randomBytes(32).toString('hex'), log, `shotfarm-agent-${config.agent.nodeId}`);
   let agentRef: Awaited<ReturnType<typeof createAgent>> | null = null;
-  const metrics = new FarmMetrics({ inFlight: () => agentRef?.status().inFlight ?? 0, driver: config.agent.driver });
+  const metrics = new FarmMetrics({ inFlight: () => agentRef?.status().inFlight ?? 0, poolSizes: () => agentRef?.poolSizes() ?? {} });
   const agent = await createAgent(config, parts, log, metrics.observeCapture(config.agent.driver));
   agentRef = agent;
   await agent.start();

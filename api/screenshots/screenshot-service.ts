@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
 import type { Db } from '../../core/db/connect.js';
 import { fieldError, insufficientBalance, notFound } from '../../core/errors.js';
@@ -15,6 +16,15 @@ import type { ListFilter, ScreenshotStore } from './screenshot-store.js';
 
 export type DeleteScope = 'image' | 'url' | 'metadata' | 'all';
 
+/** How records are created beyond the drafts themselves. */
+export interface CreateOptions {
+  appConfigIds?: number[];
+  /** batch and crawl jobs go to the queue's bulk tier, below single requests */
+  bulk?: boolean;
+  /** runs first in the creating transaction; returns the owner the records belong to */
+  prepare?: (trx: Knex.Transaction) => Promise<{ batch_id?: number; crawl_id?: number }>;
+}
+
 /** The application service behind the /screenshot operations. */
 export class ScreenshotService {
   constructor(
@@ -31,20 +41,35 @@ export class ScreenshotService {
    */
   async create(caller: Caller, query: QueryTree): Promise<ScreenshotRow[]> {
     const request = buildCreateRequest(query, { pricing: this.config.pricing, cacheDefaultSeconds: this.config.cacheDefaultSeconds });
-    const appConfigIds: number[] = [];
-    if (request.apps.length > 0) {
-      const known = await this.db('app_configs').where({ company_id: caller.companyId }).whereIn('app_id', request.apps).select('id', 'app_id');
-      const missing = request.apps.filter((a) => !known.some((k: { app_id: string }) => k.app_id === a));
-      if (missing.length > 0) throw fieldError('apps', `unknown app id(s): ${missing.join(', ')}; create them with POST /app/create`);
-      appConfigIds.push(...request.apps.map((a) => Number(known.find((k: { app_id: string }) => k.app_id === a).id)));
-    }
+    const appConfigIds = await this.appConfigIds(caller, request.apps);
+    return this.createDrafts(caller, request.drafts, { appConfigIds });
+  }
+
+  /** The configuration ids of user-defined app ids; 400 naming the unknown ones. */
+  private async appConfigIds(caller: Caller, appIds: string[]): Promise<number[]> {
+    if (appIds.length === 0) return [];
+    const known: { id: number; app_id: string }[] = await this.db('app_configs').where({ company_id: caller.companyId }).whereIn('app_id', appIds).select('id', 'app_id');
+    const missing = appIds.filter((a) => !known.some((k) => k.app_id === a));
+    if (missing.length > 0) throw fieldError('apps', `unknown app id(s): ${missing.join(', ')}; create them with POST /app/create`);
+    return appIds.map((a) => Number((known.find((k) => k.app_id === a) as { id: number }).id));
+  }
+
+  /**
+   * Creates the records of validated drafts (one create call, a batch or a crawl) and queues their jobs.
+   * In one transaction: `prepare` (a batch or crawl row), the balance check against every record's cost
+   * (counting credits held by records still processing), and the inserts. Cache hits are answered at once.
+   * Nothing is created when a check fails; a job that cannot be queued leaves its record `error`, never waiting.
+   */
+  async createDrafts(caller: Caller, drafts: ScreenshotDraft[], opts: CreateOptions = {}): Promise<ScreenshotRow[]> {
+    const appConfigIds = opts.appConfigIds ?? [];
     // An identical capture of this account, finished within `cache` seconds, is reused: no browser work, no cost.
-    const reuse = await Promise.all(request.drafts.map((d) => (d.fields.cache > 0 ? this.store.findReusable(caller.companyId, d.specHash, d.fields.cache) : null)));
-    const fresh = request.drafts.filter((_, i) => !reuse[i]);
+    const reuse = await Promise.all(drafts.map((d) => (d.fields.cache > 0 ? this.store.findReusable(caller.companyId, d.specHash, d.fields.cache) : null)));
+    const fresh = drafts.filter((_, i) => !reuse[i]);
     const routes = await this.farm.plan(fresh.map((d) => d.spec));
     const total = fresh.reduce((sum, d) => sum + d.fields.cost, 0);
 
-    const rows = await this.db.transaction(async (trx) => {
+    const { rows, owner } = await this.db.transaction(async (trx) => {
+      const owner = (await opts.prepare?.(trx)) ?? {};
       // Lock the account row: concurrent creates of one account are checked one after the other.
       const company = await trx('companies').where({ id: caller.companyId }).forUpdate().first('balance');
       const balance = Number(company?.balance ?? 0);
@@ -52,22 +77,25 @@ export class ScreenshotService {
       if (balance <= 0 || available < total) {
         throw insufficientBalance(`Insufficient balance: this request costs ${total} credit(s) and ${Math.max(0, available)} are available`);
       }
-      let next = 0;
+      const inserted = await this.store.insert(trx, caller.companyId, caller.apiKeyId, fresh, { appConfigIds, ...owner, routings: routes.map((r) => r.routing) });
+      const byDraft = new Map<ScreenshotDraft, ScreenshotRow>(fresh.map((d, i) => [d, inserted[i] as ScreenshotRow]));
       const out: ScreenshotRow[] = [];
-      for (const [i, draft] of request.drafts.entries()) {
+      for (const [i, draft] of drafts.entries()) {
         const source = reuse[i];
-        if (source) out.push(await this.store.insertCacheHit(trx, caller, draft, source, appConfigIds));
-        else out.push(...(await this.store.insert(trx, caller.companyId, caller.apiKeyId, [draft], { appConfigIds, routing: (routes[next++] as Route).routing })));
+        out.push(source ? await this.store.insertCacheHit(trx, caller, draft, source, appConfigIds, owner) : byDraft.get(draft) as ScreenshotRow);
       }
-      return out;
+      return { rows: out, owner };
     });
 
-    const work = rows.flatMap((row, i) => (reuse[i] ? [] : [{ id: row.id, companyId: caller.companyId, priority: row.priority, spec: (request.drafts[i] as ScreenshotDraft).spec, route: routes[fresh.indexOf(request.drafts[i] as ScreenshotDraft)] as Route }]));
-    const notQueued = await this.farm.dispatch(work);
+    const work = fresh.map((draft, i) => {
+      const row = rows[drafts.indexOf(draft)] as ScreenshotRow;
+      return { id: row.id, companyId: caller.companyId, priority: row.priority, spec: draft.spec, route: routes[i] as Route };
+    });
+    const notQueued = await this.farm.dispatch(work, opts.bulk ?? false);
     if (notQueued.length > 0) {
       // Never leave a record waiting for a job that does not exist.
       await this.db('screenshots').whereIn('id', notQueued).update({ status: 'error', error: NOT_QUEUED, cost: 0, finished_at: this.db.fn.now() });
-      throw queueUnavailable();
+      if (notQueued.length === work.length && Object.keys(owner).length === 0) throw queueUnavailable();
     }
     return rows;
   }

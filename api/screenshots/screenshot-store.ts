@@ -25,6 +25,9 @@ const RECORD_COLUMNS = [
   'browser', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'browser_info', 'routing', 'node_id', 'spec_hash', 'created_at', 'finished_at',
 ];
 
+/** Rows per INSERT statement: 200 rows × ~75 columns stays far below Postgres' 65,535 parameters. */
+const INSERT_CHUNK = 200;
+
 const normaliseRow = (row: Record<string, unknown>): ScreenshotRow => ({ ...row, id: Number(row.id), company_id: Number(row.company_id), apps: [] }) as unknown as ScreenshotRow;
 
 export interface ListFilter { status?: string; country?: string; tag?: string[]; urlContains?: string; limit: number; offset: number }
@@ -36,14 +39,19 @@ export class ScreenshotStore {
   /** Inserts the drafts as `processing` records in one transaction-bound statement; returns rows in draft order. */
   async insert(
     trx: Knex.Transaction, companyId: number, apiKeyId: number | null, drafts: ScreenshotDraft[],
-    opts: { appConfigIds?: number[]; batch_id?: number; crawl_id?: number; routing?: string } = {},
+    opts: { appConfigIds?: number[]; batch_id?: number; crawl_id?: number; routings?: string[] } = {},
   ): Promise<ScreenshotRow[]> {
     if (drafts.length === 0) return [];
-    const { appConfigIds = [], ...links } = opts;
-    const rows = drafts.map((d) => toDbValues({
-      ...d.fields, ...links, company_id: companyId, api_key_id: apiKeyId, status: 'processing', capture_spec: d.spec, spec_hash: d.specHash,
+    const { appConfigIds = [], routings = [], ...owner } = opts;
+    const rows = drafts.map((d, i) => toDbValues({
+      ...d.fields, ...owner, company_id: companyId, api_key_id: apiKeyId, status: 'processing', routing: routings[i] ?? '', capture_spec: d.spec, spec_hash: d.specHash,
     }));
-    const inserted = (await trx('screenshots').insert(rows).returning(RECORD_COLUMNS) as Record<string, unknown>[]).map(normaliseRow).sort((a, b) => a.id - b.id);
+    const inserted: ScreenshotRow[] = [];
+    // Chunks bound the statement size (a batch inserts up to thousands of rows); ids ascend in insert order.
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const chunk = await trx('screenshots').insert(rows.slice(i, i + INSERT_CHUNK)).returning(RECORD_COLUMNS) as Record<string, unknown>[];
+      inserted.push(...chunk.map(normaliseRow).sort((a, b) => a.id - b.id));
+    }
     // Each requested app gets a pending run per screenshot: it runs once the screenshot finishes.
     const runs = inserted.flatMap((r) => appConfigIds.map((appConfigId) => ({ company_id: companyId, screenshot_id: r.id, app_config_id: appConfigId, status: 'pending' })));
     if (runs.length > 0) await trx('app_runs').insert(runs);
@@ -101,11 +109,14 @@ export class ScreenshotStore {
    * A new record answered from an earlier capture: finished at once, at cost 0, with the earlier
    * record's results and the same stored files (the file rows are copied, the objects shared).
    */
-  async insertCacheHit(trx: Knex.Transaction, caller: { companyId: number; apiKeyId: number | null }, draft: ScreenshotDraft, sourceId: number, appConfigIds: number[]): Promise<ScreenshotRow> {
+  async insertCacheHit(
+    trx: Knex.Transaction, caller: { companyId: number; apiKeyId: number | null }, draft: ScreenshotDraft, sourceId: number, appConfigIds: number[],
+    owner: { batch_id?: number; crawl_id?: number } = {},
+  ): Promise<ScreenshotRow> {
     const source = await trx('screenshots').where({ company_id: caller.companyId, id: sourceId })
       .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'browser_info', 'node_id');
     const [row] = await trx('screenshots').insert(toDbValues({
-      ...draft.fields, ...source, final_urls: source.final_urls, links: source.links, trackers: source.trackers, warnings: source.warnings,
+      ...draft.fields, ...owner, ...source, final_urls: source.final_urls, links: source.links, trackers: source.trackers, warnings: source.warnings,
       user_agent: draft.fields.user_agent || source.user_agent,
       company_id: caller.companyId, api_key_id: caller.apiKeyId, status: 'finished', cost: 0, routing: `cache:${sourceId}`,
       capture_spec: draft.spec, spec_hash: draft.specHash, finished_at: trx.fn.now(),

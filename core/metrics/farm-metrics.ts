@@ -16,7 +16,6 @@ export class FarmMetrics {
     queueDepth?: () => Promise<Record<string, number>>;
     inFlight?: () => number;
     poolSizes?: () => Record<string, number>;
-    driver?: string;
   } = {}) {
     collectDefaultMetrics({ register: this.registry, prefix: 'shotfarm_process_' });
     this.captureSeconds = new Histogram({

@@ -159,6 +159,7 @@ describe('the farm in distributed mode (shotfarm api + two shotfarm agent proces
   let pg: { url: string; drop(): Promise<void> };
   let dataDir: string;
   let farm: Farm;
+  let agentUrls: string[] = [];
 
   const env = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH, LOG_LEVEL: 'warn', NATS_URL: 'nats://127.0.0.1:4222', SHOTFARM_NATS_PREFIX: prefix,
@@ -193,7 +194,7 @@ describe('the farm in distributed mode (shotfarm api + two shotfarm agent proces
     const apiProcess = start(['api'], { PORT: '0', DATABASE_URL: pg.url, SHOTFARM_BOOTSTRAP_KEY: key, SHOTFARM_BOOTSTRAP_CREDITS: '1000' });
     const base = (await waitForLine(apiProcess, /http:\/\/127\.0\.0\.1:\d+/, 60_000));
     const agents = ['agent-a', 'agent-b'].map((id) => start(['agent', '--browsers', 'chrome,firefox', '--slots', '2'], { PORT: '0', SHOTFARM_NODE_ID: id }));
-    await Promise.all(agents.map((a) => waitForLine(a, /is taking/, 90_000)));
+    agentUrls = (await Promise.all(agents.map((a) => waitForLine(a, /metrics at http:\/\/127\.0\.0\.1:\d+/, 90_000)))).map((line) => line.replace('metrics at ', ''));
     farm = { url: `${base}/api/v1`, key, db: knexFactory({ client: 'pg', connection: pg.url }) };
   });
 
@@ -242,6 +243,21 @@ describe('the farm in distributed mode (shotfarm api + two shotfarm agent proces
     // The dead agent leaves the registry when its heartbeats stop.
     const nodes = (await call(farm.url, '/admin/nodes', { key: farm.key })).body.data;
     expect(nodes.map((n: { id: string }) => n.id)).to.deep.equal(['agent-b']);
+  });
+
+  it('the API and the surviving agent serve /metrics and /healthz', async () => {
+    const apiMetrics = await (await fetch(farm.url.replace(/\/api\/v1$/, '/metrics'))).text();
+    expect(apiMetrics).to.match(/shotfarm_queue_depth\{browser="chrome"\} \d+/);
+    expect(apiMetrics).to.match(/shotfarm_results_total\{outcome="applied"\} \d+/);
+    const survivor = agentUrls[1] as string;
+    const health = await (await fetch(`${survivor}/healthz`)).json() as { status: string; node: { id: string; jobsDone: number } };
+    expect(health.status).to.equal('ok');
+    expect(health.node.id).to.equal('agent-b');
+    expect(health.node.jobsDone).to.be.above(0);
+    const agentMetrics = await (await fetch(`${survivor}/metrics`)).text();
+    expect(agentMetrics).to.match(/shotfarm_capture_duration_seconds_count\{browser="chrome",driver="playwright",outcome="finished"\} [1-9]/);
+    expect(agentMetrics).to.match(/shotfarm_jobs_in_flight \d+/);
+    expect(agentMetrics).to.match(/shotfarm_browser_pool_size\{pool="chrome"\} [1-9]/);
   });
 
   it('stores outputs in S3 and serves thumbnails from there', async () => {
