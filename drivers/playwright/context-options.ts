@@ -1,12 +1,7 @@
 import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
 import type { CaptureSpec } from '../../core/capture-spec.js';
+import { viewportOf } from '../shared/viewport.js';
 import type { Engine } from './engine.js';
-
-/** The viewport a device describes: landscape turns a portrait size on its side. */
-export function viewportOf(spec: CaptureSpec): { width: number; height: number } {
-  const { width, height, landscape } = spec.device;
-  return landscape && height > width ? { width: height, height: width } : { width, height };
-}
 
 /**
  * The BrowserContext options for one capture: everything Playwright can set per context.

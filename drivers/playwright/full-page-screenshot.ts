@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { documentSize } from '../page-scripts/document-size.js';
+import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
 import { cdpSessionFor } from './cdp-session.js';
 import type { Engine } from './engine.js';
-import { OUTPUT_TIMEOUT_MS } from './output-timeout.js';
 
 interface Clip { x: number; y: number; width: number; height: number }
 
@@ -29,7 +29,7 @@ async function chromiumFullPage(page: Page, clip: Clip, fitsViewport: boolean, h
 
 /**
  * The full scrollable page, cut at `maxHeight` CSS pixels (0 = no cut). The lazy-load scroll has
- * already run (capture-job.ts), so this only measures and captures.
+ * already run (drivers/shared/capture-pipeline.ts), so this only measures and captures.
  */
 export async function fullPageScreenshot(page: Page, engine: Engine, maxHeight: number, hasTouch: boolean): Promise<Buffer> {
   const size = await page.evaluate(documentSize);

@@ -1,19 +1,6 @@
 /**
- * Chromium command-line flags for every launch, each one for a reason:
- * the browsers run headless in containers and on servers, and each capture must start from nothing.
- */
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox', // containers usually lack the user namespaces Chromium's sandbox needs (and we run as root)
-  '--disable-gpu', // no GPU on a server: skip GPU process start-up and its fallbacks
-  '--disable-dev-shm-usage', // Docker's /dev/shm is 64 MB; shared memory goes to /tmp instead of crashing tabs
-  '--disable-background-networking', // no safe-browsing, suggestions or variations traffic next to the page's own
-  '--disable-component-update', // no component downloads (there is no internet on a farm node anyway)
-  '--disable-sync', // no account sync
-  '--no-first-run', // no first-run dialogs or welcome page
-];
-
-/**
- * Firefox preferences playing the same roles as the Chromium flags, where Firefox has an equivalent.
+ * Firefox preferences playing the same roles as the Chromium flags (drivers/shared/chromium-flags.ts),
+ * where Firefox has an equivalent.
  * - --no-sandbox: not carried over. Firefox's content sandbox degrades by itself where namespaces are
  *   missing and runs here as it is, so it stays on.
  * - --disable-dev-shm-usage: no equivalent (Firefox sizes its shared memory itself).

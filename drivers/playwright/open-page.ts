@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../shared/deadline.js';
+import { errorText } from '../shared/error-text.js';
 import type { Engine } from './engine.js';
-import { errorText } from './error-text.js';
 
 /**
  * Makes the first navigation a POST of the spec's url-encoded body. Playwright's goto can only GET,

@@ -1,13 +1,14 @@
 import { chromium, firefox, type Browser } from 'playwright-core';
 import type { BrowserName } from '../../core/capture-spec.js';
 import type { BrowserDriver, BrowserHandle, LaunchOptions } from '../../core/contracts/browser-driver.js';
+import { CHROMIUM_FLAGS } from '../shared/chromium-flags.js';
+import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { VideoEncoder } from '../video/video-encoder.js';
 import { AdBlocker } from './ad-blocker.js';
 import type { CaptureServices } from './capture-job.js';
 import type { Engine } from './engine.js';
-import { defaultFilterListPath } from './filter-list-path.js';
 import { dieWithParent } from './die-with-parent.js';
-import { CHROMIUM_FLAGS, FIREFOX_DARK_PREFS, FIREFOX_PREFS } from './launch-flags.js';
+import { FIREFOX_DARK_PREFS, FIREFOX_PREFS } from './launch-flags.js';
 import { PlaywrightHandle } from './playwright-handle.js';
 
 /** Settings of the Playwright driver, passed in by the composition root (nothing here reads the environment). */

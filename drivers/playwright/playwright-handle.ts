@@ -1,9 +1,9 @@
 import type { Browser } from 'playwright-core';
 import type { BrowserName, CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
+import { withTimeout } from '../shared/with-timeout.js';
 import { runCapture, type CaptureServices } from './capture-job.js';
 import type { Engine } from './engine.js';
-import { withTimeout } from './with-timeout.js';
 
 /**
  * A health probe opens and closes an empty context: it proves the browser answers, not only that the

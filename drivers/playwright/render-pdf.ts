@@ -1,22 +1,10 @@
 import type { Page } from 'playwright-core';
 import type { PdfSpec } from '../../core/capture-spec.js';
 import { documentSize } from '../page-scripts/document-size.js';
-import { cssLengthToPx } from './css-length.js';
+import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
+import { marginsPx, onePageSheetHeight, onePageSheetWidth, PAPER_PX } from '../shared/paper.js';
+import { withTimeout } from '../shared/with-timeout.js';
 import type { Engine } from './engine.js';
-import { OUTPUT_TIMEOUT_MS } from './output-timeout.js';
-import { withTimeout } from './with-timeout.js';
-
-/** Paper sizes in CSS pixels (96 per inch): A4 210×297 mm, Letter 8.5×11 in, Legal 8.5×14 in. */
-const PAPER_PX = {
-  a4: { width: (210 / 25.4) * 96, height: (297 / 25.4) * 96 },
-  letter: { width: 8.5 * 96, height: 11 * 96 },
-  legal: { width: 8.5 * 96, height: 14 * 96 },
-} as const;
-/**
- * Slack added to a one-page sheet's height: print layout rounds heights to device units, and a
- * document that ends exactly on the edge would spill one empty line onto a second sheet.
- */
-const ONE_PAGE_SLACK_PX = 16;
 
 /**
  * The document height when laid out at `width` CSS pixels: the width the printed content gets.
@@ -53,7 +41,7 @@ function lengthFor(engine: Engine, px: number): string {
  */
 export async function renderPdf(page: Page, pdf: PdfSpec, engine: Engine): Promise<Buffer> {
   const paper = PAPER_PX[pdf.format];
-  const margins = { top: cssLengthToPx(pdf.margin.top), right: cssLengthToPx(pdf.margin.right), bottom: cssLengthToPx(pdf.margin.bottom), left: cssLengthToPx(pdf.margin.left) };
+  const margins = marginsPx(pdf);
   const margin = {
     top: lengthFor(engine, margins.top), right: lengthFor(engine, margins.right),
     bottom: lengthFor(engine, margins.bottom), left: lengthFor(engine, margins.left),
@@ -63,9 +51,9 @@ export async function renderPdf(page: Page, pdf: PdfSpec, engine: Engine): Promi
   if (!pdf.onePage) {
     return print({ width: lengthFor(engine, paper.width), height: lengthFor(engine, paper.height), landscape: pdf.landscape });
   }
-  const sheetWidth = pdf.landscape ? paper.height : paper.width;
+  const sheetWidth = onePageSheetWidth(pdf);
   const contentHeight = await heightAtWidth(page, sheetWidth - margins.left - margins.right);
-  const sheetHeight = contentHeight + margins.top + margins.bottom + ONE_PAGE_SLACK_PX;
+  const sheetHeight = onePageSheetHeight(contentHeight, margins);
   // The sheet is already oriented, so `landscape` (which would swap it again) is not passed.
   return print({ width: lengthFor(engine, sheetWidth), height: lengthFor(engine, sheetHeight) });
 }

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { VideoSpec } from '../../core/capture-spec.js';
+import { waitForMinimumDuration } from '../shared/minimum-duration.js';
 import type { VideoEncoder, VideoRecording } from '../video/video-encoder.js';
 
 /**
@@ -43,13 +44,7 @@ export class ScreencastCapture {
    * frame), then returns the encoded video. Only the job's abort signal cuts the minimum short.
    */
   async stop(signal: AbortSignal): Promise<Buffer> {
-    const missing = this.video.duration * 1000 - this.recording.elapsed(performance.now());
-    if (missing > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, missing);
-        signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-      });
-    }
+    await waitForMinimumDuration(this.recording, this.video, signal);
     await this.page.screencast.stop().catch(() => undefined);
     signal.throwIfAborted();
     return this.recording.finish(performance.now());

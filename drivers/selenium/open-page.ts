@@ -1,6 +1,6 @@
 import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import type { Deadline } from '../playwright/deadline.js';
+import type { Deadline } from '../shared/deadline.js';
 import type { CdpSession } from './cdp-session.js';
 import { waitForLoad } from './wait-for-load.js';
 

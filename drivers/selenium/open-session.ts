@@ -1,5 +1,5 @@
 import { Builder, type WebDriver } from 'selenium-webdriver';
-import { withTimeout } from '../playwright/with-timeout.js';
+import { withTimeout } from '../shared/with-timeout.js';
 
 /**
  * How long the grid may take to start a session: a cold Chromium plus chromedriver take about 2 s

@@ -1,9 +1,9 @@
 import type { WebDriver } from 'selenium-webdriver';
 import type { PdfSpec } from '../../core/capture-spec.js';
 import { documentSize } from '../page-scripts/document-size.js';
-import { OUTPUT_TIMEOUT_MS } from '../playwright/output-timeout.js';
-import { withTimeout } from '../playwright/with-timeout.js';
+import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
 import { marginsPx, onePageSheetHeight, onePageSheetWidth, PAPER_PX } from '../shared/paper.js';
+import { withTimeout } from '../shared/with-timeout.js';
 import type { CdpSession } from './cdp-session.js';
 import { inPage } from './in-page.js';
 

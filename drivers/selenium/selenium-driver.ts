@@ -1,7 +1,7 @@
 import type { BrowserName } from '../../core/capture-spec.js';
 import type { BrowserDriver, BrowserHandle, LaunchOptions } from '../../core/contracts/browser-driver.js';
-import { defaultFilterListPath } from '../playwright/filter-list-path.js';
-import { CHROMIUM_FLAGS } from '../playwright/launch-flags.js';
+import { CHROMIUM_FLAGS } from '../shared/chromium-flags.js';
+import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { VideoEncoder } from '../video/video-encoder.js';
 import { AdBlockEngine } from './ad-block.js';
 import type { SeleniumCaptureServices } from './capture-services.js';
@@ -25,8 +25,9 @@ export interface SeleniumDriverOptions {
 const DEFAULT_MAX_WAIT_SECONDS = 30;
 
 /**
- * The flags of every session: the Playwright driver's Chromium flags (the same reasons hold on a grid
- * node) plus headless, because the captures must look the same whether or not the node has a display.
+ * The flags of every session: the Chromium flags of every launch (drivers/shared/chromium-flags.ts; the
+ * same reasons hold on a grid node) plus headless, because the captures must look the same whether or
+ * not the node has a display.
  */
 const SESSION_CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 

@@ -1,5 +1,5 @@
 import type { WebDriver } from 'selenium-webdriver';
-import type { Deadline } from '../playwright/deadline.js';
+import type { Deadline } from '../shared/deadline.js';
 
 /**
  * document.readyState is asked this often while a page loads: 100 ms adds at most a tenth of a second

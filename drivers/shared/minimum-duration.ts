@@ -3,8 +3,7 @@ import type { VideoRecording } from '../video/video-encoder.js';
 
 /**
  * Waits until a recording is as long as video_duration asks (counted from its first frame). Only the
- * job's abort signal cuts it short. Browser-independent: drivers/playwright/screencast-capture.ts
- * `stop()` does the same wait inline and could call this.
+ * job's abort signal cuts it short.
  */
 export async function waitForMinimumDuration(recording: VideoRecording, video: VideoSpec, signal: AbortSignal): Promise<void> {
   const missing = video.duration * 1000 - recording.elapsed(performance.now());

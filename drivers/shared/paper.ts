@@ -1,5 +1,5 @@
 import type { PdfSpec } from '../../core/capture-spec.js';
-import { cssLengthToPx } from '../playwright/css-length.js';
+import { cssLengthToPx } from './css-length.js';
 
 /** Paper sizes in CSS pixels (96 per inch): A4 210×297 mm, Letter 8.5×11 in, Legal 8.5×14 in. */
 export const PAPER_PX = {

@@ -1,7 +1,4 @@
-/**
- * Times the phases of a capture into CaptureOutput.timings (ms per phase, plus `total`).
- * Browser-independent; drivers/playwright/capture-job.ts has the same private class and could use this one.
- */
+/** Times the phases of a capture into CaptureOutput.timings (ms per phase, plus `total`). */
 export class PhaseClock {
   readonly timings: Record<string, number> = {};
   private last = Date.now();

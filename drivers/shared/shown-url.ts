@@ -1,7 +1,6 @@
 /**
  * The URL a page shows, or '' when it is not a web page: after a failed navigation Chromium shows
  * chrome-error://chromewebdata/ and nothing was loaded (the record's final_url is then empty).
- * Browser-independent; drivers/playwright/capture-job.ts `shownUrl` applies the same rule to page.url().
  */
 export function webUrlOrEmpty(url: string): string {
   return /^https?:\/\//i.test(url) ? url : '';

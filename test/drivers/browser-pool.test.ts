@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
 import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
 import { BrowserPool, type BrowserPoolOptions } from '../../drivers/pool/browser-pool.js';
-import { chromiumMainPids, countBrowserProcesses, waitForBrowserProcesses } from '../support/browser-processes.js';
+import { BROWSER_PROCESS, chromiumMainPids, countOwnProcesses, waitForOwnProcesses } from '../support/process-census.js';
 
 /** Small pools of real Chromium browsers. */
 describe('browser pool', function () {
@@ -16,10 +16,10 @@ describe('browser pool', function () {
   };
   let processesBefore: number;
   before(async function () {
-    processesBefore = await countBrowserProcesses();
+    processesBefore = await countOwnProcesses(BROWSER_PROCESS, []);
   });
   after(async function () {
-    expect(await waitForBrowserProcesses(processesBefore, 15_000)).to.equal(processesBefore);
+    expect(await waitForOwnProcesses(BROWSER_PROCESS, [], processesBefore, 15_000)).to.equal(processesBefore);
   });
 
   it('starts min browsers and recycles a browser after N jobs', async function () {

@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import { BROWSERS, type BrowserName } from '../../core/capture-spec.js';
 import type { BrowserHandle, LaunchOptions } from '../../core/contracts/browser-driver.js';
 import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
-import { countBrowserProcesses, waitForBrowserProcesses } from '../support/browser-processes.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
+import { BROWSER_PROCESS, countOwnProcesses, waitForOwnProcesses } from '../support/process-census.js';
 import { TestSite } from '../support/test-site.js';
 import { CONFORMANCE_CASES } from './conformance-cases.js';
 
@@ -30,7 +30,7 @@ describe('playwright driver conformance', function () {
   };
 
   before(async function () {
-    processesBefore = await countBrowserProcesses();
+    processesBefore = await countOwnProcesses(BROWSER_PROCESS, []);
     site = await TestSite.start();
   });
 
@@ -38,7 +38,7 @@ describe('playwright driver conformance', function () {
     for (const handle of handles.values()) await (await handle).close();
     await site.close();
     // Every browser process the suite started has exited: nothing leaks.
-    expect(await waitForBrowserProcesses(processesBefore, 15_000)).to.equal(processesBefore);
+    expect(await waitForOwnProcesses(BROWSER_PROCESS, [], processesBefore, 15_000)).to.equal(processesBefore);
   });
 
   for (const browser of BROWSERS) {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { chromium, type Browser } from 'playwright-core';
 import { fullPageScreenshot } from '../../drivers/playwright/full-page-screenshot.js';
 import type { Engine } from '../../drivers/playwright/engine.js';
-import { CHROMIUM_FLAGS } from '../../drivers/playwright/launch-flags.js';
+import { CHROMIUM_FLAGS } from '../../drivers/shared/chromium-flags.js';
 import { imageSize, rawPixels } from '../support/media-probe.js';
 import { TestSite } from '../support/test-site.js';
 

@@ -1,8 +1,8 @@
 import type { CaptureResult, Consumer } from '../../../core/contracts/job-queue.js';
 import type { Logger } from '../../../core/logger.js';
 import { retryDelayMs } from '../backoff.js';
-import { InFlight } from '../in-flight.js';
 import type { QueueTuning } from '../queue-tuning.js';
+import { SlotConsumer } from './slot-consumer.js';
 
 interface PendingResult { result: CaptureResult; deliveries: number }
 type ResultHandler = (result: CaptureResult) => Promise<void>;
@@ -85,29 +85,13 @@ export class MemoryResultBus {
   }
 }
 
-class ResultConsumer implements Consumer {
-  readonly inflight = new InFlight();
-  private draining = false;
-
+/** One `onResult()` of the in-process queue: its handler, applying at most `concurrency` results at once. */
+class ResultConsumer extends SlotConsumer {
   constructor(
     readonly handler: ResultHandler,
-    private readonly concurrency: number,
-    private readonly onDrain: (consumer: ResultConsumer) => void,
-  ) {}
-
-  hasRoom(): boolean {
-    return !this.draining && this.inflight.size < this.concurrency;
-  }
-
-  inFlight(): number {
-    return this.inflight.size;
-  }
-
-  async drain(): Promise<void> {
-    if (!this.draining) {
-      this.draining = true;
-      this.onDrain(this);
-    }
-    await this.inflight.idle();
+    concurrency: number,
+    onDrain: (consumer: ResultConsumer) => void,
+  ) {
+    super(concurrency, () => onDrain(this));
   }
 }

@@ -1,12 +1,11 @@
 import type { Subscription } from '@nats-io/transport-node';
-import type { CaptureJob, Consumer, JobHandler } from '../../../core/contracts/job-queue.js';
-import { InFlight } from '../in-flight.js';
+import type { CaptureJob, JobHandler } from '../../../core/contracts/job-queue.js';
 import { runDelivery } from '../run-delivery.js';
 import { decodeJob } from './job-codec.js';
+import { LoopingConsumer } from './looping-consumer.js';
 import { MessageAck, pullNoWait, type PulledMessage } from './pull-message.js';
 import type { QueueContext } from './queue-context.js';
 import type { Lane } from './subjects.js';
-import { WakeSignal } from './wake-signal.js';
 
 /**
  * One agent's `consume()` on the NATS queue. Whenever it has a free slot it pulls ONE job, trying its
@@ -15,75 +14,43 @@ import { WakeSignal } from './wake-signal.js';
  * publish (a plain NATS subscription, no JetStream cost) or `idlePollMs` passes (naked retries and
  * ack-wait redeliveries publish nothing, so they are found by that poll).
  */
-export class NatsJobConsumer implements Consumer {
-  private readonly inflight = new InFlight();
-  private readonly signal = new WakeSignal();
+export class NatsJobConsumer extends LoopingConsumer {
   private readonly allLanes: Lane[];
   /** per tier: the index of the lane to try first */
   private readonly cursor: number[];
   private readonly subscriptions: Subscription[] = [];
-  private stopping = false;
-  private readonly loop: Promise<void>;
 
   constructor(
-    private readonly ctx: QueueContext,
+    ctx: QueueContext,
     private readonly lanesByTier: Lane[][],
     wakeSubjects: string[],
     private readonly slots: number,
     private readonly handler: JobHandler,
-    private readonly onStopped: (consumer: NatsJobConsumer) => void,
+    onStopped: (consumer: NatsJobConsumer) => void,
   ) {
+    super(ctx, 'pulling jobs', () => onStopped(this));
     this.allLanes = lanesByTier.flat();
     this.cursor = lanesByTier.map(() => 0);
     for (const subject of wakeSubjects) {
-      this.subscriptions.push(ctx.nc.subscribe(subject, { callback: () => this.signal.kick() }));
+      this.subscriptions.push(ctx.nc.subscribe(subject, { callback: () => this.wake.kick() }));
     }
-    this.loop = this.run();
+    this.startLoop();
   }
 
-  inFlight(): number {
-    return this.inflight.size;
+  protected override stopped(): void {
+    for (const sub of this.subscriptions) if (!this.ctx.nc.isClosed()) sub.unsubscribe();
   }
 
-  /** Stops pulling, waits for the jobs in flight to settle (SIGTERM drain of an agent). */
-  async drain(): Promise<void> {
-    await this.stop();
-    await this.inflight.idle();
-  }
-
-  /** Stops pulling without waiting for the jobs in flight (the queue is closing). */
-  async stop(): Promise<void> {
-    if (!this.stopping) {
-      this.stopping = true;
-      this.signal.kick();
-      for (const sub of this.subscriptions) if (!this.ctx.nc.isClosed()) sub.unsubscribe();
-      this.onStopped(this);
+  /** Pulls one job when a slot is free, else (or with no job anywhere) waits for a wake-up or the idle poll. */
+  protected async turn(): Promise<void> {
+    if (this.inflight.size >= this.slots) {
+      await this.wake.wait(this.ctx.idlePollMs);
+      return;
     }
-    await this.loop;
-  }
-
-  private done(): boolean {
-    return this.stopping || this.ctx.closing.aborted || this.ctx.nc.isClosed();
-  }
-
-  private async run(): Promise<void> {
-    while (!this.done()) {
-      if (this.inflight.size >= this.slots) {
-        await this.signal.wait(this.ctx.idlePollMs);
-        continue;
-      }
-      let pulled: PulledMessage | null = null;
-      try {
-        await this.ctx.ensureLanes(this.allLanes);
-        pulled = await this.pullHighest();
-      } catch (err) {
-        if (this.done()) break;
-        this.ctx.log.warn({ err }, 'queue: pulling jobs failed; retrying');
-        this.ctx.invalidate();
-      }
-      if (pulled) this.start(pulled);
-      else await this.signal.wait(this.ctx.idlePollMs);
-    }
+    await this.ctx.ensureLanes(this.allLanes);
+    const pulled = await this.pullHighest();
+    if (pulled) this.start(pulled);
+    else await this.wake.wait(this.ctx.idlePollMs);
   }
 
   /** The next job from the highest tier that has one, or null. */
@@ -106,7 +73,7 @@ export class NatsJobConsumer implements Consumer {
   }
 
   private start(pulled: PulledMessage): void {
-    this.inflight.track(this.process(pulled), () => this.signal.kick());
+    this.inflight.track(this.process(pulled), () => this.wake.kick());
   }
 
   private async process(pulled: PulledMessage): Promise<void> {

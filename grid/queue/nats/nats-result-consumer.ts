@@ -1,10 +1,9 @@
 import type { JsMsg } from '@nats-io/jetstream';
-import type { CaptureResult, Consumer } from '../../../core/contracts/job-queue.js';
+import type { CaptureResult } from '../../../core/contracts/job-queue.js';
 import { retryDelayMs } from '../backoff.js';
-import { InFlight } from '../in-flight.js';
 import { decodeResult } from './job-codec.js';
+import { LoopingConsumer } from './looping-consumer.js';
 import type { QueueContext } from './queue-context.js';
-import { WakeSignal } from './wake-signal.js';
 
 /**
  * JetStream's client refuses fetches that expire in under a second; a second is also as long as drain()
@@ -18,59 +17,25 @@ const FETCH_EXPIRES_MS = 1_000;
  * naks a failed one with the shared backoff so it comes back later. Every api process's onResult shares
  * the one durable, so each result is applied by one of them.
  */
-export class NatsResultConsumer implements Consumer {
-  private readonly inflight = new InFlight();
-  private readonly pause = new WakeSignal();
-  private stopping = false;
-  private readonly loop: Promise<void>;
-
+export class NatsResultConsumer extends LoopingConsumer {
   constructor(
-    private readonly ctx: QueueContext,
+    ctx: QueueContext,
     private readonly handler: (result: CaptureResult) => Promise<void>,
     private readonly concurrency: number,
-    private readonly onStopped: (consumer: NatsResultConsumer) => void,
+    onStopped: (consumer: NatsResultConsumer) => void,
   ) {
-    this.loop = this.run();
+    super(ctx, 'fetching results', () => onStopped(this));
+    this.startLoop();
   }
 
-  inFlight(): number {
-    return this.inflight.size;
-  }
-
-  async drain(): Promise<void> {
-    await this.stop();
+  /** Fetches one batch and applies it. */
+  protected async turn(): Promise<void> {
+    const { js } = await this.ctx.handles();
+    const consumer = await js.consumers.get(this.ctx.names.resultsStream, this.ctx.names.resultsConsumer);
+    const batch = await consumer.fetch({ max_messages: this.concurrency, expires: FETCH_EXPIRES_MS });
+    for await (const msg of batch) this.inflight.track(this.apply(msg), () => undefined);
+    // The next batch only when this one is applied: never more than `concurrency` at once.
     await this.inflight.idle();
-  }
-
-  async stop(): Promise<void> {
-    if (!this.stopping) {
-      this.stopping = true;
-      this.pause.kick();
-      this.onStopped(this);
-    }
-    await this.loop;
-  }
-
-  private done(): boolean {
-    return this.stopping || this.ctx.closing.aborted || this.ctx.nc.isClosed();
-  }
-
-  private async run(): Promise<void> {
-    while (!this.done()) {
-      try {
-        const { js } = await this.ctx.handles();
-        const consumer = await js.consumers.get(this.ctx.names.resultsStream, this.ctx.names.resultsConsumer);
-        const batch = await consumer.fetch({ max_messages: this.concurrency, expires: FETCH_EXPIRES_MS });
-        for await (const msg of batch) this.inflight.track(this.apply(msg), () => undefined);
-        // The next batch only when this one is applied: never more than `concurrency` at once.
-        await this.inflight.idle();
-      } catch (err) {
-        if (this.done()) break;
-        this.ctx.log.warn({ err }, 'queue: fetching results failed; retrying');
-        this.ctx.invalidate();
-        await this.pause.wait(this.ctx.idlePollMs);
-      }
-    }
   }
 
   private async apply(msg: JsMsg): Promise<void> {

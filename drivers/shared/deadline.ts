@@ -25,7 +25,7 @@ export class Deadline {
   }
 
   /**
-   * A Playwright timeout for one wait: at most `cap` ms and never past the deadline. Playwright reads
+   * A timeout for one wait: at most `cap` ms and never past the deadline. Playwright reads
    * a timeout of 0 as "no timeout", so a passed deadline yields 1 ms, which fails at once.
    */
   timeout(cap = Number.POSITIVE_INFINITY): number {

@@ -1,0 +1,66 @@
+import type { Page } from 'playwright-core';
+import type { CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
+import type { VideoEncoder } from '../video/video-encoder.js';
+import type { CapturePage, ScreencastRecording } from '../shared/capture-adapter.js';
+import type { Deadline } from '../shared/deadline.js';
+import type { AddScriptTag } from '../shared/run-scripts.js';
+import { webUrlOrEmpty } from '../shared/shown-url.js';
+import { DocumentResponse } from './document-response.js';
+import type { Engine } from './engine.js';
+import { openPage } from './open-page.js';
+import { renderPdf } from './render-pdf.js';
+import { PlaywrightSteps } from './run-steps.js';
+import { ScreencastCapture } from './screencast-capture.js';
+import { PlaywrightShots } from './take-shot.js';
+
+/** A Playwright page as the capture pipeline (drivers/shared/capture-pipeline.ts) drives it. */
+export class PlaywrightPage implements CapturePage {
+  readonly shots: PlaywrightShots;
+  readonly steps: PlaywrightSteps;
+  private readonly documentResponse: DocumentResponse;
+
+  constructor(
+    private readonly page: Page,
+    private readonly spec: CaptureSpec,
+    private readonly engine: Engine,
+    readonly browserInfo: string,
+    private readonly videoEncoder: VideoEncoder,
+  ) {
+    this.documentResponse = new DocumentResponse(page);
+    this.shots = new PlaywrightShots(page, spec, engine);
+    this.steps = new PlaywrightSteps(page);
+  }
+
+  readonly addScriptTag: AddScriptTag = async (source) => {
+    await this.page.addScriptTag(source);
+  };
+
+  startScreencast(video: VideoSpec): Promise<ScreencastRecording> {
+    return ScreencastCapture.start(this.page, video, this.videoEncoder);
+  }
+
+  open(deadline: Deadline, warnings: string[]): Promise<void> {
+    return openPage(this.page, this.spec, this.engine, deadline, warnings);
+  }
+
+  evaluate<A extends [] | [unknown], R>(fn: (...args: A) => R, ...args: A): Promise<Awaited<R>> {
+    // Playwright passes one argument to a page function; page functions take at most one.
+    return this.page.evaluate(fn as (arg: unknown) => R, args[0]) as Promise<Awaited<R>>;
+  }
+
+  async shownUrl(): Promise<string> {
+    return webUrlOrEmpty(this.page.url());
+  }
+
+  responseCode(): number | null {
+    return this.documentResponse.status;
+  }
+
+  html(): Promise<string> {
+    return this.page.content();
+  }
+
+  pdf(pdf: PdfSpec): Promise<Buffer> {
+    return renderPdf(this.page, pdf, this.engine);
+  }
+}

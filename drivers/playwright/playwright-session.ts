@@ -1,0 +1,41 @@
+import type { BrowserContext } from 'playwright-core';
+import type { CaptureSpec } from '../../core/capture-spec.js';
+import type { CaptureSession } from '../shared/capture-adapter.js';
+import { applyBraveEmulation } from './brave-emulation.js';
+import type { CaptureServices } from './capture-job.js';
+import { grantFirstOriginPermissions } from './context-options.js';
+import type { Engine } from './engine.js';
+import { PlaywrightPage } from './playwright-page.js';
+
+/** One capture's fresh BrowserContext. */
+export class PlaywrightSession implements CaptureSession {
+  constructor(
+    private readonly context: BrowserContext,
+    private readonly spec: CaptureSpec,
+    private readonly engine: Engine,
+    private readonly info: string,
+    private readonly services: CaptureServices,
+  ) {}
+
+  async preparePage(): Promise<PlaywrightPage> {
+    const { context, spec, engine } = this;
+    await grantFirstOriginPermissions(context, spec);
+    if (spec.cookies.length > 0) {
+      await context.addCookies(spec.cookies.map((cookie) => ({ name: cookie.name, value: cookie.value, url: spec.url })));
+    }
+    const page = await context.newPage();
+    if (engine.braveEmulation) await applyBraveEmulation(page, spec);
+    // Brave blocks by itself (its shields); hide_ads asks the same of chrome and firefox.
+    if (spec.hideAds || engine.braveEmulation) await this.services.adBlocker.enable(page);
+    return new PlaywrightPage(page, spec, engine, this.info, this.services.videoEncoder);
+  }
+
+  abort(): void {
+    // Closing the context makes every pending Playwright call in it reject at once.
+    void this.context.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+  }
+}

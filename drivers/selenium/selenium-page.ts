@@ -1,0 +1,78 @@
+import type { FiltersEngine } from '@ghostery/adblocker';
+import type { WebDriver } from 'selenium-webdriver';
+import type { CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
+import type { CapturePage, ScreencastRecording } from '../shared/capture-adapter.js';
+import { addScriptTag } from '../shared/add-script-tag.js';
+import type { Deadline } from '../shared/deadline.js';
+import { errorText } from '../shared/error-text.js';
+import { withinOutputTime } from '../shared/output-timeout.js';
+import type { AddScriptTag } from '../shared/run-scripts.js';
+import { viewportOf } from '../shared/viewport.js';
+import type { VideoEncoder } from '../video/video-encoder.js';
+import { hideAdContainers } from './ad-containers.js';
+import type { CdpSession } from './cdp-session.js';
+import type { DocumentStatus } from './document-status.js';
+import { inPage } from './in-page.js';
+import { openPage } from './open-page.js';
+import { printPdf } from './print-pdf.js';
+import { SeleniumSteps } from './run-steps.js';
+import { Screencast } from './screencast.js';
+import { shownUrl } from './shown-url.js';
+import { SeleniumShots } from './take-shot.js';
+
+/** The page of a WebDriver session as the capture pipeline (drivers/shared/capture-pipeline.ts) drives it. */
+export class SeleniumPage implements CapturePage {
+  readonly shots: SeleniumShots;
+  readonly steps: SeleniumSteps;
+
+  constructor(
+    private readonly driver: WebDriver,
+    private readonly cdp: CdpSession,
+    private readonly spec: CaptureSpec,
+    readonly browserInfo: string,
+    private readonly documentStatus: DocumentStatus,
+    /** the hide_ads filter engine, null without hide_ads */
+    private readonly adEngine: FiltersEngine | null,
+    private readonly videoEncoder: VideoEncoder,
+  ) {
+    this.shots = new SeleniumShots(driver, cdp, spec);
+    this.steps = new SeleniumSteps(driver, cdp);
+  }
+
+  readonly addScriptTag: AddScriptTag = (source) => inPage(this.driver, addScriptTag, source);
+
+  startScreencast(video: VideoSpec): Promise<ScreencastRecording> {
+    return Screencast.start(this.cdp, video, viewportOf(this.spec), this.videoEncoder);
+  }
+
+  open(deadline: Deadline, warnings: string[]): Promise<void> {
+    return openPage(this.driver, this.cdp, this.spec, deadline, warnings);
+  }
+
+  evaluate<A extends [] | [unknown], R>(fn: (...args: A) => R, ...args: A): Promise<Awaited<R>> {
+    return inPage(this.driver, fn, ...args);
+  }
+
+  async beforeShot(warnings: string[]): Promise<void> {
+    // Blocked ads leave empty containers; the cosmetic filters hide them, with what the page shows now.
+    if (this.adEngine) await withinOutputTime(hideAdContainers(this.driver, this.adEngine), 'hiding ad containers').catch((error: unknown) => warnings.push(`Ad containers could not be hidden: ${errorText(error)}`));
+  }
+
+  shownUrl(): Promise<string> {
+    return shownUrl(this.cdp);
+  }
+
+  responseCode(): number | null {
+    return this.documentStatus.status;
+  }
+
+  html(): Promise<string> {
+    return this.driver.getPageSource();
+  }
+
+  pdf(pdf: PdfSpec): Promise<Buffer> {
+    const viewport = viewportOf(this.spec);
+    const metrics = { width: viewport.width, height: viewport.height, deviceScaleFactor: this.spec.device.scale, mobile: this.spec.device.mobile };
+    return printPdf(this.driver, this.cdp, pdf, metrics);
+  }
+}

@@ -1,0 +1,119 @@
+import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
+import { collectLinks } from '../page-scripts/collect-links.js';
+import { lazyLoadScroll } from '../page-scripts/lazy-load-scroll.js';
+import type { CaptureSession, ScreencastRecording } from './capture-adapter.js';
+import { Deadline } from './deadline.js';
+import { errorText } from './error-text.js';
+import { withinOutputTime } from './output-timeout.js';
+import { PhaseClock } from './phase-clock.js';
+import { runScripts } from './run-scripts.js';
+import { runSteps } from './run-steps.js';
+import { takeShots } from './shots-loop.js';
+
+export interface PipelineSettings {
+  /** the deadline used when a spec's maxWait is 0 ("service default"), in ms */
+  defaultMaxWaitMs: number;
+  /** warnings known before the capture starts (options this browser cannot honour); the capture adds its own */
+  warnings: string[];
+}
+
+/**
+ * One capture, the same for every driver: `open` gives a fresh context or session, closed in `finally`
+ * whatever happens. The order of the phases is the order a person would see: load, scripts, steps,
+ * delay, then the shots; outputs that change the page (the PDF's measurement resizes the viewport) come
+ * after the video has stopped. Waiting ends at the job's deadline (maxWait); producing outputs is
+ * bounded by OUTPUT_TIMEOUT_MS. Only the abort signal (job cancelled) makes it throw; everything else
+ * that partly fails is a warning.
+ */
+export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal, settings: PipelineSettings, open: () => Promise<CaptureSession>): Promise<CaptureOutput> {
+  signal.throwIfAborted();
+  const clock = new PhaseClock();
+  const warnings = settings.warnings;
+  const deadline = new Deadline(spec.maxWait > 0 ? spec.maxWait * 1000 : settings.defaultMaxWaitMs, signal);
+  const session = await open();
+  // Closing the context or session makes every pending call in it fail at once: that is the abort.
+  const onAbort = (): void => session.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let screencast: ScreencastRecording | null = null;
+  try {
+    const page = await session.preparePage();
+    if (spec.video) {
+      screencast = await page.startScreencast(spec.video).catch((error: unknown) => {
+        warnings.push(`The video could not be started: ${errorText(error)}`);
+        return null;
+      });
+    }
+    clock.lap('prepare');
+
+    await page.open(deadline, warnings);
+    clock.lap('load');
+    await runScripts(page.addScriptTag, spec, deadline, warnings);
+    await runSteps(page.steps, spec.steps, deadline, warnings);
+    clock.lap('scripts_steps');
+    if (spec.delay > 0) {
+      const slept = await deadline.sleep(spec.delay * 1000);
+      if (slept < spec.delay * 1000 - 1) warnings.push(`max_wait passed during the ${spec.delay} s delay; captured after ${(slept / 1000).toFixed(1)} s.`);
+    }
+    if (spec.size === 'page' && !deadline.passed) {
+      await deadline
+        .race(page.evaluate(lazyLoadScroll, { maxHeight: spec.maxHeight, budgetMs: deadline.remaining() }), 'the scroll through the page')
+        .catch((error: unknown) => warnings.push(`Lazy content may be missing: ${errorText(error)}`));
+    }
+    clock.lap('wait');
+
+    const { images, finalUrls, trackers } = await takeShots(page, spec, deadline, warnings);
+    clock.lap('shots');
+
+    const html = spec.html ? await withinOutputTime(page.html(), 'the HTML') : null;
+    const links = await withinOutputTime(page.evaluate(collectLinks), 'collecting links').catch((error: unknown) => {
+      warnings.push(`Links could not be collected: ${errorText(error)}`);
+      return [];
+    });
+    const userAgent = await withinOutputTime(page.evaluate(() => navigator.userAgent), 'reading the user agent').catch(() => spec.userAgent ?? '');
+    clock.lap('html_links');
+
+    let video: CaptureOutput['video'] = null;
+    if (screencast && spec.video) {
+      const recording = screencast;
+      screencast = null;
+      video = await recording.stop(signal).then(
+        (data) => ({ data, format: spec.video!.format }),
+        (error: unknown) => {
+          signal.throwIfAborted();
+          warnings.push(`The video could not be encoded: ${errorText(error)}`);
+          return null;
+        },
+      );
+      clock.lap('video');
+    }
+    let pdf: Buffer | null = null;
+    if (spec.pdf) {
+      pdf = await page.pdf(spec.pdf).catch((error: unknown) => {
+        signal.throwIfAborted();
+        warnings.push(`The PDF could not be rendered on ${spec.browser}: ${errorText(error)}`);
+        return null;
+      });
+      clock.lap('pdf');
+    }
+
+    return {
+      images,
+      html,
+      pdf,
+      video,
+      finalUrl: await withinOutputTime(page.shownUrl(), 'reading the URL'),
+      finalUrls,
+      responseCode: page.responseCode(),
+      links,
+      trackers,
+      userAgent,
+      browserInfo: page.browserInfo,
+      warnings,
+      timings: clock.total(),
+    };
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    if (screencast) await screencast.abort();
+    await session.close();
+  }
+}
