@@ -141,6 +141,11 @@ export interface CaptureSpec {
   html: boolean;
   pdf: PdfSpec | null;
   video: VideoSpec | null;
+  /**
+   * Set by the farm's country routing, not by the request: the proxy (http://host:port) this capture's
+   * traffic goes through so the page sees the country's address. Absent or null: direct.
+   */
+  proxy?: string | null;
 }
 
 /** One stored output a capture produced, before it reaches object storage. */

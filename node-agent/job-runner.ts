@@ -44,7 +44,8 @@ export class JobRunner {
 
   readonly handle = async (job: CaptureJob, ctl: JobControl): Promise<JobOutcome> => {
     const started = Date.now();
-    const spec = job.spec;
+    // The route decided at dispatch: the capture goes through the country's proxy when there is one.
+    const spec = job.proxy ? { ...job.spec, proxy: job.proxy } : job.spec;
     const deadlineMs = (spec.maxWait > 0 ? spec.maxWait : this.opts.captureTimeoutSeconds) * 1000;
     const hardLimit = AbortSignal.any([ctl.signal, AbortSignal.timeout(deadlineMs + HARD_LIMIT_MARGIN_MS)]);
     const alive = setInterval(() => ctl.working(), WORKING_INTERVAL_MS);

@@ -32,6 +32,8 @@ export function contextOptions(spec: CaptureSpec, engine: Engine): BrowserContex
     // A service worker answers requests from its own cache, out of reach of request interception,
     // which would let ads through and turn the POST navigation into a GET. Captures never need one.
     serviceWorkers: 'block',
+    // Country routing through a proxy; loopback stays direct (Chromium never proxies it anyway).
+    ...(spec.proxy ? { proxy: { server: spec.proxy } } : {}),
   };
 }
 

@@ -34,6 +34,8 @@ export function sessionCapabilities(spec: CaptureSpec, chromeFlags: readonly str
   return {
     browserName: 'chrome',
     acceptInsecureCerts: !spec.strictSsl,
+    // Country routing through a proxy: WebDriver's manual proxy for http and https traffic.
+    ...(spec.proxy ? { proxy: { proxyType: 'manual', httpProxy: new URL(spec.proxy).host, sslProxy: new URL(spec.proxy).host } } : {}),
     pageLoadStrategy: 'none',
     timeouts: { script: SCRIPT_TIMEOUT_MS },
     'goog:chromeOptions': {
