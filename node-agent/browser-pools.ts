@@ -11,6 +11,8 @@ export interface PoolSettings {
   bravePath: string | null;
   /** the Selenium Grid the selenium driver opens its sessions on */
   gridUrl: string | null;
+  /** told when a pooled browser is replaced (metrics) */
+  onReplace?: (browser: BrowserName, reason: 'crash' | 'recycle') => void;
 }
 
 /** Waiting this long for a free browser means every slot is stuck: fail the job so it is retried. */
@@ -46,6 +48,7 @@ export class BrowserPools {
         idleTimeoutMs: this.settings.poolIdleSeconds * 1000,
         evictionIntervalMs: EVICTION_INTERVAL_MS,
         acquireTimeoutMs: ACQUIRE_TIMEOUT_MS,
+        onReplace: (reason) => this.settings.onReplace?.(spec.browser, reason),
       });
       this.pools.set(key, pool);
     }

@@ -21,13 +21,18 @@ export async function createDriver(config: Config): Promise<BrowserDriver> {
 }
 
 /** Builds a node agent from the configuration and the farm's parts; start() it to take jobs. */
-export async function createAgent(config: Config, parts: { queue: JobQueue; registry: NodeRegistry; objects: ObjectStore }, log: Logger, observe?: (browser: string, seconds: number, outcome: string) => void): Promise<NodeAgent> {
+export interface AgentObservers {
+  capture?: (browser: string, seconds: number, outcome: string) => void;
+  browserReplaced?: (browser: string, reason: 'crash' | 'recycle') => void;
+}
+
+export async function createAgent(config: Config, parts: { queue: JobQueue; registry: NodeRegistry; objects: ObjectStore }, log: Logger, observers: AgentObservers = {}): Promise<NodeAgent> {
   const a = config.agent;
   const driver = await createDriver(config);
   const browsers = a.browsers.filter((b) => driver.browsers().includes(b));
-  const pools = new BrowserPools(driver, browsers, { slots: a.slots, recycleAfterJobs: a.recycleAfterJobs, poolIdleSeconds: a.poolIdleSeconds, bravePath: a.bravePath, gridUrl: a.seleniumGridUrl });
+  const pools = new BrowserPools(driver, browsers, { slots: a.slots, recycleAfterJobs: a.recycleAfterJobs, poolIdleSeconds: a.poolIdleSeconds, bravePath: a.bravePath, gridUrl: a.seleniumGridUrl, onReplace: observers.browserReplaced });
   return new NodeAgent(
     { nodeId: a.nodeId, browsers, slots: a.slots, countries: a.countries, driver: driver.kind, captureTimeoutSeconds: config.farm.captureTimeoutSeconds, heartbeatSeconds: config.farm.heartbeatSeconds },
-    pools, parts.queue, parts.registry, parts.objects, log, observe,
+    pools, parts.queue, parts.registry, parts.objects, log, observers.capture,
   );
 }

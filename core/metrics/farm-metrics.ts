@@ -9,7 +9,7 @@ export class FarmMetrics {
   readonly registry = new Registry();
   readonly captureSeconds: Histogram<'browser' | 'driver' | 'outcome'>;
   readonly failures: Counter<'reason'>;
-  readonly browserRestarts: Counter<'browser'>;
+  readonly browserRestarts: Counter<'browser' | 'reason'>;
   readonly results: Counter<'outcome'>;
 
   constructor(sources: {
@@ -24,7 +24,7 @@ export class FarmMetrics {
       buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120], registers: [this.registry],
     });
     this.failures = new Counter({ name: 'shotfarm_capture_failures_total', help: 'Captures that failed, by reason', labelNames: ['reason'], registers: [this.registry] });
-    this.browserRestarts = new Counter({ name: 'shotfarm_browser_restarts_total', help: 'Browsers replaced after a crash or recycling', labelNames: ['browser'], registers: [this.registry] });
+    this.browserRestarts = new Counter({ name: 'shotfarm_browser_restarts_total', help: 'Browsers replaced after a crash or recycling', labelNames: ['browser', 'reason'], registers: [this.registry] });
     this.results = new Counter({ name: 'shotfarm_results_total', help: 'Capture results applied by the recorder', labelNames: ['outcome'], registers: [this.registry] });
     const { queueDepth, inFlight, poolSizes } = sources;
     if (queueDepth) {

@@ -16,6 +16,8 @@ export interface BrowserPoolOptions {
   evictionIntervalMs: number;
   /** how long `acquire` waits for a free browser before failing, in ms */
   acquireTimeoutMs: number;
+  /** told when a browser is replaced: it crashed, or it served its recycleAfterJobs captures (metrics) */
+  onReplace?: (reason: 'crash' | 'recycle') => void;
 }
 
 /**
@@ -65,6 +67,7 @@ export class BrowserPool {
 
   /** A crashed browser leaves the pool now; a borrowed one is removed when it is released. */
   private onCrash(handle: BrowserHandle): void {
+    this.options.onReplace?.('crash');
     this.crashed.add(handle);
     if (!this.closed && !this.pool.isBorrowedResource(handle)) void this.sweepIdle().catch(() => undefined);
   }
@@ -92,7 +95,10 @@ export class BrowserPool {
     } finally {
       const done = (this.jobs.get(handle) ?? 0) + 1;
       this.jobs.set(handle, done);
-      if (this.crashed.has(handle) || done >= this.options.recycleAfterJobs) await this.pool.destroy(handle).catch(() => undefined);
+      if (this.crashed.has(handle) || done >= this.options.recycleAfterJobs) {
+        if (!this.crashed.has(handle)) this.options.onReplace?.('recycle');
+        await this.pool.destroy(handle).catch(() => undefined);
+      }
       else await this.pool.release(handle);
     }
   }

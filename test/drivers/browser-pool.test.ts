@@ -23,7 +23,8 @@ describe('browser pool', function () {
   });
 
   it('starts min browsers and recycles a browser after N jobs', async function () {
-    const pool = new BrowserPool(driver, 'chrome', {}, options({ recycleAfterJobs: 2 }));
+    const replaced: string[] = [];
+    const pool = new BrowserPool(driver, 'chrome', {}, options({ recycleAfterJobs: 2, onReplace: (reason) => replaced.push(reason) }));
     try {
       await pool.ready();
       expect(pool.stats().size).to.equal(1);
@@ -32,6 +33,7 @@ describe('browser pool', function () {
       expect(used[0]).to.equal(used[1]);
       expect(used[2]).to.not.equal(used[0]);
       expect(await used[0]!.healthy()).to.equal(false); // closed when recycled
+      expect(replaced).to.deep.equal(['recycle']); // and counted (the agent's browser-restarts metric)
     } finally {
       await pool.close();
     }
@@ -59,7 +61,8 @@ describe('browser pool', function () {
 
   it('destroys a crashed idle browser at once and starts a replacement', async function () {
     const pidsBefore = new Set(await chromiumMainPids());
-    const pool = new BrowserPool(driver, 'chrome', {}, options({ min: 1 }));
+    const replaced: string[] = [];
+    const pool = new BrowserPool(driver, 'chrome', {}, options({ min: 1, onReplace: (reason) => replaced.push(reason) }));
     try {
       await pool.ready();
       let original: BrowserHandle | null = null;
@@ -84,6 +87,7 @@ describe('browser pool', function () {
         expect(await handle.healthy()).to.equal(true);
       });
       expect(replacement).to.not.equal(original);
+      expect(replaced).to.deep.equal(['crash']);
     } finally {
       await pool.close();
     }
