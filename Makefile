@@ -58,3 +58,7 @@ clean: ## remove build output
 .PHONY: grid
 grid: build ## run a local Selenium Grid 4 (Debian's Chromium) in the foreground until Ctrl-C; prints its URL
 	node dist/grid/selenium/main.js
+
+.PHONY: bench-batch
+bench-batch: build ## benchmark: a 1,000-URL batch in embedded mode, then its ZIP download (time, throughput, memory)
+	node dist/test/bench/batch-1000.js 1000

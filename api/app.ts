@@ -14,6 +14,11 @@ import { requestId } from './http/request-id.js';
 import type { AppState } from './http/state.js';
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batches.js';
+import { crawlRoutes } from './routes/crawls.js';
+import type { CrawlService } from './crawls/crawl-service.js';
+import type { BatchService } from './batches/batch-service.js';
+import type { BatchLinks } from './batches/batch-links.js';
+import { signedDownloadRoutes } from './routes/batch-download.js';
 import { deviceRoutes } from './routes/devices.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -37,6 +42,9 @@ export interface AppDeps {
   events: ScreenshotEvents;
   registry: NodeRegistry;
   metrics: FarmMetrics;
+  crawls: CrawlService;
+  batches: BatchService;
+  batchLinks: BatchLinks;
   /** readiness checks beyond the database (queue, storage) */
   readiness?: ReadinessCheck[];
 }
@@ -57,12 +65,17 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   app.use(openapi.routes());
   app.use(metricsRoutes(deps.metrics).routes());
 
+  // A signed zip_url downloads without an API key; without a token the request goes on to authentication.
+  app.use(signedDownloadRoutes(deps.batchLinks).routes());
+
   const api = new Router<AppState>({ prefix: '/api/v1' });
   api.use(authenticate(deps.db, deps.jwt));
   api.use(rateLimit(deps.rateLimiter));
-  api.use(koaBody({ json: true, multipart: false, urlencoded: true, jsonLimit: JSON_BODY_LIMIT, formLimit: JSON_BODY_LIMIT, textLimit: JSON_BODY_LIMIT }));
+  // POST /batch/create parses its own body (multipart, with the batch file's larger limit).
+  const jsonBody = koaBody({ json: true, multipart: false, urlencoded: true, jsonLimit: JSON_BODY_LIMIT, formLimit: JSON_BODY_LIMIT, textLimit: JSON_BODY_LIMIT });
+  api.use((ctx, next) => (ctx.path === '/api/v1/batch/create' ? next() : jsonBody(ctx, next)));
   const screenshots = screenshotRoutes({ service: deps.screenshots, db: deps.db, objects: deps.objects, events: deps.events });
-  for (const routes of [screenshots, accountRoutes(deps.db), deviceRoutes(), batchRoutes(deps.db), adminRoutes(deps.registry)]) {
+  for (const routes of [screenshots, accountRoutes(deps.db), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes }), crawlRoutes(deps.crawls), adminRoutes(deps.registry)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

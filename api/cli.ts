@@ -4,7 +4,10 @@
  * configuration, starts what it needs, and stops it in reverse on SIGINT/SIGTERM. This file is the one
  * place in api/ allowed to reach drivers/ and node-agent/ (for the embedded all-in-one process).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { runBatchCreate } from './batches/batch-cli.js';
 import { loadConfig, ConfigError } from '../core/config/load-config.js';
 import { SETTINGS } from '../core/config/settings.js';
 import type { Config } from '../core/config/config.js';
@@ -150,6 +153,35 @@ program.command('capture').description('one capture on this machine with the far
     } catch (err) {
       const fields = (err as { extra?: { fields?: Record<string, string[]> } }).extra?.fields;
       process.stderr.write(`shotfarm: capture failed: ${fields ? Object.entries(fields).map(([k, v]) => `${k} ${v.join('; ')}`).join(', ') : (err as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  });
+
+const batch = program.command('batch').description('batch jobs: a file of URLs to a ZIP');
+batch.command('create').description('upload a list of URLs (one per line, or CSV/TSV with url and filename columns)')
+  .argument('<file>', 'the list')
+  .option('--wait', 'show progress until the batch is done')
+  .option('-o, --output <zip>', 'download the ZIP here when done (implies --wait)')
+  .option('--api <url>', 'the API base URL (default: http://localhost:<PORT>)')
+  .option('--key <key>', 'API key (default: SHOTFARM_BOOTSTRAP_KEY, else <data dir>/bootstrap-key)')
+  .allowUnknownOption(true)
+  .allowExcessArguments(true)
+  .action(async (file: string, opts: { wait?: boolean; output?: string; api?: string; key?: string }, command: Command) => {
+    const cfg = config();
+    const keyFile = path.join(cfg.dataDir, 'bootstrap-key');
+    const key = opts.key ?? cfg.bootstrapKey ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : '');
+    if (!key) {
+      process.stderr.write('shotfarm: give an API key with --key (or SHOTFARM_BOOTSTRAP_KEY)\n');
+      process.exitCode = 2;
+      return;
+    }
+    try {
+      process.exitCode = await runBatchCreate({
+        api: opts.api ?? `http://localhost:${cfg.port}`, key, file, wait: opts.wait === true, output: opts.output ?? null,
+        fields: createOptions(command.args.slice(1)), progress: process.stderr, print: (l) => process.stdout.write(`${l}\n`),
+      });
+    } catch (err) {
+      process.stderr.write(`shotfarm: batch failed: ${(err as Error).message}\n`);
       process.exitCode = 1;
     }
   });

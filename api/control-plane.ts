@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DependencyContainer } from 'tsyringe';
 import type { Config } from '../core/config/config.js';
@@ -21,6 +21,10 @@ import { FarmMetrics } from '../core/metrics/farm-metrics.js';
 import { FarmDispatcher } from './farm/farm-dispatcher.js';
 import { ResultRecorder } from './farm/result-recorder.js';
 import { ScreenshotEvents } from './farm/screenshot-events.js';
+import { CrawlService } from './crawls/crawl-service.js';
+import { createHash } from 'node:crypto';
+import { BatchLinks } from './batches/batch-links.js';
+import { BatchService } from './batches/batch-service.js';
 
 export interface ControlPlane {
   container: DependencyContainer;
@@ -46,7 +50,18 @@ export interface ControlPlaneOptions {
  * Starts the control plane: database (migrated), accounts, services and the HTTP server, in that
  * order; stop() closes them in reverse.
  */
-export async function startControlPlane(config: Config, opts: ControlPlaneOptions): Promise<ControlPlane> {
+export async function startControlPlane(configured: Config, opts: ControlPlaneOptions): Promise<ControlPlane> {
+  // Bind first: with PORT=0 (tests) the port, and so the public URL links are built from, is known only now.
+  // Requests that arrive before the services are ready get a 503.
+  let handler: RequestListener = (_req, res) => void res.writeHead(503, { 'Content-Type': 'application/json' }).end('{"success":false,"error":"Starting","code":"SERVICE_UNAVAILABLE","details":{}}');
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = createHttpServer((req, res) => handler(req, res)).listen(configured.port, configured.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${configured.host === '0.0.0.0' || configured.host === '::' ? 'localhost' : configured.host}:${port}`;
+  const config: Config = configured.publicUrlConfigured ? configured : { ...configured, publicUrl: url };
+
   const c = newContainer();
   const log = opts.logger ?? createLogger(config.logLevel);
   const db = opts.db ?? connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -67,21 +82,24 @@ export async function startControlPlane(config: Config, opts: ControlPlaneOption
   const events = new ScreenshotEvents();
   const recorder = new ResultRecorder(db, objects, events, log);
   c.register(TOKENS.ResultRecorder, { useValue: recorder });
+  const batches = new BatchService(db, screenshots, queue, config);
+  recorder.onApplied(async (done) => {
+    if (done.batchId !== null) await batches.onScreenshotDone(done.batchId, done.status === 'finished');
+  });
+  const linkSecret = createHash('sha256').update(`zip-links:${resolveJwtSecret(config)}`).digest('hex');
+  const batchLinks = new BatchLinks(db, objects, linkSecret, config.publicUrl, config.batch.zipUrlTtlSeconds, log);
+  const crawls = new CrawlService(db, screenshots, queue, events, config, log);
+  recorder.onApplied(crawls.onResult);
   const metrics = new FarmMetrics({ queueDepth: () => queue.depth() });
   const results = queue.onResult(async (result) => {
     metrics.results.inc({ outcome: await recorder.apply(result) });
   });
 
   const app = buildApp({
-    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics,
+    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, crawls,
     readiness: [{ name: 'queue', check: () => queue.reachable() }, { name: 'storage', check: () => objects.reachable() }],
   });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = createHttpServer(app.callback()).listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
+  handler = app.callback();
   log.info({ url }, 'control plane listening');
 
   return {

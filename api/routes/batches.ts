@@ -1,38 +1,60 @@
 import Router from '@koa/router';
 import type { Db } from '../../core/db/connect.js';
-import { notFound } from '../../core/errors.js';
 import { BATCH_ID_PARAMS, BATCH_LIST_PARAMS, DEFAULT_PAGE_SIZE } from '../../core/request/endpoint-params.js';
+import { idempotencyKeyParam } from '../../core/request/batch-params.js';
+import { fieldError } from '../../core/errors.js';
 import { readParams } from '../../core/request/read-params.js';
+import { batchBodyParser, batchRequestOf } from '../batches/batch-request.js';
+import type { BatchLinks } from '../batches/batch-links.js';
 import { toBatchRecord, type BatchRow } from '../batches/batch-record.js';
+import type { BatchService } from '../batches/batch-service.js';
 import { queryAndBodyOf, queryOf } from '../http/query.js';
 import { callerOf, type AppState } from '../http/state.js';
 
-/** The text a cancelled batch carries in `error`. */
-export const BATCH_CANCELLED = 'Batch cancelled by the user';
+export interface BatchRouteDeps { db: Db; batches: BatchService; links: BatchLinks; maxFileBytes: number }
 
-/** GET /batch/list and POST /batch/cancel. */
-export function batchRoutes(db: Db): Router<AppState> {
+/** POST /batch/create|cancel, GET /batch/info|list|download. */
+export function batchRoutes(deps: BatchRouteDeps): Router<AppState> {
+  const { db, batches, links } = deps;
   const router = new Router<AppState>({ prefix: '/batch' });
+  const record = (row: BatchRow): Record<string, unknown> => toBatchRecord(row, links.zipUrl(row));
+
+  router.post('/create', batchBodyParser(deps.maxFileBytes), async (ctx) => {
+    const header = ctx.get('Idempotency-Key');
+    let idempotencyKey: string | null = null;
+    if (header) {
+      const r = idempotencyKeyParam.read([header]);
+      if (!r.ok) throw fieldError('Idempotency-Key', r.messages[0] ?? 'is invalid');
+      idempotencyKey = r.value;
+    }
+    const { fileText, fields } = await batchRequestOf(ctx);
+    const { batch } = await batches.create(callerOf(ctx), { fields, fileText, idempotencyKey });
+    const invalid = ((batch as BatchRow & { options?: { invalid_lines?: unknown[] } }).options?.invalid_lines ?? []);
+    // Beyond the spec: the lines that were not used, so a client can fix its file.
+    ctx.body = { success: true, data: [{ ...record(batch), name: batch.name, invalid_lines: invalid }] };
+  });
+
+  router.get('/info', async (ctx) => {
+    const { id } = readParams(BATCH_ID_PARAMS, queryOf(ctx), ['id']);
+    const caller = callerOf(ctx);
+    const batch = await batches.get(caller, id as number);
+    ctx.body = { success: true, data: { ...record(batch), name: batch.name, screenshots: await batches.screenshotIds(caller, batch.id) } };
+  });
 
   router.get('/list', async (ctx) => {
     const p = readParams(BATCH_LIST_PARAMS, queryOf(ctx));
     const rows = await db('batches').where({ company_id: callerOf(ctx).companyId }).orderBy('id', 'desc').limit(p.limit ?? DEFAULT_PAGE_SIZE).offset(p.offset ?? 0);
-    ctx.body = { success: true, data: (rows as BatchRow[]).map((r) => toBatchRecord(r)) };
+    ctx.body = { success: true, data: (rows as BatchRow[]).map(record) };
   });
 
   router.post('/cancel', async (ctx) => {
     const { id } = readParams(BATCH_ID_PARAMS, queryAndBodyOf(ctx), ['id']);
-    const companyId = callerOf(ctx).companyId;
-    const updated = await db.transaction(async (trx) => {
-      const row = await trx('batches').where({ company_id: companyId, id }).forUpdate().first();
-      if (!row) throw notFound('Batch');
-      // Cancelling keeps the counters; a finished batch is left as it is (there is nothing to stop).
-      if (row.status === 'processing') {
-        await trx('batches').where({ id }).update({ status: 'error', error: BATCH_CANCELLED, finished: Math.floor(Date.now() / 1000) });
-      }
-      return trx('batches').where({ id }).first();
-    });
-    ctx.body = { success: true, data: toBatchRecord(updated as BatchRow) };
+    ctx.body = { success: true, data: record(await batches.cancel(callerOf(ctx), id as number)) };
+  });
+
+  router.get('/download', async (ctx) => {
+    const { id } = readParams(BATCH_ID_PARAMS, queryOf(ctx), ['id']);
+    await links.stream(ctx, await batches.get(callerOf(ctx), id as number));
   });
 
   return router;

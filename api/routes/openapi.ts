@@ -6,6 +6,7 @@ import {
   SCREENSHOT_LIST_PARAMS, SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS,
 } from '../../core/request/endpoint-params.js';
 import type { ParamTable } from '../../core/request/read-params.js';
+import { CRAWL_CREATE_PARAMS, CRAWL_ID_PARAMS, CRAWL_LIST_PARAMS } from '../../core/request/crawl-params.js';
 import { stepSchema, trackerSchema } from '../../core/request/steps-and-trackers.js';
 import type { AppState } from '../http/state.js';
 
@@ -32,6 +33,14 @@ const OPERATIONS: Operation[] = [
   { method: 'get', path: '/device/list', summary: 'Device emulation profiles' },
   { method: 'get', path: '/batch/list', summary: 'Batches, newest first', params: BATCH_LIST_PARAMS },
   { method: 'post', path: '/batch/cancel', summary: 'Cancel a batch (id in the query or a JSON body)', params: BATCH_ID_PARAMS, required: ['id'] },
+  {
+    // The crawl's fields come in a JSON body; the same names are accepted in the query.
+    method: 'post', path: '/crawl/create', summary: 'Crawl a domain: JSON body {url, domain, max_urls, ...screenshot options}',
+    params: { ...CREATE_PARAMS, ...CRAWL_CREATE_PARAMS }, required: ['url', 'domain', 'max_urls'],
+  },
+  { method: 'get', path: '/crawl/info', summary: 'One crawl, with its screenshots', params: CRAWL_ID_PARAMS, required: ['id'] },
+  { method: 'get', path: '/crawl/list', summary: 'Crawls, newest first', params: CRAWL_LIST_PARAMS },
+  { method: 'post', path: '/crawl/cancel', summary: 'Cancel a crawl (id in the query or a JSON body)', params: CRAWL_ID_PARAMS, required: ['id'] },
 ];
 
 const errorSchema = {

@@ -46,7 +46,7 @@ export class ScreenshotService {
   }
 
   /** The configuration ids of user-defined app ids; 400 naming the unknown ones. */
-  private async appConfigIds(caller: Caller, appIds: string[]): Promise<number[]> {
+  async appConfigIds(caller: Caller, appIds: string[]): Promise<number[]> {
     if (appIds.length === 0) return [];
     const known: { id: number; app_id: string }[] = await this.db('app_configs').where({ company_id: caller.companyId }).whereIn('app_id', appIds).select('id', 'app_id');
     const missing = appIds.filter((a) => !known.some((k) => k.app_id === a));

@@ -30,7 +30,7 @@ const INSERT_CHUNK = 200;
 
 const normaliseRow = (row: Record<string, unknown>): ScreenshotRow => ({ ...row, id: Number(row.id), company_id: Number(row.company_id), apps: [] }) as unknown as ScreenshotRow;
 
-export interface ListFilter { status?: string; country?: string; tag?: string[]; urlContains?: string; limit: number; offset: number }
+export interface ListFilter { status?: string; country?: string; tag?: string[]; urlContains?: string; crawlId?: number; limit: number; offset: number }
 
 /** Reads and writes screenshot rows. Every query is scoped by company. */
 export class ScreenshotStore {
@@ -90,6 +90,7 @@ export class ScreenshotStore {
     const q = this.db('screenshots').where({ company_id: companyId }).select(RECORD_COLUMNS).orderBy('id', 'desc').limit(f.limit).offset(f.offset);
     if (f.status) q.andWhere({ status: f.status });
     if (f.country) q.andWhere({ country: f.country });
+    if (f.crawlId !== undefined) q.andWhere({ crawl_id: f.crawlId });
     if (f.tag && f.tag.length > 0) q.andWhereRaw('tag @> ?::jsonb', [JSON.stringify(f.tag)]);
     // ILIKE with the wildcard characters escaped: the text is matched literally.
     if (f.urlContains) q.andWhereRaw("url ILIKE ? ESCAPE '\\'", [`%${f.urlContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);

@@ -17,8 +17,11 @@ export interface Config {
   /** null until resolved by resolveJwtSecret (a generated secret lives in the data dir) */
   jwtSecret: string | null;
   publicUrl: string;
+  /** false when SHOTFARM_PUBLIC_URL was not set: the URL the server really listens on is used */
+  publicUrlConfigured: boolean;
   pricing: Pricing;
   cacheDefaultSeconds: number;
+  batch: { maxFileBytes: number; zipUrlTtlSeconds: number };
   logLevel: string;
   production: boolean;
   farm: FarmConfig;
@@ -32,6 +35,8 @@ export interface FarmConfig {
   maxBacklog: number;
   maxDeliveries: number;
   captureTimeoutSeconds: number;
+  /** pages of one host a crawl has in flight at once */
+  crawlHostConcurrency: number;
   heartbeatSeconds: number;
 }
 

@@ -133,9 +133,15 @@ export function loadConfig(env: Env): Config {
     allowPrivateTargets: bool('SHOTFARM_ALLOW_PRIVATE_TARGETS', false),
     jwtSecret,
     publicUrl: publicUrl.replace(/\/+$/, ''),
+    publicUrlConfigured: text('SHOTFARM_PUBLIC_URL') !== null,
     pricing,
     // 30 days is the longest cache period the API accepts, so the default cannot exceed it.
     cacheDefaultSeconds: int('SHOTFARM_CACHE_DEFAULT_SECONDS', 86400, 0, 2_592_000),
+    batch: {
+      // 10 MiB holds 10,000 URLs of a kilobyte each, the most one batch takes.
+      maxFileBytes: int('SHOTFARM_BATCH_MAX_FILE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      zipUrlTtlSeconds: int('SHOTFARM_ZIP_URL_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
+    },
     logLevel,
     production: (text('NODE_ENV') ?? 'development') === 'production',
     farm: {
@@ -143,6 +149,8 @@ export function loadConfig(env: Env): Config {
       maxBacklog: int('SHOTFARM_MAX_BACKLOG', 10_000, 1, 10_000_000),
       maxDeliveries: int('SHOTFARM_MAX_DELIVERIES', 3, 1, 20),
       captureTimeoutSeconds: int('SHOTFARM_CAPTURE_TIMEOUT_SECONDS', 60, 5, 600),
+      // 64, like agent slots: a crawl never needs more pages of one host at once than one agent could run.
+      crawlHostConcurrency: int('SHOTFARM_CRAWL_HOST_CONCURRENCY', 2, 1, 64),
       heartbeatSeconds: int('SHOTFARM_HEARTBEAT_SECONDS', 5, 1, 60),
     },
     agent: {

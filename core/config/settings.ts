@@ -27,6 +27,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'SHOTFARM_PROXY_<CC>', default: '(absent)', meaning: 'Proxy URL for captures from country <CC> (e.g. SHOTFARM_PROXY_FR=http://proxy-fr:3128), used when no agent egresses from that country.' },
   { name: 'SHOTFARM_MAX_BACKLOG', default: '10000', meaning: 'Queued jobs per browser above which create answers 429 with retry_after (nothing created).' },
   { name: 'SHOTFARM_MAX_DELIVERIES', default: '3', meaning: 'Attempts per job (browser crash, lost agent) before it ends as error.' },
+  { name: 'SHOTFARM_CRAWL_HOST_CONCURRENCY', default: '2', meaning: 'Pages of one host a crawl has in flight at once (politeness towards the crawled site).' },
   { name: 'SHOTFARM_CAPTURE_TIMEOUT_SECONDS', default: '60', meaning: 'Deadline of a capture whose request sets no max_wait: what is there when it passes is captured.' },
   { name: 'SHOTFARM_AGENT_BROWSERS', default: 'chrome,firefox,brave', meaning: 'Browsers an agent (and the embedded service) offers.' },
   { name: 'SHOTFARM_AGENT_SLOTS', default: '2', meaning: 'Captures an agent runs at once (one per core is the measured sweet spot).' },
@@ -41,6 +42,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'SHOTFARM_BROWSER_RECYCLE_AFTER', default: '200', meaning: 'A pooled browser is replaced after this many captures.' },
   { name: 'SHOTFARM_POOL_IDLE_SECONDS', default: '300', meaning: 'An idle pooled browser above the minimum is closed after this many seconds.' },
   { name: 'SHOTFARM_HEARTBEAT_SECONDS', default: '5', meaning: 'How often an agent heartbeats; it disappears after three missed beats.' },
+  { name: 'SHOTFARM_BATCH_MAX_FILE_BYTES', default: '10485760', meaning: 'Largest batch file accepted (bytes); a larger one is refused with 413 before it is read whole.' },
+  { name: 'SHOTFARM_ZIP_URL_TTL_SECONDS', default: '604800', meaning: 'How long a batch\'s signed zip_url works without an API key.' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
   { name: 'NODE_ENV', default: 'development', meaning: '`production` turns on production-only checks.' },
 ];

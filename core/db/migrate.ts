@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
 import * as initial from './migrations/001-initial.js';
+import * as crawlUrls from './migrations/002-crawl-urls.js';
 
 interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }
 
 /** Every migration, in order. Listed here (not discovered on disk) so the compiled package needs no loader. */
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
+  '002-crawl-urls': crawlUrls,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,0 +1,151 @@
+import type { Knex } from 'knex';
+import type { Config } from '../../core/config/config.js';
+import type { JobQueue } from '../../core/contracts/job-queue.js';
+import type { Db } from '../../core/db/connect.js';
+import { notFound, validationError, type FieldErrors } from '../../core/errors.js';
+import { parseUrlList } from '../../core/batch/url-list.js';
+import { validateTemplate } from '../../core/batch/filename-template.js';
+import { BATCH_MAX_DELAY_SECONDS, BATCH_OWN_PARAMS, BATCH_TRANSPORT_FIELDS } from '../../core/request/batch-params.js';
+import { buildCreateRequest, type ScreenshotDraft } from '../../core/request/create-request.js';
+import type { QueryTree } from '../../core/request/query-input.js';
+import { collectParams, type ParamsOf } from '../../core/request/read-params.js';
+import { ApiError } from '../../core/errors.js';
+import type { Caller } from '../http/state.js';
+import type { ScreenshotService } from '../screenshots/screenshot-service.js';
+import type { BatchRow } from './batch-record.js';
+import { thumbnailFieldErrors } from './batch-zip.js';
+
+/** The most URLs one batch may hold: the spec's scale target, and what a ZIP download stays quick with. */
+export const MAX_BATCH_URLS = 10_000;
+
+/** The text a cancelled batch carries in `error`; its queued screenshots carry the second one. */
+export const BATCH_CANCELLED = 'Batch cancelled by the user';
+export const SCREENSHOT_CANCELLED = 'Cancelled with its batch before it ran; nothing was charged';
+
+export type BatchOptions = ParamsOf<typeof BATCH_OWN_PARAMS> & {
+  /** per-row filenames from the file's `filename` column, by screenshot id */
+  filenames?: Record<string, string>;
+  invalid_lines?: { line: number; text: string; error: string }[];
+};
+
+export interface BatchInput { fields: QueryTree; fileText: string; idempotencyKey: string | null }
+
+const now = (): number => Math.floor(Date.now() / 1000);
+
+/** Batch jobs: a file of URLs becomes screenshots in the bulk tier, with progress, cancel and a ZIP. */
+export class BatchService {
+  constructor(private readonly db: Db, private readonly screenshots: ScreenshotService, private readonly queue: JobQueue, private readonly config: Config) {}
+
+  async create(caller: Caller, input: BatchInput): Promise<{ batch: BatchRow; replayed: boolean }> {
+    if (input.idempotencyKey) {
+      const seen = await this.db('idempotency_keys').where({ credential: caller.credential, key: input.idempotencyKey, resource_type: 'batch' }).first('resource_id');
+      if (seen) return { batch: await this.get(caller, Number(seen.resource_id)), replayed: true };
+    }
+    const fields: FieldErrors = {};
+    const own = collectParams(BATCH_OWN_PARAMS, input.fields, fields);
+    if (own.filename_template !== undefined) {
+      const problem = validateTemplate(own.filename_template);
+      if (problem) (fields.filename_template ??= []).push(problem);
+    }
+    for (const [k, v] of Object.entries(thumbnailFieldErrors(own) ?? {})) (fields[k] ??= []).push(...v);
+    if (own.hosting === 's3') {
+      (fields.hosting ??= []).push('hosting=s3 uploads through the s3 app, which is not installed in this version yet; leave it out to get a ZIP');
+    }
+    const appConfigIds = own.apps ?? [];
+    if (appConfigIds.length > 0) {
+      const known: number[] = (await this.db('app_configs').where({ company_id: caller.companyId }).whereIn('id', appConfigIds).pluck('id')).map(Number);
+      const missing = appConfigIds.filter((a) => !known.includes(a));
+      if (missing.length > 0) (fields.apps ??= []).push(`unknown app configuration id(s): ${missing.join(', ')}`);
+    }
+    const options = this.screenshotOptions(input.fields);
+    if (options.country && (options.country as string[]).flatMap((c) => c.split(',')).length > 1) (fields.country ??= []).push('a batch captures from one country');
+
+    const list = parseUrlList(input.fileText, { maxUrls: MAX_BATCH_URLS });
+    if (list.entries.length === 0) (fields.file ??= []).push(list.invalid.length > 0 ? `no valid URL; first problem on line ${list.invalid[0]?.line}: ${list.invalid[0]?.error}` : 'is required: one URL per line, or CSV/TSV with a url column');
+    // The same rules as GET /screenshot/create, for every option the batch applies to each URL.
+    const ctx = { pricing: this.config.pricing, cacheDefaultSeconds: this.config.cacheDefaultSeconds };
+    const drafts: ScreenshotDraft[] = [];
+    try {
+      for (const entry of list.entries) drafts.push(...buildCreateRequest({ ...options, url: [entry.url] }, ctx).drafts);
+    } catch (err) {
+      if (!(err instanceof ApiError) || !err.extra.fields) throw err;
+      for (const [k, v] of Object.entries(err.extra.fields)) if (k !== 'url') (fields[k] ??= []).push(...v);
+    }
+    if (Object.keys(fields).length > 0) throw validationError(fields);
+
+    const batchOptions: BatchOptions = { ...own, invalid_lines: list.invalid };
+    let batchId = 0;
+    const rows = await this.screenshots.createDrafts(caller, drafts, {
+      bulk: true,
+      appConfigIds,
+      prepare: async (trx: Knex.Transaction) => {
+        const [batch] = await trx('batches').insert({
+          company_id: caller.companyId, name: own.name ?? null, status: 'processing', count: drafts.length, options: JSON.stringify(batchOptions), started: now(),
+        }).returning('id');
+        batchId = Number(batch.id);
+        if (input.idempotencyKey) {
+          await trx('idempotency_keys').insert({ company_id: caller.companyId, credential: caller.credential, key: input.idempotencyKey, resource_type: 'batch', resource_id: batchId });
+        }
+        return { batch_id: batchId };
+      },
+    });
+    const filenames = Object.fromEntries(list.entries.flatMap((e, i) => (e.filename ? [[String(rows[i]?.id), e.filename]] : [])));
+    if (Object.keys(filenames).length > 0) {
+      await this.db('batches').where({ id: batchId }).update({ options: JSON.stringify({ ...batchOptions, filenames }) });
+    }
+    // Screenshots answered from the cache are finished already: count them now.
+    for (const row of rows.filter((r) => r.status !== 'processing')) await this.onScreenshotDone(batchId, row.status === 'finished');
+    return { batch: await this.get(caller, batchId), replayed: false };
+  }
+
+  /** Every field that is not the batch's own is a screenshot option; delay above 30 s is capped to 30. */
+  private screenshotOptions(fields: QueryTree): QueryTree {
+    const out: QueryTree = {};
+    for (const [k, v] of Object.entries(fields)) {
+      if (k in BATCH_OWN_PARAMS || (BATCH_TRANSPORT_FIELDS as readonly string[]).includes(k)) continue;
+      out[k] = v;
+    }
+    const delay = out.delay;
+    if (Array.isArray(delay) && delay.length === 1 && typeof delay[0] === 'string' && /^\d+$/.test(delay[0]) && Number(delay[0]) > BATCH_MAX_DELAY_SECONDS) {
+      out.delay = [String(BATCH_MAX_DELAY_SECONDS)];
+    }
+    return out;
+  }
+
+  async get(caller: Caller, id: number): Promise<BatchRow> {
+    const row = await this.db('batches').where({ company_id: caller.companyId, id }).first();
+    if (!row) throw notFound('Batch');
+    return row as BatchRow;
+  }
+
+  async screenshotIds(caller: Caller, id: number): Promise<number[]> {
+    return (await this.db('screenshots').where({ company_id: caller.companyId, batch_id: id }).orderBy('id').pluck('id')).map(Number);
+  }
+
+  /**
+   * Stops a batch: its queued jobs are dropped from the queue and their records end as `error` at cost 0;
+   * jobs already running finish (and are charged, as they were captured). Counters are kept.
+   */
+  async cancel(caller: Caller, id: number): Promise<BatchRow> {
+    const batch = await this.get(caller, id);
+    if (batch.status !== 'processing') return batch;
+    await this.db('batches').where({ id, status: 'processing' }).update({ status: 'error', error: BATCH_CANCELLED, finished: now() });
+    const waiting = (await this.db('screenshots').where({ company_id: caller.companyId, batch_id: id, status: 'processing' }).pluck('id')).map(Number);
+    if (waiting.length > 0) {
+      await this.queue.cancel(waiting);
+      // A job that had already started when the cancel came still delivers a result: the recorder finds
+      // its record no longer processing and ignores it, so it is not charged either.
+      await this.db('screenshots').whereIn('id', waiting).andWhere({ status: 'processing' })
+        .update({ status: 'error', error: SCREENSHOT_CANCELLED, cost: 0, finished_at: this.db.fn.now() });
+    }
+    return this.get(caller, id);
+  }
+
+  /** Moves a batch's counters when one of its screenshots ends; the last one finishes the batch. */
+  async onScreenshotDone(batchId: number, finished: boolean): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await trx('batches').where({ id: batchId }).increment(finished ? 'processed' : 'failed', 1);
+      await trx('batches').where({ id: batchId, status: 'processing' }).andWhereRaw('processed + failed >= count').update({ status: 'finished', finished: now() });
+    });
+  }
+}

@@ -1,0 +1,34 @@
+import type { Db } from '../../core/db/connect.js';
+import { renderFilename, renderRowFilename, type FilenameVars } from '../../core/batch/filename-template.js';
+import type { BatchRow } from './batch-record.js';
+import type { BatchOptions } from './batch-service.js';
+import type { ZipEntryInput } from './batch-zip.js';
+
+/** Rows read per query while the ZIP streams: small enough to keep memory flat, big enough to be quick. */
+const PAGE = 200;
+
+/**
+ * The files of a batch's finished screenshots, in screenshot order, named by the batch's filename
+ * template (or the file's per-row `filename` column), read page by page.
+ */
+export async function* batchZipEntries(db: Db, batch: BatchRow, options: BatchOptions): AsyncGenerator<ZipEntryInput> {
+  let after = 0;
+  for (;;) {
+    const rows = await db('screenshot_files as f').join('screenshots as s', 's.id', 'f.screenshot_id')
+      .where({ 's.batch_id': batch.id, 's.status': 'finished' })
+      .andWhere('f.screenshot_id', '>', after)
+      .whereIn('f.screenshot_id', db('screenshots').select('id').where({ batch_id: batch.id, status: 'finished' }).andWhere('id', '>', after).orderBy('id').limit(PAGE))
+      .orderBy([{ column: 'f.screenshot_id' }, { column: 'f.kind' }, { column: 'f.shot' }])
+      .select('f.screenshot_id', 'f.kind', 'f.shot', 'f.storage_key', 'f.content_type', 'f.size_bytes', 's.url', 's.browser', 's.country', 's.tag', 's.created_at');
+    if (rows.length === 0) return;
+    for (const r of rows) {
+      const id = Number(r.screenshot_id);
+      const perRow = options.filenames?.[String(id)];
+      const vars: FilenameVars = { id, url: r.url, browser: r.browser, country: r.country, shot: r.shot, tags: r.tag as string[], date: new Date(r.created_at) };
+      // A file's own `filename` column wins over the template (the ZIP writer keeps colliding names apart).
+      const name = perRow !== undefined ? renderRowFilename(perRow, vars) : renderFilename(options.filename_template ?? null, vars);
+      yield { name, kind: r.kind, shot: r.shot, storageKey: r.storage_key, contentType: r.content_type, size: Number(r.size_bytes) };
+      after = Math.max(after, id);
+    }
+  }
+}

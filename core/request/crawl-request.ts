@@ -1,0 +1,68 @@
+import { ApiError, validationError, type FieldErrors } from '../errors.js';
+import { CREATE_PARAMS } from './create-params.js';
+import { buildCreateRequest, type CreateContext, type ScreenshotDraft } from './create-request.js';
+import { CRAWL_CREATE_PARAMS } from './crawl-params.js';
+import { crawlKey, isInDomain } from './crawl-scope.js';
+import type { QueryTree } from './query-input.js';
+import { collectParams } from './read-params.js';
+
+/**
+ * The screenshot options a crawl keeps for its later pages: the create parameters, their alternative
+ * notations, and nothing else (a `key` sent with the request is a credential, never stored).
+ */
+const OPTION_NAMES = new Set([...Object.keys(CREATE_PARAMS), 'steps', 'step', 'trackers', 'tracker', 'geo_longitute']);
+OPTION_NAMES.delete('url');
+
+/** Stands in for a start URL that is itself invalid, so that the options are still checked and reported. */
+const OPTIONS_PROBE_URL = 'https://example.com/';
+
+export interface CrawlRequest {
+  startUrl: string;
+  domain: string;
+  maxUrls: number;
+  /** the screenshot options, as given, to build every later page with */
+  options: QueryTree;
+  /** the first page */
+  draft: ScreenshotDraft;
+  /** user-defined app ids to run after each page */
+  apps: string[];
+}
+
+/** One page of a crawl: the create rules of GET /screenshot/create applied to the crawl's options. */
+export function buildCrawlPage(options: QueryTree, url: string, ctx: CreateContext): { draft: ScreenshotDraft; apps: string[] } {
+  const request = buildCreateRequest({ ...options, url: [url] }, ctx);
+  // One page is one screenshot: more would be several countries, which the crawl request refuses.
+  if (request.drafts.length !== 1) throw new Error(`a crawl page gave ${request.drafts.length} drafts`);
+  return { draft: request.drafts[0] as ScreenshotDraft, apps: request.apps };
+}
+
+/**
+ * Validates POST /crawl/create: the crawl's own fields and the screenshot options together, so one 400
+ * names every bad field.
+ */
+export function buildCrawlRequest(input: QueryTree, ctx: CreateContext): CrawlRequest {
+  const fields: FieldErrors = {};
+  const addError = (field: string, message: string): void => void (fields[field] ??= []).push(message);
+  const crawl = collectParams(CRAWL_CREATE_PARAMS, input, fields, ['url', 'domain', 'max_urls']);
+  // The crawl keys pages without their fragment, the first one too.
+  const start = crawl.url === undefined ? null : crawlKey(crawl.url);
+  if (start && crawl.domain !== undefined && !isInDomain(start.host, crawl.domain)) {
+    addError('url', `must be on the domain ${crawl.domain} or one of its subdomains`);
+  }
+  const options: QueryTree = Object.fromEntries(Object.entries(input).filter(([name]) => OPTION_NAMES.has(name)));
+
+  let page: { draft: ScreenshotDraft; apps: string[] } | null = null;
+  try {
+    const request = buildCreateRequest({ ...options, url: [start?.url ?? OPTIONS_PROBE_URL] }, ctx);
+    // Several countries would make several screenshots of every page.
+    if (request.drafts.length !== 1) addError('country', 'a crawl captures from one country');
+    else page = { draft: request.drafts[0] as ScreenshotDraft, apps: request.apps };
+  } catch (err) {
+    if (!(err instanceof ApiError) || !err.extra.fields) throw err;
+    for (const [field, messages] of Object.entries(err.extra.fields)) for (const m of messages) addError(field, m);
+  }
+  if (Object.keys(fields).length > 0 || !page || !start || crawl.domain === undefined || crawl.max_urls === undefined) {
+    throw validationError(fields);
+  }
+  return { startUrl: start.url, domain: crawl.domain, maxUrls: crawl.max_urls, options, draft: page.draft, apps: page.apps };
+}
