@@ -1,8 +1,15 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
+
+const run = promisify(execFile);
 
 interface ZipFile { name: string; data: Buffer }
 
@@ -164,6 +171,25 @@ describe('batch jobs (embedded, real browser)', function () {
     // Both were still waiting out their delay: they end as error at cost 0, and the balance is untouched.
     expect((await screenshotsOf(created.id)).map((s) => `${s.status} ${s.cost}`)).to.deep.equal(['error 0', 'error 0']);
     expect((await call(api.url, '/account/info', { key: acct.key })).body.data.balance).to.equal(balance);
+  });
+
+  it('shotfarm batch create --wait -o uploads the file, shows progress and writes the ZIP', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-batch-cli-'));
+    try {
+      const list = path.join(dir, 'urls.txt');
+      fs.writeFileSync(list, `${site.url('/echo?cli=1')}\n${site.url('/echo?cli=2')}\nnot a url\n`);
+      const zip = path.join(dir, 'out.zip');
+      const base = api.url.replace(/\/api\/v1$/, '');
+      const { stdout, stderr } = await run(process.execPath, [path.resolve('dist/api/cli.js'), 'batch', 'create', list, '--api', base, '--key', acct.key, '-o', zip, '--thumbnail_width', '100'], { env: { PATH: process.env.PATH ?? '' }, timeout: 180_000 });
+      expect(stdout).to.match(/batch \d+: 2 URL\(s\)/);
+      expect(stdout).to.include('line 3 skipped');
+      expect(stderr).to.match(/\[#+\] 2\/2 \(0 failed\)/);
+      const files = await unzip(fs.readFileSync(zip));
+      expect(files).to.have.length(2);
+      for (const f of files) expect((await sharp(f.data).metadata()).width).to.equal(100);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('takes a JSON body with urls, and lists batches newest first', async () => {
