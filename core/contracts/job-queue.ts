@@ -1,4 +1,4 @@
-import type { BrowserName, CaptureSpec, TrackerResult } from '../capture-spec.js';
+import type { BrowserName, CaptureOutput, CaptureSpec } from '../capture-spec.js';
 import type { StoredObject } from './object-store.js';
 
 /**
@@ -26,21 +26,12 @@ export interface CaptureJob {
 export interface CaptureFile extends StoredObject { kind: 'image' | 'html' | 'pdf' | 'video'; shot: number | null }
 
 /** What an agent reports for a job; applied by the recorder in api/, idempotently. */
-export interface CaptureResult {
+export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | 'pdf' | 'video'> {
   id: number;
   status: 'finished' | 'error';
   error: string;
+  /** the outputs, already in object storage */
   files: CaptureFile[];
-  finalUrl: string;
-  finalUrls: string[];
-  responseCode: number | null;
-  links: string[];
-  trackers: TrackerResult[];
-  userAgent: string;
-  browserInfo: string;
-  warnings: string[];
-  /** milliseconds per phase: queued, browser, capture, store, total */
-  timings: Record<string, number>;
   node: { id: string; host: string };
   /** how the job was routed: `agent:fr`, `proxy:fr`, `any` */
   routing: string;
