@@ -6,6 +6,8 @@ import type { ObjectStore } from '../core/contracts/object-store.js';
 import type { Logger } from '../core/logger.js';
 import { PlaywrightDriver } from '../drivers/playwright/playwright-driver.js';
 import { BrowserPools } from './browser-pools.js';
+import { EgressGuard } from './egress/egress-guard.js';
+import type { HostLookup } from './egress/resolver.js';
 import { resolveFfmpegPath } from './ffmpeg-path.js';
 import { NodeAgent } from './node-agent.js';
 
@@ -26,13 +28,32 @@ export interface AgentObservers {
   browserReplaced?: (browser: string, reason: 'crash' | 'recycle') => void;
 }
 
-export async function createAgent(config: Config, parts: { queue: JobQueue; registry: NodeRegistry; objects: ObjectStore }, log: Logger, observers: AgentObservers = {}): Promise<NodeAgent> {
+/** What an embedding process (a test) may pass beyond the configuration. */
+export interface AgentOptions {
+  /** the egress guard's resolver instead of the system's: tests map host names onto their loopback site */
+  lookup?: HostLookup;
+}
+
+/** The SSRF guard of an agent (or a one-off capture), or null when SHOTFARM_ALLOW_PRIVATE_TARGETS is true. */
+export function createEgressGuard(config: Config, log: Logger, options: AgentOptions = {}): EgressGuard | null {
+  if (config.allowPrivateTargets) return null;
+  if (config.agent.driver === 'selenium') {
+    // The guard listens on this machine's loopback, which the Grid's browsers on other machines cannot
+    // reach, and WebDriver's manual proxy carries no credentials to tell the captures apart. Refusing to
+    // start is the only way not to run captures unguarded.
+    throw new Error('the selenium driver cannot go through the egress guard: set SHOTFARM_ALLOW_PRIVATE_TARGETS=true (and guard the Grid\'s network) or use the playwright driver');
+  }
+  return new EgressGuard({ allowlist: config.privateTargetAllowlist, ...(options.lookup ? { lookup: options.lookup } : {}) }, log);
+}
+
+export async function createAgent(config: Config, parts: { queue: JobQueue; registry: NodeRegistry; objects: ObjectStore }, log: Logger, observers: AgentObservers = {}, options: AgentOptions = {}): Promise<NodeAgent> {
   const a = config.agent;
+  const guard = createEgressGuard(config, log, options);
   const driver = await createDriver(config);
   const browsers = a.browsers.filter((b) => driver.browsers().includes(b));
   const pools = new BrowserPools(driver, browsers, { slots: a.slots, recycleAfterJobs: a.recycleAfterJobs, poolIdleSeconds: a.poolIdleSeconds, bravePath: a.bravePath, gridUrl: a.seleniumGridUrl, onReplace: observers.browserReplaced });
   return new NodeAgent(
     { nodeId: a.nodeId, browsers, slots: a.slots, countries: a.countries, driver: driver.kind, captureTimeoutSeconds: config.farm.captureTimeoutSeconds, heartbeatSeconds: config.farm.heartbeatSeconds },
-    pools, parts.queue, parts.registry, parts.objects, log, observers.capture,
+    pools, parts.queue, parts.registry, parts.objects, log, observers.capture, guard,
   );
 }

@@ -2,6 +2,8 @@ import type { CaptureOutput, CaptureSpec } from '../core/capture-spec.js';
 import type { CaptureJob, CaptureResult, JobControl, JobOutcome, JobQueue } from '../core/contracts/job-queue.js';
 import type { ObjectStore } from '../core/contracts/object-store.js';
 import type { Logger } from '../core/logger.js';
+import type { EgressGuard } from './egress/egress-guard.js';
+import { captureGuarded } from './egress/guarded-capture.js';
 import { captureVerdict } from './outcome.js';
 import { storeOutputs } from './store-outputs.js';
 
@@ -40,20 +42,24 @@ export class JobRunner {
     private readonly opts: JobRunnerOptions,
     private readonly log: Logger,
     private readonly observe: (browser: string, seconds: number, outcome: string) => void = () => undefined,
+    /** the SSRF guard every capture goes through; null when private targets are allowed */
+    private readonly guard: EgressGuard | null = null,
   ) {}
 
   readonly handle = async (job: CaptureJob, ctl: JobControl): Promise<JobOutcome> => {
     const started = Date.now();
-    // The route decided at dispatch: the capture goes through the country's proxy when there is one.
-    const spec = job.proxy ? { ...job.spec, proxy: job.proxy } : job.spec;
+    const spec = job.spec;
     const deadlineMs = (spec.maxWait > 0 ? spec.maxWait : this.opts.captureTimeoutSeconds) * 1000;
     const hardLimit = AbortSignal.any([ctl.signal, AbortSignal.timeout(deadlineMs + HARD_LIMIT_MARGIN_MS)]);
     const alive = setInterval(() => ctl.working(), WORKING_INTERVAL_MS);
     try {
       // The spec's own deadline is the driver's business (capture what is there when max_wait passes).
-      const output = await this.capture(spec, hardLimit);
+      // The route decided at dispatch: the capture goes through the country's proxy when there is one
+      // (behind the egress guard, when the guard is on).
+      const { output, pageError } = await captureGuarded(this.guard, spec, job.proxy ?? null, (s) => this.capture(s, hardLimit));
       const captured = Date.now();
-      const verdict = captureVerdict(output);
+      // A blocked page is an error (which costs nothing), said plainly rather than as "could not be reached".
+      const verdict = pageError !== null ? { status: 'error' as const, error: pageError } : captureVerdict(output);
       const files = verdict.status === 'finished' ? await storeOutputs(this.store, spec.id, output) : [];
       const stored = Date.now();
       const result: CaptureResult = {

@@ -6,6 +6,7 @@ import type { NodeRegistry, NodeStatus } from '../core/contracts/node-registry.j
 import type { ObjectStore } from '../core/contracts/object-store.js';
 import type { Logger } from '../core/logger.js';
 import type { BrowserPools } from './browser-pools.js';
+import type { EgressGuard } from './egress/egress-guard.js';
 import { JobRunner } from './job-runner.js';
 
 export interface NodeAgentOptions {
@@ -39,12 +40,16 @@ export class NodeAgent {
     store: ObjectStore,
     private readonly log: Logger,
     observe?: (browser: string, seconds: number, outcome: string) => void,
+    /** the SSRF guard captures go through; null when private targets are allowed */
+    private readonly guard: EgressGuard | null = null,
   ) {
     this.runner = new JobRunner((spec, signal) => pools.capture(spec, signal), queue, store,
-      { nodeId: opts.nodeId, host: os.hostname(), captureTimeoutSeconds: opts.captureTimeoutSeconds }, log, observe);
+      { nodeId: opts.nodeId, host: os.hostname(), captureTimeoutSeconds: opts.captureTimeoutSeconds }, log, observe, guard);
   }
 
   async start(): Promise<void> {
+    // The guard listens before the first job can arrive: no capture ever runs unguarded.
+    await this.guard?.start();
     const started = await this.pools.start();
     this.browserVersions = started.map((b) => ({ name: b.name, version: b.version, driver: this.opts.driver }));
     // Heartbeat before taking jobs, so the control plane admits work for this node's browsers.
@@ -86,5 +91,7 @@ export class NodeAgent {
     if (this.beat) clearInterval(this.beat);
     await this.registry.remove(this.opts.nodeId).catch(() => undefined);
     await this.pools.close();
+    // Last: the jobs that were in flight during the drain still needed it.
+    await this.guard?.stop();
   }
 }

@@ -4,7 +4,9 @@ import type { Config } from '../core/config/config.js';
 import { DEFAULT_PRICING } from '../core/pricing.js';
 import { buildCreateRequest } from '../core/request/create-request.js';
 import { parseQuery } from '../core/request/query-input.js';
-import { createDriver } from './create-agent.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { createDriver, createEgressGuard } from './create-agent.js';
+import { captureGuarded } from './egress/guarded-capture.js';
 import { resolveFfmpegPath } from './ffmpeg-path.js';
 import { captureVerdict } from './outcome.js';
 
@@ -23,7 +25,7 @@ const MARGIN_MS = 60_000;
  * can check a new browser machine. Outputs are written to files; the summary goes to stdout.
  * Returns the exit code: 0 when the capture finished, 1 when it ended in error.
  */
-export async function captureOnce(config: Config, url: string, opts: OneOffOptions, print: (line: string) => void): Promise<number> {
+export async function captureOnce(config: Config, url: string, opts: OneOffOptions, print: (line: string) => void, log: Logger = createLogger('silent')): Promise<number> {
   const query = new URLSearchParams({ ...opts.options, url }).toString();
   // Validation is the API's own: a bad option is refused with the same message the API gives.
   const [draft] = buildCreateRequest(parseQuery(query), { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 0 }).drafts;
@@ -32,15 +34,18 @@ export async function captureOnce(config: Config, url: string, opts: OneOffOptio
   const driver = await createDriver(config);
   if (!driver.browsers().includes(spec.browser)) throw new Error(`the ${driver.kind} driver cannot run ${spec.browser}`);
   resolveFfmpegPath(config.agent.ffmpegPath);
+  // The same SSRF guard as the farm's agents: SHOTFARM_ALLOW_PRIVATE_TARGETS decides here too.
+  const guard = createEgressGuard(config, log);
   const handle = await driver.launch(spec.browser, {
     ...(spec.browser === 'brave' && config.agent.bravePath ? { executablePath: config.agent.bravePath } : {}),
     ...(spec.browser === 'firefox' && spec.dark ? { dark: true } : {}),
     ...(config.agent.seleniumGridUrl ? { gridUrl: config.agent.seleniumGridUrl } : {}),
   });
   try {
+    await guard?.start();
     const deadline = (spec.maxWait || config.farm.captureTimeoutSeconds) * 1000 + MARGIN_MS;
-    const output = await handle.capture(spec, AbortSignal.timeout(deadline));
-    const verdict = captureVerdict(output);
+    const { output, pageError } = await captureGuarded(guard, spec, null, (s) => handle.capture(s, AbortSignal.timeout(deadline)));
+    const verdict = pageError !== null ? { status: 'error' as const, error: pageError } : captureVerdict(output);
     const base = opts.output.replace(/\.png$/i, '');
     const written: string[] = [];
     const write = (file: string, data: Buffer | string): void => {
@@ -59,5 +64,6 @@ export async function captureOnce(config: Config, url: string, opts: OneOffOptio
     return verdict.status === 'finished' ? 0 : 1;
   } finally {
     await handle.close();
+    await guard?.stop();
   }
 }

@@ -14,6 +14,8 @@ export interface Config {
   bootstrapCredits: number;
   rateLimitPerMinute: number;
   allowPrivateTargets: boolean;
+  /** CIDRs (an address is a /32 or /128) and host names the egress guard lets through anyway, lower case */
+  privateTargetAllowlist: string[];
   /** null until resolved by resolveJwtSecret (a generated secret lives in the data dir) */
   jwtSecret: string | null;
   publicUrl: string;

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { isCidrOrHost } from '../net/cidr.js';
 import { BROWSERS, type BrowserName } from '../capture-spec.js';
 import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
 import type { Config } from './config.js';
@@ -117,6 +118,10 @@ export function loadConfig(env: Env): Config {
   const driver = (text('SHOTFARM_DRIVER') ?? 'playwright').toLowerCase();
   if (driver !== 'playwright' && driver !== 'selenium') problems.push(`SHOTFARM_DRIVER: must be playwright or selenium (got "${driver}")`);
   const seleniumGridUrl = url('SELENIUM_GRID_URL', ['http:', 'https:']);
+  const privateTargetAllowlist = list('SHOTFARM_PRIVATE_TARGET_ALLOWLIST', []);
+  for (const entry of privateTargetAllowlist) {
+    if (!isCidrOrHost(entry)) problems.push(`SHOTFARM_PRIVATE_TARGET_ALLOWLIST: "${entry}" is neither a CIDR (10.0.0.0/8, fd00::/8), an address nor a host name`);
+  }
   if (driver === 'selenium' && !seleniumGridUrl) problems.push('SELENIUM_GRID_URL: required when SHOTFARM_DRIVER is selenium');
 
   const config: Config = {
@@ -131,6 +136,7 @@ export function loadConfig(env: Env): Config {
     bootstrapCredits: int('SHOTFARM_BOOTSTRAP_CREDITS', 1000, 0, 1_000_000_000),
     rateLimitPerMinute: int('SHOTFARM_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
     allowPrivateTargets: bool('SHOTFARM_ALLOW_PRIVATE_TARGETS', false),
+    privateTargetAllowlist,
     jwtSecret,
     publicUrl: publicUrl.replace(/\/+$/, ''),
     publicUrlConfigured: text('SHOTFARM_PUBLIC_URL') !== null,

@@ -20,6 +20,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'SHOTFARM_BOOTSTRAP_CREDITS', default: '1000', meaning: 'Credits granted to the bootstrap key\'s account when it is created.' },
   { name: 'SHOTFARM_RATE_LIMIT_PER_MINUTE', default: '600', meaning: 'Requests per minute allowed per credential (API key or user); 0 disables the limit.' },
   { name: 'SHOTFARM_ALLOW_PRIVATE_TARGETS', default: 'false', meaning: 'Allow captures of loopback, private, link-local and metadata addresses.' },
+  { name: 'SHOTFARM_PRIVATE_TARGET_ALLOWLIST', default: '(empty)', meaning: 'Private addresses and host names captures may reach although SHOTFARM_ALLOW_PRIVATE_TARGETS is false (comma list of CIDRs, addresses and host names, e.g. 10.20.0.0/16,intranet.example).' },
   { name: 'JWT_SECRET', default: '(generated)', meaning: 'HMAC secret for dashboard JWTs (at least 32 characters). Absent: generated once and kept in <data dir>/jwt-secret.' },
   { name: 'SHOTFARM_PUBLIC_URL', default: 'http://localhost:<PORT>', meaning: 'Public base URL used in links the API hands out (zip_url, output links).' },
   { name: 'SHOTFARM_PRICING', default: '{"base":1,"full_page":1,"pdf":1,"video":2,"html":0,"extra_shot":1}', meaning: 'Credits per screenshot: base price plus extras for a full-page capture, a PDF, a video, HTML, and each shot after the first (JSON).' },

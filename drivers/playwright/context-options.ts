@@ -32,8 +32,24 @@ export function contextOptions(spec: CaptureSpec, engine: Engine): BrowserContex
     // A service worker answers requests from its own cache, out of reach of request interception,
     // which would let ads through and turn the POST navigation into a GET. Captures never need one.
     serviceWorkers: 'block',
-    // Country routing through a proxy; loopback stays direct (Chromium never proxies it anyway).
-    ...(spec.proxy ? { proxy: { server: spec.proxy } } : {}),
+    ...(spec.proxy ? { proxy: proxyOption(spec.proxy) } : {}),
+  };
+}
+
+/**
+ * The context's proxy (the agent's egress guard, or a country proxy). Its credentials go in their own
+ * fields: the guard tells captures apart by them. Loopback goes through the proxy too: Chromium bypasses
+ * it for loopback unless the bypass list says `<-loopback>` (Playwright adds that itself today, unless
+ * PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK is set; saying it here does not depend on that).
+ * Firefox needs its launch pref network.proxy.allow_hijacking_localhost, see launch-flags.ts. A page on
+ * 127.0.0.1 must not escape the guard.
+ */
+function proxyOption(proxy: string): NonNullable<BrowserContextOptions['proxy']> {
+  const url = new URL(proxy);
+  return {
+    server: `${url.protocol}//${url.host}`,
+    bypass: '<-loopback>',
+    ...(url.username ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } : {}),
   };
 }
 

@@ -21,6 +21,11 @@ export const FIREFOX_PREFS: Record<string, string | number | boolean> = {
   // Overlay scrollbars take no layout width, as in headless Chromium (Playwright hides its scrollbars):
   // an 800 px viewport then captures an 800 px page, not 788 px of page beside a scrollbar.
   'ui.useOverlayScrollbars': 1,
+  // When a context has a proxy (the egress guard against SSRF, or a country proxy), loopback goes through
+  // it too: by default Firefox connects to localhost and 127.0.0.1 directly, past the guard.
+  'network.proxy.allow_hijacking_localhost': true,
+  // WebRTC only through the proxy when there is one, never straight UDP past it (Chromium: chromium-flags.ts).
+  'media.peerconnection.ice.proxy_only_if_behind_proxy': true,
 };
 
 /** Firefox's dark mode: over BiDi prefers-color-scheme follows this launch pref, not a context option. */

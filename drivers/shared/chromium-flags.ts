@@ -10,4 +10,7 @@ export const CHROMIUM_FLAGS = [
   '--disable-component-update', // no component downloads (there is no internet on a farm node anyway)
   '--disable-sync', // no account sync
   '--no-first-run', // no first-run dialogs or welcome page
+  // WebRTC may not send UDP around the context's proxy: with the egress guard (SSRF protection) as the
+  // proxy, a page could otherwise reach private addresses (or reveal the node's own) over ICE/STUN.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];

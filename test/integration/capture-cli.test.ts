@@ -12,9 +12,10 @@ import { TestSite } from '../support/test-site.js';
 const run = promisify(execFile);
 const CLI = path.resolve('dist/api/cli.js');
 
-async function capture(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** The test site is on 127.0.0.1: captures allow private targets unless a test says otherwise. */
+async function capture(args: string[], env: Record<string, string> = { SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true' }): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, 'capture', ...args], { env: { PATH: process.env.PATH ?? '' }, timeout: 120_000 });
+    const { stdout, stderr } = await run(process.execPath, [CLI, 'capture', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 120_000 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -67,5 +68,12 @@ describe('shotfarm capture (one-off local capture)', function () {
     const invalid = await capture([site.url('/links.html'), '-o', path.join(dir, 'y.png'), '--delay', '99']);
     expect(invalid.code).to.equal(1);
     expect(invalid.stderr).to.match(/capture failed: delay must be a whole number from 0 to 60/);
+  });
+
+  it('honours SHOTFARM_ALLOW_PRIVATE_TARGETS=false: a private page is blocked, exit 1, and never reached', async () => {
+    const blocked = await capture([site.url('/echo?cli=ssrf'), '-o', path.join(dir, 'ssrf.png')], { SHOTFARM_ALLOW_PRIVATE_TARGETS: 'false' });
+    expect(blocked.code).to.equal(1);
+    expect(JSON.parse(blocked.stdout).error).to.equal('Blocked: 127.0.0.1 resolves to 127.0.0.1, a loopback address; captures of private networks are disabled (SHOTFARM_ALLOW_PRIVATE_TARGETS)');
+    expect(site.hits('/echo?cli=ssrf')).to.equal(0);
   });
 });

@@ -164,7 +164,9 @@ describe('the farm in distributed mode (shotfarm api + two shotfarm agent proces
   const env = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH, LOG_LEVEL: 'warn', NATS_URL: 'nats://127.0.0.1:4222', SHOTFARM_NATS_PREFIX: prefix,
     S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey, S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey, S3_BUCKET: 'shotfarm-test',
-    SHOTFARM_DATA_DIR: dataDir, HOST: '127.0.0.1', SHOTFARM_HEARTBEAT_SECONDS: '1', ...extra,
+    SHOTFARM_DATA_DIR: dataDir, HOST: '127.0.0.1', SHOTFARM_HEARTBEAT_SECONDS: '1',
+    // The test site listens on 127.0.0.1, which the egress guard would block.
+    SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true', ...extra,
   });
   const start = (args: string[], extra: Record<string, string>): ChildProcess => {
     // Its own process group, so the test can kill the agent with its browsers when it cleans up.

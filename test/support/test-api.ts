@@ -10,7 +10,7 @@ import type { Config } from '../../core/config/config.js';
 import { createLogger } from '../../core/logger.js';
 import { BROWSERS } from '../../core/capture-spec.js';
 import { openFarmParts, type FarmPartsHandle } from '../../grid/farm-parts.js';
-import { createAgent } from '../../node-agent/create-agent.js';
+import { createAgent, type AgentOptions } from '../../node-agent/create-agent.js';
 import type { NodeAgent } from '../../node-agent/node-agent.js';
 import { openTestDatabase, type TestDatabase } from './databases.js';
 
@@ -36,13 +36,15 @@ export interface TestApi {
  * Starts a control plane on a free loopback port over a test database, with settings from `env`
  * (on top of quiet defaults). Each suite gets its own data dir and database.
  */
-export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<string, string> = {}, opts: { agent?: boolean } = {}): Promise<TestApi> {
+export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<string, string> = {}, opts: { agent?: boolean; agentOptions?: AgentOptions } = {}): Promise<TestApi> {
   const database = await openTestDatabase(kind);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-test-'));
   const jwtSecret = 'test-secret-test-secret-test-secret-0123456789';
   const config = loadConfig({
     PORT: '0', HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: jwtSecret,
     SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
+    // Every suite's test site listens on 127.0.0.1; the SSRF suite turns the egress guard back on.
+    SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true',
     // Three missed beats of 60 s: the contract suites' declared node outlives them.
     SHOTFARM_HEARTBEAT_SECONDS: '60',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
@@ -52,7 +54,7 @@ export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<stri
   const parts = await openFarmParts(config, jwtSecret, log, 'shotfarm-test');
   let agent: NodeAgent | null = null;
   if (opts.agent) {
-    agent = await createAgent(config, parts, log);
+    agent = await createAgent(config, parts, log, {}, opts.agentOptions);
     await agent.start();
   } else {
     // API-contract suites need no browser: a declared node lets admission pass, and records stay

@@ -1,0 +1,56 @@
+import type { Logger } from '../../core/logger.js';
+import { PrivateAllowlist } from './allowlist.js';
+import { JobSessions, type BlockedRequest } from './job-sessions.js';
+import { startProxyServer } from './proxy-server.js';
+import { systemLookup, type HostLookup } from './resolver.js';
+
+export interface EgressGuardOptions {
+  /** SHOTFARM_PRIVATE_TARGET_ALLOWLIST */
+  allowlist: readonly string[];
+  /** the resolver; tests map their own names onto the loopback test site */
+  lookup?: HostLookup;
+}
+
+/** One capture's pass through the guard: the proxy URL its browser context uses, and what was blocked. */
+export interface EgressPass {
+  /** http://<record id>:<random password>@127.0.0.1:<port> */
+  proxy: string;
+  blocked(): readonly BlockedRequest[];
+  close(): void;
+}
+
+/**
+ * SSRF protection (issue 8): a forward proxy inside the agent that every capture's browser context goes
+ * through while SHOTFARM_ALLOW_PRIVATE_TARGETS is false. It refuses any connection to a loopback, private,
+ * link-local, metadata, multicast or otherwise internal address, whatever the URL, redirect or
+ * subresource that led there, and keeps per capture what it refused.
+ */
+export class EgressGuard {
+  private readonly sessions = new JobSessions();
+  private server: { port: number; close(): Promise<void> } | null = null;
+
+  constructor(private readonly options: EgressGuardOptions, private readonly log: Logger) {}
+
+  async start(): Promise<void> {
+    if (this.server) return;
+    this.server = await startProxyServer({
+      sessions: this.sessions, lookup: this.options.lookup ?? systemLookup, allowlist: new PrivateAllowlist(this.options.allowlist), log: this.log,
+    });
+  }
+
+  /** Opens a capture's pass; `upstream` is the country proxy its allowed traffic continues through. */
+  open(jobId: number, upstream: string | null): EgressPass {
+    if (!this.server) throw new Error('the egress guard is not started');
+    const session = this.sessions.open(jobId, upstream);
+    return {
+      proxy: `http://${session.username}:${session.password}@127.0.0.1:${this.server.port}`,
+      blocked: () => session.blocked,
+      close: () => this.sessions.close(session),
+    };
+  }
+
+  async stop(): Promise<void> {
+    await this.server?.close();
+    this.server = null;
+  }
+}
