@@ -32,7 +32,8 @@ export function batchBodyParser(maxFileBytes: number) {
 export async function batchRequestOf(ctx: AppContext): Promise<{ fileText: string; fields: QueryTree }> {
   const request = ctx.request as unknown as { body?: Record<string, unknown>; files?: Record<string, unknown> };
   const body = request.body ?? {};
-  const fields: QueryTree = {};
+  // No prototype: the keys are the client's (a `__proto__` field must stay a field, see query-input.ts).
+  const fields: QueryTree = Object.create(null) as QueryTree;
   for (const [k, v] of Object.entries(body)) {
     if (k === 'file' || k === 'urls') continue;
     if (v === null || v === undefined) continue;

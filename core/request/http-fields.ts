@@ -52,6 +52,9 @@ export function parseHeaderItem(item: string): Parsed<HttpHeader[]> {
 
 /** `a=1; b=2` → cookies. Each pair needs a name; values may be empty. */
 export function parseCookieString(text: string): Parsed<Cookie[]> {
+  // Checked on the whole text, not per trimmed name or value: `a\n=1` would otherwise pass as `a=1`
+  // while the record keeps (and answers) the line break.
+  if (BAD_VALUE.test(text.trim())) return { ok: false, message: 'must not contain line breaks or control characters' };
   const cookies: Cookie[] = [];
   for (const part of text.split(';')) {
     if (part.trim() === '') continue;

@@ -19,8 +19,15 @@ export class QueryShapeError extends Error {
 
 const BRACKET_KEY = /^([^[\]]+)((?:\[[^[\]]*\])+)$/;
 
+/**
+ * Every object built from a query has no prototype: keys are the client's text, and `__proto__[x]=1`
+ * on a plain object would write into Object.prototype (every object of the process would then carry
+ * `x`, a request's parameters included), while `constructor=1` would find Object's own constructor.
+ */
+const tree = (): QueryTree => Object.create(null) as QueryTree;
+
 export function parseQuery(querystring: string): QueryTree {
-  const root: QueryTree = {};
+  const root: QueryTree = tree();
   for (const [rawKey, value] of new URLSearchParams(querystring)) {
     const match = BRACKET_KEY.exec(rawKey);
     if (!match) {
@@ -50,7 +57,7 @@ function insert(root: QueryTree, base: string, segments: string[], value: string
     if (/^\d+$/.test(segment) && Number(segment) > MAX_INDEX) throw new QueryShapeError(base, `list index ${segment} is above ${MAX_INDEX}`);
     let child = node[key];
     if (child === undefined) {
-      child = {};
+      child = tree();
       node[key] = child;
     } else if (Array.isArray(child)) {
       throw new QueryShapeError(base, 'is given both as a value and in bracket notation');
@@ -69,7 +76,7 @@ function insert(root: QueryTree, base: string, segments: string[], value: string
 function finalise(v: QueryValue): QueryValue {
   if (Array.isArray(v)) return v;
   const keys = Object.keys(v);
-  const out: QueryTree = {};
+  const out: QueryTree = tree();
   for (const k of keys) out[k] = finalise(v[k] as QueryValue);
   if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
     return keys.sort((a, b) => Number(a) - Number(b)).map((k) => out[k] as QueryValue);

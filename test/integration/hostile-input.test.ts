@@ -1,0 +1,298 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import sharp from 'sharp';
+import { BATCH_OWN_PARAMS } from '../../core/request/batch-params.js';
+import { CRAWL_CREATE_PARAMS, CRAWL_LIST_PARAMS } from '../../core/request/crawl-params.js';
+import { CREATE_PARAMS, STRUCTURED_CREATE_PARAMS } from '../../core/request/create-params.js';
+import {
+  BATCH_ID_PARAMS, BATCH_LIST_PARAMS, FILE_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS, SCREENSHOT_LIST_PARAMS,
+  SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS,
+} from '../../core/request/endpoint-params.js';
+import type { Param } from '../../core/request/param-kinds.js';
+import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
+
+/**
+ * Hostile input, property-based: whatever a client sends to any parameter of the operations that take
+ * input, the API answers without a 5xx, every error carries the spec's envelope, and an answer in the
+ * 4xx range changed nothing (no record, batch, crawl, ledger row or credit moved).
+ * Runs are bounded (RUNS per property) so the whole file stays around a minute.
+ */
+const RUNS = 150;
+
+type Answer = { status: number; body: any; headers: Headers };
+type Table = Record<string, Param<unknown>>;
+
+/** Values that have broken parsers somewhere: numbers out of range, NaN-ish words, JSON fragments, injections. */
+const NASTY = [
+  '', ' ', '0', '-0', '-1', '+1', '1.5', '1e3', '1e308', '-1e308', '1e-308', '99999999999999999999999', '9007199254740993', '0x1F', '1_000', '０１',
+  'NaN', 'Infinity', '-Infinity', 'null', 'undefined', 'true', 'false', 'yes', '[]', '{}', '[', '{', '{"a":', '"', "'", '\\',
+  '[{"command":"click","selector":"#a"}]', '[{"id":"t","selector":"h1"}]', '{"__proto__":{"polluted":1}}', '{"X-A":"1"}', '[null]', '[1,2]',
+  '%', '%00', '%zz', '\u0000', '\r\nX-Injected: 1', '\n', '\t', '\u007f', '\u202e', '\ud800', '\udfff', '💥', 'e\u0301', '\ufeff',
+  '../../etc/passwd', '/etc/passwd', "' OR 1=1 --", '<script>alert(1)</script>', '${7*7}', '{id}', '1,2,3', ',', ',,,', 'a,,b',
+  '__proto__', 'constructor', 'toString', 'javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'http://', 'https://[::1', 'ftp://x',
+  'x'.repeat(300), 'y'.repeat(5000), '1'.repeat(400),
+];
+
+/** Values each parameter accepts, found by asking the parameter itself, so the mixes reach deep checks. */
+const CANDIDATES = [
+  '1', '0', '5', '10', '30', '60', '63', '100', '256', '1000', '9999', '10000', '100000', '2592000', '0.5', '0.01', 'true', 'false', 'us', 'fr', 'de', 'png', 'jpeg', 'webp', 'webmp', 'fit', 'fill', 'screen', 'page',
+  'a4', 'letter', 'mp4', 'webm', 'gif', 'chrome', 'firefox', 'brave', 'example.com', 'https://example.com/x', 'a=1; b=2', 'X-A: 1', 'Europe/Paris',
+  'en-US', 'all', 'image', 'url', 'metadata', 'finished', 'processing', 'red', '10px', '5mm', 'my-hook', 's3', 'batch one', '{domain}/{id}',
+];
+function validSamples(param: Param<unknown>): string[] {
+  return CANDIDATES.filter((c) => param.read([c]).ok);
+}
+
+const controlChar = fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c));
+const hostileString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...NASTY) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ unit: controlChar, minLength: 1, maxLength: 5 }) },
+  { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 10 }), controlChar, fc.string({ maxLength: 10 })).map(([a, c, b]) => a + c + b) },
+  { weight: 1, arbitrary: fc.integer().map(String) },
+  { weight: 1, arbitrary: fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String) },
+  { weight: 1, arbitrary: fc.double().map(String) },
+  { weight: 1, arbitrary: fc.json({ maxDepth: 2 }) },
+);
+
+/** A value for a parameter: valid (to get past the first check), hostile, or valid with hostile text around it. */
+function valueFor(param: Param<unknown> | undefined): fc.Arbitrary<string> {
+  const valid = param && typeof param.read === 'function' ? validSamples(param) : [];
+  if (valid.length === 0) return hostileString;
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...valid) },
+    { weight: 3, arbitrary: hostileString },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...valid), hostileString).map(([v, h]) => v + h) },
+  );
+}
+
+/** Key spellings: the plain name, bracket notations (too deep, too large an index, appends), repeats, pollution. */
+function keyFor(name: string): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constant(name) },
+    { weight: 2, arbitrary: fc.constantFrom(`${name}[]`, `${name}[0]`, `${name}[0][command]`, `${name}[1][value]`, `${name}[x]`, `${name}[100]`, `${name}[a][b][c][d][e]`, `${name}[`, `${name}]`, `${name}[__proto__]`, `[${name}]`) },
+  );
+}
+const STRAY_KEYS = ['__proto__', '__proto__[url]', '__proto__[polluted]', 'constructor', 'constructor[prototype][polluted]', 'toString', 'hasOwnProperty', '', '[]', 'key', 'unknown_param', '%', 'a%00b'];
+
+/** Random `name=value` pairs for a parameter table (each name may come several times, in any spelling). */
+function pairsFor(table: Table, extraNames: readonly string[] = []): fc.Arbitrary<[string, string][]> {
+  const names = [...Object.keys(table), ...extraNames];
+  const pair = fc.oneof(
+    { weight: 10, arbitrary: fc.constantFrom(...names).chain((n) => fc.tuple(keyFor(n), valueFor(Object.hasOwn(table, n) ? table[n] : undefined))) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...STRAY_KEYS), hostileString) },
+  );
+  return fc.array(pair, { minLength: 0, maxLength: 8 });
+}
+
+/** Query text from pairs; sometimes with raw (unencoded or malformed) pieces, as a broken client sends them. */
+const RAW_PIECES = ['%', '%%', '%E0%A4%A', '%FF', '&&', '=', '==x', 'a=%uD800', '+', ';a=b', '#frag'];
+function queryText(pairs: [string, string][], raw: string[]): string {
+  // URLSearchParams encodes lone surrogates as U+FFFD, as a browser does (encodeURIComponent throws).
+  const encoded = pairs.map(([k, v]) => new URLSearchParams([[k, v]]).toString().replace(/%5B/g, '[').replace(/%5D/g, ']'));
+  return [...encoded, ...raw].join('&');
+}
+const rawPieces = fc.array(fc.constantFrom(...RAW_PIECES), { maxLength: 2 });
+
+describe('hostile input (property-based)', function () {
+  this.timeout(600_000);
+  let api: TestApi;
+  let acct: TestAccount;
+  let other: TestAccount;
+  /** ids the mixes draw from: the caller's own records in every state, another account's, and none */
+  const ids: Record<'processing' | 'wide' | 'tall' | 'foreign' | 'batch' | 'foreignBatch' | 'crawl', number> = { processing: 0, wide: 0, tall: 0, foreign: 0, batch: 0, foreignBatch: 0, crawl: 0 };
+
+  const count = async (table: string): Promise<number> => Number((await api.database.db(table).count('* as n'))[0]?.n);
+  /** What a failing call must leave as it was. */
+  async function state(): Promise<Record<string, unknown>> {
+    const companies = await api.database.db('companies').orderBy('id').select('id', 'balance');
+    return {
+      screenshots: await count('screenshots'), batches: await count('batches'), crawls: await count('crawls'), crawl_urls: await count('crawl_urls'),
+      ledger: await count('credit_ledger'), files: await count('screenshot_files'), idempotency: await count('idempotency_keys'),
+      balances: companies.map((c) => `${c.id}:${c.balance}`).join(','),
+      batchStates: (await api.database.db('batches').orderBy('id').select('id', 'status')).map((b) => `${b.id}:${b.status}`).join(','),
+      crawlStates: (await api.database.db('crawls').orderBy('id').select('id', 'status')).map((b) => `${b.id}:${b.status}`).join(','),
+      screenshotStates: (await api.database.db('screenshots').orderBy('id').select('id', 'status', 'url')).map((s) => `${s.id}:${s.status}:${s.url}`).join(','),
+    };
+  }
+
+  /** The answer is never a 5xx; an error has the spec's envelope; a 4xx changed nothing. */
+  function expectWellFormed(res: Answer, what: string): void {
+    const show = `${what} → ${res.status} ${JSON.stringify(res.body).slice(0, 600)}`;
+    expect(res.status, show).to.be.below(500);
+    if (res.status >= 200 && res.status < 300) return;
+    expect(res.body, show).to.be.an('object');
+    expect(res.body.success, show).to.equal(false);
+    expect(res.body.error, show).to.be.a('string').and.not.equal('');
+    expect(res.body.code, show).to.be.a('string').and.not.equal('');
+    expect(res.body.details, show).to.be.an('object');
+    expect(res.body.details.request_id, show).to.be.a('string').and.not.equal('');
+    if (res.status === 400) {
+      expect(res.body.fields, show).to.be.an('object');
+      const entries = Object.entries(res.body.fields);
+      expect(entries, show).to.not.be.empty;
+      for (const [, messages] of entries) {
+        expect(messages, show).to.be.an('array').that.is.not.empty;
+        for (const m of messages as unknown[]) expect(m, show).to.be.a('string').and.not.equal('');
+      }
+    }
+  }
+  async function expectSafe(what: string, send: () => Promise<Answer>): Promise<Answer> {
+    const before = await state();
+    const res = await send();
+    expectWellFormed(res, what);
+    if (res.status >= 400) expect(await state(), `${what} answered ${res.status} but changed the database`).to.deep.equal(before);
+    // Pollution of Object.prototype through a parameter name would show on every object of the process.
+    expect(({} as Record<string, unknown>).polluted, 'Object.prototype was polluted').to.equal(undefined);
+    expect(({} as Record<string, unknown>).url, 'Object.prototype was polluted').to.equal(undefined);
+    return res;
+  }
+
+  async function finishedWithImage(account: TestAccount, width: number, height: number): Promise<number> {
+    const created = await call(api.url, '/screenshot/create?url=image.test', { key: account.key });
+    const id = Number(created.body.data[0].id);
+    const png = await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
+    const key = `screenshots/${id}/shot-1.png`;
+    await api.parts.objects.put(key, png, { contentType: 'image/png', size: png.length });
+    await api.database.db('screenshot_files').insert({ company_id: account.companyId, screenshot_id: id, kind: 'image', shot: 1, storage_key: key, content_type: 'image/png', size_bytes: png.length });
+    await api.database.db('screenshots').where({ id }).update({ status: 'finished', finished_at: api.database.db.fn.now() });
+    return id;
+  }
+
+  before(async () => {
+    api = await startTestApi('pglite', { SHOTFARM_BATCH_MAX_FILE_BYTES: String(256 * 1024) });
+    acct = await api.account(1_000_000_000);
+    other = await api.account(1000);
+    ids.processing = Number((await call(api.url, '/screenshot/create?url=processing.test', { key: acct.key })).body.data[0].id);
+    ids.wide = await finishedWithImage(acct, 320, 200);
+    // A full-page capture: far taller than wide, where a width-only thumbnail grows the height most.
+    ids.tall = await finishedWithImage(acct, 100, 3000);
+    ids.foreign = await finishedWithImage(other, 50, 50);
+    const batch = await call(api.url, '/batch/create', { method: 'POST', key: acct.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ urls: ['a.test', 'b.test'] }) });
+    expect(batch.status, JSON.stringify(batch.body)).to.equal(200);
+    ids.batch = Number(batch.body.data[0].id);
+    const foreignBatch = await call(api.url, '/batch/create', { method: 'POST', key: other.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ urls: ['c.test'] }) });
+    ids.foreignBatch = Number(foreignBatch.body.data[0].id);
+    const crawl = await call(api.url, '/crawl/create', { method: 'POST', key: acct.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url: 'https://crawl.test/', domain: 'crawl.test', max_urls: 3 }) });
+    expect(crawl.status, JSON.stringify(crawl.body)).to.equal(200);
+    ids.crawl = Number(crawl.body.data.id);
+  });
+  after(async () => api?.stop());
+
+  /** An id: one of the records above, or a hostile one. */
+  const idValue = (): fc.Arbitrary<string> => fc.oneof(fc.constantFrom(...Object.values(ids).map(String)), hostileString, fc.constantFrom('999999999', '9007199254740991', '9007199254740992', '0', '-5'));
+
+  const get = (path: string) => (pairs: [string, string][], raw: string[]) => {
+    const q = queryText(pairs, raw);
+    return expectSafe(`GET ${path}?${q}`, () => call(api.url, `${path}?${q}`, { key: acct.key }));
+  };
+
+  it('GET /screenshot/create: every parameter, alone or mixed with valid ones', async () => {
+    const table = CREATE_PARAMS as unknown as Table;
+    const withUrl = fc.tuple(fc.option(fc.constantFrom('example.com', 'https://example.com/a?b=c', 'http://xn--bcher-kva.example/'), { nil: undefined }), pairsFor(table, STRUCTURED_CREATE_PARAMS), rawPieces);
+    await fc.assert(fc.asyncProperty(withUrl, async ([url, pairs, raw]) => {
+      await get('/screenshot/create')(url ? [['url', url], ...pairs] : pairs, raw);
+    }), { numRuns: RUNS });
+  });
+
+  it('GET /screenshot/create: steps, step, trackers and tracker in every encoding', async () => {
+    const fieldValue = fc.oneof(hostileString, fc.constantFrom('click', 'type', 'wait', 'scroll', 'navigate', 'press', 'select', 'wait_for', 'hover', '#a', 'h1', 'text', 'attribute', 'static', '5', 'bottom', 'https://a.test'));
+    const fieldName = fc.constantFrom('command', 'selector', 'value', 'timeout', 'id', 'name', 'input', 'name_type', 'value_type', '__proto__', 'constructor', 'extra');
+    const item = fc.oneof(fc.dictionary(fieldName, fc.oneof(fieldValue, fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<unknown>), { maxKeys: 5 }), fc.jsonValue({ maxDepth: 2 }));
+    const jsonForm = fc.tuple(fc.constantFrom('steps', 'trackers', 'step', 'tracker'), fc.oneof(fc.array(item, { maxLength: 4 }), item).map((v) => JSON.stringify(v)))
+      .map(([k, v]) => [[k, v]] as [string, string][]);
+    const bracketForm = fc.array(fc.tuple(fc.constantFrom('step', 'tracker', 'steps', 'trackers'), fc.oneof(fc.nat(120).map(String), fc.constantFrom('', 'x')), fieldName, fieldValue)
+      .map(([k, i, f, v]) => [`${k}[${i}][${f}]`, v] as [string, string]), { minLength: 1, maxLength: 8 });
+    await fc.assert(fc.asyncProperty(fc.oneof(jsonForm, bracketForm, fc.tuple(jsonForm, bracketForm).map(([a, b]) => [...a, ...b])), async (pairs) => {
+      await get('/screenshot/create')([['url', 'example.com'], ...pairs], []);
+    }), { numRuns: RUNS });
+  });
+
+  it('GET /screenshot/thumbnail: every parameter over real images, including a full-page one', async () => {
+    const table = THUMBNAIL_PARAMS as unknown as Table;
+    await fc.assert(fc.asyncProperty(idValue(), pairsFor(table), rawPieces, async (id, pairs, raw) => {
+      await get('/screenshot/thumbnail')([['id', id], ...pairs.filter(([k]) => k !== 'id')], raw);
+    }), { numRuns: RUNS });
+  });
+
+  it('GET info, list, search, delete, html, pdf, video of screenshots; info, list, download of batches; info, list of crawls', async () => {
+    // delete is last among the screenshot reads so that a valid run removing a record does not starve the rest.
+    const endpoints: [string, Table][] = [
+      ['/screenshot/info', SCREENSHOT_INFO_PARAMS as unknown as Table], ['/screenshot/list', SCREENSHOT_LIST_PARAMS as unknown as Table],
+      ['/screenshot/search', SCREENSHOT_SEARCH_PARAMS as unknown as Table], ['/screenshot/html', FILE_PARAMS as unknown as Table],
+      ['/screenshot/pdf', FILE_PARAMS as unknown as Table], ['/screenshot/video', FILE_PARAMS as unknown as Table],
+      ['/batch/info', BATCH_ID_PARAMS as unknown as Table], ['/batch/list', BATCH_LIST_PARAMS as unknown as Table],
+      ['/batch/download', BATCH_ID_PARAMS as unknown as Table], ['/crawl/info', BATCH_ID_PARAMS as unknown as Table],
+      ['/crawl/list', CRAWL_LIST_PARAMS as unknown as Table], ['/screenshot/delete', SCREENSHOT_DELETE_PARAMS as unknown as Table],
+    ];
+    const arb = fc.integer({ min: 0, max: endpoints.length - 1 }).chain((i) => {
+      const [path, table] = endpoints[i] as [string, Table];
+      // A `wait` beyond 0 would hold the answer for seconds on a record that never finishes here.
+      const pairs = pairsFor(table).map((ps) => ps.filter(([k]) => !k.startsWith('wait')));
+      return fc.tuple(fc.constant(path), fc.option(idValue(), { nil: undefined }), pairs, rawPieces);
+    });
+    await fc.assert(fc.asyncProperty(arb, async ([path, id, pairs, raw]) => {
+      // Deleting with a valid id succeeds and changes state: that is allowed for a 2xx; keep the main
+      // fixtures by never deleting them (other ids still reach every branch).
+      if (path === '/screenshot/delete' && id !== undefined && Object.values(ids).map(String).includes(id.trim())) return;
+      await get(path)(id === undefined ? pairs : [['id', id], ...pairs], raw);
+    }), { numRuns: RUNS });
+  });
+
+  it('POST /batch/cancel: id in the query or in any JSON body', async () => {
+    const body = fc.oneof(
+      fc.constant(undefined),
+      fc.record({ id: fc.oneof(fc.jsonValue({ maxDepth: 1 }), idValue()) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+      fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+      hostileString,
+    );
+    await fc.assert(fc.asyncProperty(fc.option(idValue(), { nil: undefined }), body, fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'), async (id, payload, type) => {
+      // A valid cancel of the fixture batch would end it; a 200 may change state, but keep it processing for the other runs.
+      if (id?.trim() === String(ids.batch) || (payload !== undefined && payload.includes(String(ids.batch)))) return;
+      const q = id === undefined ? '' : `?id=${encodeURIComponent(id)}`;
+      await expectSafe(`POST /batch/cancel${q} ${type} ${payload}`, () => call(api.url, `/batch/cancel${q}`, { method: 'POST', key: acct.key, headers: { 'Content-Type': type }, ...(payload !== undefined ? { body: payload } : {}) }));
+    }), { numRuns: RUNS });
+  });
+
+  /** Lines of a batch file: URLs, garbage, CSV/TSV headers and cells. */
+  const fileText = fc.tuple(fc.array(fc.oneof(fc.constantFrom('example.com', 'https://a.test/x', 'url,filename', 'url\tfilename', 'b.test,../../etc/passwd', '"c.test","x,y"', '"', '\ufeffurl', ''), hostileString), { maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r'))
+    .map(([lines, eol]) => lines.join(eol));
+
+  it('POST /batch/create as multipart: random file and form fields', async () => {
+    const table = { ...CREATE_PARAMS, ...BATCH_OWN_PARAMS } as unknown as Table;
+    await fc.assert(fc.asyncProperty(fc.option(fileText, { nil: undefined }), pairsFor(table, STRUCTURED_CREATE_PARAMS), fc.boolean(), async (file, pairs, twoFiles) => {
+      const form = new FormData();
+      if (file !== undefined) form.append('file', new Blob([file], { type: 'text/plain' }), 'urls.txt');
+      if (file !== undefined && twoFiles) form.append('file', new Blob(['d.test']), 'more.txt');
+      for (const [k, v] of pairs) form.append(k, v);
+      await expectSafe(`POST /batch/create multipart file=${JSON.stringify(file)} ${JSON.stringify(pairs)}`, () => call(api.url, '/batch/create', { method: 'POST', key: acct.key, body: form }));
+    }), { numRuns: RUNS });
+  });
+
+  it('POST /batch/create as JSON, and as bodies that are neither', async () => {
+    const table = { ...CREATE_PARAMS, ...BATCH_OWN_PARAMS } as unknown as Table;
+    const jsonBody = fc.tuple(fc.option(fc.oneof(fileText, fc.jsonValue({ maxDepth: 1 })), { nil: undefined }), fc.option(fc.oneof(fc.array(fc.oneof(fc.constantFrom('a.test', 'https://b.test/'), hostileString), { maxLength: 5 }), fc.jsonValue({ maxDepth: 2 })), { nil: undefined }), pairsFor(table, STRUCTURED_CREATE_PARAMS), fc.dictionary(fc.constantFrom('name', 'steps', 'trackers', 'header', 'apps', 'tag', 'delay'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }))
+      .map(([file, urls, pairs, objects]) => JSON.stringify({ ...Object.fromEntries(pairs.filter(([k]) => !k.includes('['))), ...objects, ...(file !== undefined ? { file } : {}), ...(urls !== undefined ? { urls } : {}) }));
+    const garbage = fc.oneof(fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)), hostileString);
+    const typed = fc.oneof(
+      fc.tuple(fc.constant('application/json'), fc.oneof({ weight: 3, arbitrary: jsonBody }, { weight: 1, arbitrary: garbage })),
+      fc.tuple(fc.constantFrom('multipart/form-data', 'multipart/form-data; boundary=x', 'text/plain', 'application/xml', 'application/x-www-form-urlencoded', ''), garbage),
+    );
+    await fc.assert(fc.asyncProperty(typed, async ([type, payload]) => {
+      await expectSafe(`POST /batch/create ${type} ${payload.slice(0, 300)}`, () => call(api.url, '/batch/create', { method: 'POST', key: acct.key, headers: type ? { 'Content-Type': type } : {}, body: payload }));
+    }), { numRuns: RUNS });
+  });
+
+  it('POST /crawl/create: random JSON bodies of crawl fields and screenshot options', async () => {
+    const table = { ...CREATE_PARAMS, ...CRAWL_CREATE_PARAMS } as unknown as Table;
+    const fieldValue = (name: string): fc.Arbitrary<unknown> => fc.oneof(valueFor(Object.hasOwn(table, name) ? table[name] : undefined), fc.jsonValue({ maxDepth: 2 }), fc.integer({ min: -5, max: 2000 }));
+    const body = fc.uniqueArray(fc.constantFrom(...Object.keys(table), ...STRUCTURED_CREATE_PARAMS, '__proto__', 'constructor'), { maxLength: 8 })
+      .chain((names) => fc.tuple(...names.map((n) => fieldValue(n).map((v) => [n, v] as const))))
+      .map((entries) => JSON.stringify(Object.fromEntries([['url', 'https://www.crawl.test/'], ['domain', 'crawl.test'], ['max_urls', 2], ...entries])));
+    const payload = fc.oneof({ weight: 4, arbitrary: body }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) }, { weight: 1, arbitrary: hostileString });
+    await fc.assert(fc.asyncProperty(payload, fc.option(pairsFor(CRAWL_CREATE_PARAMS as unknown as Table), { nil: undefined }), async (json, query) => {
+      const q = query ? `?${queryText(query, [])}` : '';
+      await expectSafe(`POST /crawl/create${q} ${json.slice(0, 300)}`, () => call(api.url, `/crawl/create${q}`, { method: 'POST', key: acct.key, headers: { 'Content-Type': 'application/json' }, body: json }));
+    }), { numRuns: RUNS });
+  });
+});

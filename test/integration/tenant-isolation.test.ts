@@ -1,0 +1,186 @@
+import { expect } from 'chai';
+import type Router from '@koa/router';
+import { buildApp } from '../../api/app.js';
+import type { AppState } from '../../api/http/state.js';
+import { createLogger } from '../../core/logger.js';
+import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
+
+type Answer = { status: number; body: any; headers: Headers };
+type Fixture = 'screenshot' | 'batch' | 'crawl';
+
+/**
+ * Every route that takes a record id, and which of the owner's records it is called with. A route
+ * missing here fails the test below (its list comes from the routers themselves), so a new route
+ * cannot skip the check. `variants` are extra query strings that reach other branches of the route.
+ */
+const ID_ROUTES: Record<string, { method: 'GET' | 'POST'; fixture: Fixture; variants?: string[]; mutates?: boolean }> = {
+  '/api/v1/screenshot/info': { method: 'GET', fixture: 'screenshot', variants: ['', '&wait=1'] },
+  '/api/v1/screenshot/thumbnail': { method: 'GET', fixture: 'screenshot', variants: ['', '&width=10&format=jpeg', '&shot=1&filename=x.png'] },
+  '/api/v1/screenshot/html': { method: 'GET', fixture: 'screenshot' },
+  '/api/v1/screenshot/pdf': { method: 'GET', fixture: 'screenshot' },
+  '/api/v1/screenshot/video': { method: 'GET', fixture: 'screenshot' },
+  '/api/v1/screenshot/delete': { method: 'GET', fixture: 'screenshot', variants: ['', '&data=image', '&data=url', '&data=metadata', '&data=all'], mutates: true },
+  '/api/v1/batch/info': { method: 'GET', fixture: 'batch' },
+  '/api/v1/batch/cancel': { method: 'POST', fixture: 'batch', mutates: true },
+  '/api/v1/batch/download': { method: 'GET', fixture: 'batch' },
+  '/api/v1/crawl/info': { method: 'GET', fixture: 'crawl' },
+  '/api/v1/crawl/cancel': { method: 'POST', fixture: 'crawl', mutates: true },
+};
+
+/** The (method, path) of every route the application registers, read from its Koa routers. */
+function registeredRoutes(api: TestApi): { method: string; path: string }[] {
+  // The handlers of this instance never run: the services are only needed by handlers, the routers
+  // themselves are built from the same code the running server used.
+  const unused = {} as never;
+  const app = buildApp({
+    config: api.config, db: api.database.db, log: createLogger('silent'), jwt: api.jwt, rateLimiter: null,
+    screenshots: unused, objects: unused, events: unused, registry: unused, metrics: unused, crawls: unused, batches: unused, batchLinks: unused,
+  });
+  const out = new Map<string, { method: string; path: string }>();
+  for (const mw of app.middleware as { router?: Router<AppState> }[]) {
+    for (const layer of mw.router?.stack ?? []) {
+      for (const method of layer.methods) {
+        if (method === 'HEAD') continue; // added by the router to every GET
+        out.set(`${method} ${layer.path}`, { method, path: String(layer.path) });
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+describe('tenant isolation: every id-taking route, with another account\'s credential', function () {
+  this.timeout(120_000);
+  let api: TestApi;
+  let owner: TestAccount;
+  let intruder: TestAccount;
+  let intruderToken: string;
+  const ids: Record<Fixture, number> = { screenshot: 0, batch: 0, crawl: 0 };
+
+  const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+  /** All of the owner's data that any of these routes could change, files included. */
+  async function ownerState(): Promise<unknown> {
+    const db = api.database.db;
+    const by = { company_id: owner.companyId };
+    const files = await db('screenshot_files').where(by).orderBy('id');
+    return {
+      company: await db('companies').where({ id: owner.companyId }).first(),
+      screenshots: await db('screenshots').where(by).orderBy('id'),
+      files,
+      stored: await Promise.all(files.map(async (f) => (await api.parts.objects.stat(String(f.storage_key)))?.size ?? null)),
+      batches: await db('batches').where(by).orderBy('id'),
+      crawls: await db('crawls').where(by).orderBy('id'),
+      crawlUrls: await db('crawl_urls').whereIn('crawl_id', db('crawls').where(by).select('id')).orderBy('id'),
+      ledger: await db('credit_ledger').where(by).orderBy('id'),
+    };
+  }
+
+  async function put(id: number, kind: string, shot: number | null, name: string, contentType: string, data: Buffer): Promise<void> {
+    const key = `screenshots/${id}/${name}`;
+    await api.parts.objects.put(key, data, { contentType, size: data.length });
+    await api.database.db('screenshot_files').insert({ company_id: owner.companyId, screenshot_id: id, kind, shot, storage_key: key, content_type: contentType, size_bytes: data.length });
+  }
+
+  before(async () => {
+    api = await startTestApi('pglite');
+    owner = await api.account(10_000);
+    intruder = await api.account(10_000);
+    intruderToken = await api.userToken(intruder.companyId);
+
+    // A finished screenshot with every kind of output, so the owner gets 200 from every route and the
+    // intruder's 404 can only come from the account check, not from "not ready".
+    const created = await call(api.url, '/screenshot/create?url=private.test/secret&html=1&pdf=1&video=1', { key: owner.key });
+    ids.screenshot = Number(created.body.data[0].id);
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c636060f80f00010401005f5ba1e50000000049454e44ae426082', 'hex');
+    await put(ids.screenshot, 'image', 1, 'shot-1.png', 'image/png', png);
+    await put(ids.screenshot, 'html', null, 'page.html', 'text/html', Buffer.from('<p>secret</p>'));
+    await put(ids.screenshot, 'pdf', null, 'page.pdf', 'application/pdf', Buffer.from('%PDF-1.4 secret'));
+    await put(ids.screenshot, 'video', null, 'video.mp4', 'video/mp4', Buffer.from('secret video'));
+    await api.database.db('screenshots').where({ id: ids.screenshot }).update({ status: 'finished', finished_at: api.database.db.fn.now() });
+
+    const batch = await call(api.url, '/batch/create', { ...json({ urls: ['private.test/a', 'private.test/b'], name: 'mine' }), key: owner.key });
+    expect(batch.status, JSON.stringify(batch.body)).to.equal(200);
+    ids.batch = Number(batch.body.data[0].id);
+    const crawl = await call(api.url, '/crawl/create', { ...json({ url: 'https://private.test/', domain: 'private.test', max_urls: 5 }), key: owner.key });
+    expect(crawl.status, JSON.stringify(crawl.body)).to.equal(200);
+    ids.crawl = Number(crawl.body.data.id);
+  });
+  after(async () => api?.stop());
+
+  it('finds every id-taking route among the routers\' routes, and covers each', async () => {
+    const routes = registeredRoutes(api).filter((r) => r.path.startsWith('/api/v1/'));
+    // The walk itself is checked: it must see the routes we know of, or it proves nothing.
+    expect(routes.map((r) => `${r.method} ${r.path}`)).to.include.members(['GET /api/v1/screenshot/create', 'POST /api/v1/batch/create', 'GET /api/v1/crawl/list', 'POST /api/v1/crawl/cancel']);
+    const takesId: string[] = [];
+    for (const r of routes) {
+      // A route that takes an id says so when none is given: 400 with fields.id "is required".
+      const res = await call(api.url, r.path.replace('/api/v1', ''), r.method === 'POST' ? { ...json({}), key: intruder.key } : { key: intruder.key });
+      expect(res.status, `${r.method} ${r.path}`).to.be.below(500);
+      if (res.status === 400 && (res.body.fields?.id ?? []).includes('is required')) takesId.push(`${r.method} ${r.path}`);
+    }
+    const covered = Object.entries(ID_ROUTES).map(([path, r]) => `${r.method} ${path}`);
+    expect(takesId.sort(), 'id-taking routes not in ID_ROUTES (add them), or ID_ROUTES entries that take no id').to.deep.equal(covered.sort());
+  });
+
+  it('answers 404 NOT_FOUND with the envelope to every credential of another account, and changes nothing of the owner\'s', async () => {
+    // The owner really can read everything first: the 404s below are not "not ready" or "not requested".
+    for (const [path, r] of Object.entries(ID_ROUTES)) {
+      if (r.mutates) continue;
+      const res = await fetch(`${api.url}${path.replace('/api/v1', '')}?id=${ids[r.fixture]}`, { headers: { 'X-API-KEY': owner.key } });
+      expect(res.status, `owner ${path}`).to.equal(200);
+      await res.arrayBuffer();
+    }
+    const before = await ownerState();
+    const credentials: [string, RequestInit & { key?: string }][] = [
+      ['X-API-KEY', { key: intruder.key }],
+      ['Bearer', { headers: { Authorization: `Bearer ${intruderToken}` } }],
+    ];
+    let checked = 0;
+    for (const [path, r] of Object.entries(ID_ROUTES)) {
+      for (const variant of r.variants ?? ['']) {
+        for (const [credential, init] of credentials) {
+          const what = `${r.method} ${path}?id=${ids[r.fixture]}${variant} with the intruder's ${credential}`;
+          const headers = { ...(init.headers as Record<string, string> | undefined) };
+          const send = async (query: string, body?: string): Promise<Answer> => call(api.url, `${path.replace('/api/v1', '')}${query}`, {
+            ...init, method: r.method, headers: body ? { ...headers, 'Content-Type': 'application/json' } : headers, ...(body ? { body } : {}),
+          });
+          const answers = [await send(`?id=${ids[r.fixture]}${variant}`)];
+          // POST operations also take the id in a JSON body.
+          if (r.method === 'POST') answers.push(await send(variant ? `?${variant.slice(1)}` : '', JSON.stringify({ id: ids[r.fixture] })));
+          for (const res of answers) {
+            const show = `${what} → ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
+            expect(res.status, show).to.equal(404);
+            expect(res.body, show).to.include({ success: false, code: 'NOT_FOUND' });
+            expect(res.body.error, show).to.be.a('string').and.not.equal('');
+            expect(res.body.details?.request_id, show).to.be.a('string').and.not.equal('');
+            // Nothing of the record leaks into the error.
+            expect(JSON.stringify(res.body), show).to.not.include('private.test').and.not.include('secret');
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).to.be.greaterThan(20);
+    expect(await ownerState(), 'the owner\'s records, files, ledger or balance changed').to.deep.equal(before);
+
+    // And the owner still reads everything as before.
+    const html = await fetch(`${api.url}/screenshot/html?id=${ids.screenshot}`, { headers: { 'X-API-KEY': owner.key } });
+    expect(await html.text()).to.equal('<p>secret</p>');
+    const info = await call(api.url, `/screenshot/info?id=${ids.screenshot}`, { key: owner.key });
+    expect(info.body.data).to.include({ url: 'https://private.test/secret', status: 'finished', has_html: true, has_pdf: true, has_video: true });
+    expect((await call(api.url, `/batch/info?id=${ids.batch}`, { key: owner.key })).body.data).to.include({ status: 'processing', name: 'mine' });
+    expect((await call(api.url, `/crawl/info?id=${ids.crawl}`, { key: owner.key })).body.data.status).to.equal('processing');
+  });
+
+  it('lists and searches of another account never show the owner\'s records', async () => {
+    // The intruder has records of its own, so an empty list is not what makes this pass.
+    expect((await call(api.url, '/screenshot/create?url=intruder.test/private', { key: intruder.key })).status).to.equal(200);
+    expect((await call(api.url, '/screenshot/search?url=private', { key: intruder.key })).body.data).to.have.length(1);
+    for (const [path, field] of [['/screenshot/list', 'id'], ['/screenshot/search?url=private', 'id'], ['/batch/list', 'id'], ['/crawl/list', 'id']] as const) {
+      const res = await call(api.url, path, { key: intruder.key });
+      expect(res.status, path).to.equal(200);
+      expect(JSON.stringify(res.body), path).to.not.include('private.test');
+      expect(res.body.data.map((r: Record<string, unknown>) => r[field]), path).to.not.include.members(Object.values(ids));
+    }
+  });
+});
