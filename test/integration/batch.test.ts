@@ -1,15 +1,12 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
+import { runCli } from '../support/run-cli.js';
 import { TestSite } from '../support/test-site.js';
-
-const run = promisify(execFile);
 
 interface ZipFile { name: string; data: Buffer }
 
@@ -180,7 +177,8 @@ describe('batch jobs (embedded, real browser)', function () {
       fs.writeFileSync(list, `${site.url('/echo?cli=1')}\n${site.url('/echo?cli=2')}\nnot a url\n`);
       const zip = path.join(dir, 'out.zip');
       const base = api.url.replace(/\/api\/v1$/, '');
-      const { stdout, stderr } = await run(process.execPath, [path.resolve('dist/api/cli.js'), 'batch', 'create', list, '--api', base, '--key', acct.key, '-o', zip, '--thumbnail_width', '100'], { env: { PATH: process.env.PATH ?? '' }, timeout: 180_000 });
+      const { code, stdout, stderr } = await runCli(['batch', 'create', list, '--api', base, '--key', acct.key, '-o', zip, '--thumbnail_width', '100'], {}, 180_000);
+      expect(code, stderr).to.equal(0);
       expect(stdout).to.match(/batch \d+: 2 URL\(s\)/);
       expect(stdout).to.include('line 3 skipped');
       expect(stderr).to.match(/\[#+\] 2\/2 \(0 failed\)/);

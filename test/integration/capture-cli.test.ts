@@ -1,26 +1,17 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { SeleniumGrid } from '../../grid/selenium/selenium-grid.js';
 import { localGridOptions } from '../../grid/selenium/local-grid-options.js';
+import { runCli, type CliRun } from '../support/run-cli.js';
 import { TestSite } from '../support/test-site.js';
 
-const run = promisify(execFile);
-const CLI = path.resolve('dist/api/cli.js');
 
 /** The test site is on 127.0.0.1: captures allow private targets unless a test says otherwise. */
-async function capture(args: string[], env: Record<string, string> = { SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true' }): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, 'capture', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 120_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function capture(args: string[], env: Record<string, string> = { SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true' }): Promise<CliRun> {
+  return runCli(['capture', ...args], env);
 }
 
 /** `shotfarm capture`: how an operator checks a browser machine, for every browser and driver here. */

@@ -1,24 +1,14 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { createThrowawayPostgres } from '../support/databases.js';
+import { CLI_PATH as CLI, runCli, type CliRun } from '../support/run-cli.js';
 
-const run = promisify(execFile);
-const CLI = path.resolve('dist/api/cli.js');
 
-/** Runs the CLI with an environment of its own; never throws, returns the exit code and output. */
-async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+/** The CLI with quiet logs and the given settings. */
+const cli = (args: string[], env: Record<string, string>): Promise<CliRun> => runCli(args, { LOG_LEVEL: 'silent', ...env });
 
 describe('shotfarm CLI', function () {
   this.timeout(120_000);
