@@ -64,12 +64,13 @@ export class ResultRecorder {
       return { kind: 'applied' as const, companyId: Number(row.company_id), batchId: row.batch_id === null ? null : Number(row.batch_id), crawlId: row.crawl_id === null ? null : Number(row.crawl_id) };
     });
 
-    if (outcome.kind === 'orphan') {
-      // The record was deleted while it was being captured: its files have nowhere to belong.
-      await deleteUnreferencedObjects(this.db, this.store, result.files.map((f) => f.key)).catch((err: unknown) => this.log.warn({ err, id: result.id }, 'could not delete files of a deleted screenshot'));
-      return 'orphan';
+    if (outcome.kind !== 'applied') {
+      // The record was deleted, or ended without this result (cancelled with its batch, or this is a
+      // redelivery). Files no record refers to have nowhere to belong; a redelivery's files are the
+      // applied result's own, still referenced, and stay.
+      await deleteUnreferencedObjects(this.db, this.store, result.files.map((f) => f.key)).catch((err: unknown) => this.log.warn({ err, id: result.id }, 'could not delete the files of an unused result'));
+      return outcome.kind;
     }
-    if (outcome.kind === 'duplicate') return 'duplicate';
     this.events.finished(result.id);
     for (const listener of this.listeners) {
       await listener({ id: result.id, companyId: outcome.companyId, status: result.status, batchId: outcome.batchId, crawlId: outcome.crawlId, links: result.links })

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
+import { shotKey } from '../../core/storage/storage-keys.js';
 import { runCli } from '../support/run-cli.js';
 import { TestSite } from '../support/test-site.js';
 
@@ -138,6 +139,12 @@ describe('batch jobs (embedded, real browser)', function () {
     expect(balanceBefore - balanceAfter).to.equal(finished.reduce((sum, s) => sum + s.cost, 0));
     await new Promise((r) => setTimeout(r, 3_000));
     expect((await call(api.url, '/account/info', { key: acct.key })).body.data.balance).to.equal(balanceAfter);
+    // Jobs that were running at the cancel uploaded their image, but their records ended without it:
+    // those files are deleted, and only finished records keep theirs.
+    for (const s of shots) {
+      const stored = await api.parts.objects.stat(shotKey(s.id, 1));
+      expect(stored === null, `screenshot ${s.id} (${s.status})`).to.equal(s.status !== 'finished');
+    }
   });
 
   it('refuses what it cannot do, creating nothing: 413 for a file over the limit, 403 for the balance, 400 for bad options', async () => {
