@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
+import pg from 'pg';
+import { PG_ADMIN_URL } from '../support/databases.js';
 import { chromiumMainPids } from '../support/process-census.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
@@ -42,5 +46,82 @@ describe('faults: the browser is killed mid-capture', function () {
     // The pool replaced the dead browser: the next capture just works.
     const next = (await call(api.url, `/screenshot/create?url=${encodeURIComponent(site.url('/echo?fault=after'))}`, { key: acct.key })).body.data[0];
     expect((await call(api.url, `/screenshot/info?id=${next.id}&wait=60`, { key: acct.key })).body.data.status).to.equal('finished');
+  });
+});
+
+describe('faults: a storage write fails', function () {
+  this.timeout(180_000);
+  let api: TestApi;
+  let site: TestSite;
+  before(async () => {
+    site = await TestSite.start();
+    api = await startTestApi('pglite', { SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: '1' }, { agent: true });
+  });
+  after(async () => {
+    await api?.stop();
+    await site?.close();
+  });
+
+  it('the job is retried and finishes once the storage works again, charged once', async () => {
+    const acct = await api.account(100);
+    // A plain file where the screenshots folder must go: every write of an output fails (ENOTDIR).
+    const blocker = path.join(api.config.dataDir, 'objects', 'screenshots');
+    fs.rmSync(blocker, { recursive: true, force: true });
+    fs.writeFileSync(blocker, 'not a folder');
+    const created = (await call(api.url, `/screenshot/create?url=${encodeURIComponent(site.url('/echo?fault=storage'))}`, { key: acct.key })).body.data[0];
+    const deadline = Date.now() + 30_000;
+    while ((api.agent?.status().failures ?? 0) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(api.agent?.status().failures, 'the write failed').to.equal(1);
+    fs.rmSync(blocker);
+
+    const info = (await call(api.url, `/screenshot/info?id=${created.id}&wait=60`, { key: acct.key })).body.data;
+    expect(info.status, info.error).to.equal('finished');
+    expect(site.hits('/echo?fault=storage')).to.equal(2);
+    expect(await api.database.db('credit_ledger').where({ screenshot_id: created.id })).to.have.length(1);
+    expect((await fetch(`${api.url}/screenshot/thumbnail?id=${created.id}`, { headers: { 'X-API-KEY': acct.key } })).status).to.equal(200);
+  });
+});
+
+describe('faults: Postgres refuses connections while a result arrives', function () {
+  this.timeout(180_000);
+  let api: TestApi;
+  let site: TestSite;
+  before(async () => {
+    site = await TestSite.start();
+    api = await startTestApi('postgres', { SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: '1' }, { agent: true });
+  });
+  after(async () => {
+    await api?.stop();
+    await site?.close();
+  });
+
+  it('the API answers 503 meanwhile, and the result is recorded once when the database is back', async () => {
+    const acct = await api.account(100);
+    const created = (await call(api.url, `/screenshot/create?url=${encodeURIComponent(site.url('/echo?fault=db'))}&delay=2`, { key: acct.key })).body.data[0];
+    const deadline = Date.now() + 30_000;
+    while (site.hits('/echo?fault=db') === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    const name = new URL(api.database.url as string).pathname.slice(1);
+    try {
+      // The capture is in the browser now; its result will arrive while the database is away.
+      await admin.query(`alter database ${name} with allow_connections false`);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      await new Promise((r) => setTimeout(r, 6_000));
+      const during = await call(api.url, '/account/info', { key: acct.key });
+      expect(during.status).to.equal(503);
+    } finally {
+      await admin.query(`alter database ${name} with allow_connections true`);
+      await admin.end();
+    }
+    let status = 'processing';
+    const until = Date.now() + 90_000;
+    while (status === 'processing' && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 500));
+      status = (await api.database.db('screenshots').where({ id: created.id }).first('status')).status;
+    }
+    expect(status).to.equal('finished');
+    expect(await api.database.db('credit_ledger').where({ screenshot_id: created.id })).to.have.length(1);
+    expect(site.hits('/echo?fault=db'), 'recorded from the first capture, not captured again').to.equal(1);
   });
 });
