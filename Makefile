@@ -62,3 +62,7 @@ grid: build ## run a local Selenium Grid 4 (Debian's Chromium) in the foreground
 .PHONY: bench-batch
 bench-batch: build ## benchmark: a 1,000-URL batch in embedded mode, then its ZIP download (time, throughput, memory)
 	node dist/test/bench/batch-1000.js 1000
+
+.PHONY: bench
+bench: build ## benchmark: shotfarm embedded vs a raw Playwright loop, alternating rounds (throughput, p50/p95, CPU, peak RSS)
+	node dist/test/bench/speed.js
