@@ -53,7 +53,12 @@ const isSkipped = (line: string): boolean => {
   return t === '' || t.startsWith('#');
 };
 
-const echo = (line: string): string => (line.length > MAX_ECHO_CHARS ? `${line.slice(0, MAX_ECHO_CHARS)}…` : line);
+/**
+ * Control characters are shown as U+FFFD: the echo is stored as JSON, and Postgres refuses NUL (\u0000)
+ * in jsonb and text, so a NUL in a bad line must not turn a 400-worthy file into a failure.
+ */
+const visible = (text: string): string => text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '\uFFFD');
+const echo = (line: string): string => visible(line.length > MAX_ECHO_CHARS ? `${line.slice(0, MAX_ECHO_CHARS)}…` : line);
 
 /**
  * Reads the CSV/TSV record that starts at `lines[start]`, RFC 4180 style: a field opened with `"` runs to
@@ -136,7 +141,8 @@ class Collector {
       return;
     }
     this.seen.add(normalised.url);
-    this.entries.push({ url: normalised.url, filename, line });
+    // The filename is stored (as JSON) until the ZIP is built; its control characters go now (see visible).
+    this.entries.push({ url: normalised.url, filename: filename === null ? null : visible(filename), line });
   }
 
   problem(line: number, text: string, error: string): void {

@@ -9,13 +9,15 @@ export const MAX_TRACKERS = 20;
 /** The longest a `wait` step or a `wait_for` timeout may take, in seconds (the spec's target fallback). */
 const MAX_STEP_SECONDS = 30;
 
-const selector = z.string().min(1).max(1024);
+/** NUL is refused in every text of a step or tracker: Postgres cannot store it (jsonb and text). */
+const NO_NUL = /^[^\x00]*$/;
+const selector = z.string().min(1).max(1024).regex(NO_NUL);
 const numeric = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
 
 export const stepSchema = z.object({
   command: z.enum(STEP_COMMANDS),
   selector: selector.optional(),
-  value: z.union([z.string().max(10_000), z.number().transform(String)]).optional(),
+  value: z.union([z.string().max(10_000).regex(NO_NUL), z.number().transform(String)]).optional(),
   timeout: numeric.pipe(z.number().min(0).max(MAX_STEP_SECONDS)).optional(),
 }).strict().superRefine((step, ctx) => {
   const need = (field: 'selector' | 'value', why: string): void => {
@@ -54,11 +56,11 @@ export const stepSchema = z.object({
 });
 
 export const trackerSchema = z.object({
-  id: z.string().min(1).max(64),
-  name: z.string().max(200).default(''),
+  id: z.string().min(1).max(64).regex(NO_NUL),
+  name: z.string().max(200).regex(NO_NUL).default(''),
   selector,
-  value: z.union([z.string().max(1000), z.number().transform(String)]).default(''),
-  input: z.string().max(200).default(''),
+  value: z.union([z.string().max(1000).regex(NO_NUL), z.number().transform(String)]).default(''),
+  input: z.string().max(200).regex(NO_NUL).default(''),
   name_type: z.enum(TRACKER_NAME_TYPES).default('static'),
   value_type: z.enum(TRACKER_VALUE_TYPES).default('text'),
 }).strict().superRefine((t, ctx) => {
@@ -105,6 +107,7 @@ export function readItems<T>(
 
 function humanise(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_value') return `must be one of ${issue.values.join(', ')}`;
+  if (issue.code === 'invalid_format') return 'must not contain NUL characters';
   if (issue.code === 'invalid_type') return issue.input === undefined ? 'is required' : `must be a ${issue.expected}`;
   if (issue.code === 'too_big') return `must be at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}`;
   if (issue.code === 'too_small') return issue.origin === 'string' ? 'must not be empty' : `must be at least ${String(issue.minimum)}`;

@@ -269,4 +269,26 @@ describe('odd and oversized input', function () {
       expect((await call(api.url, '/screenshot/create?url=a.test&constructor=1&toString=2', { key: acct.key })).status).to.equal(200);
     });
   });
+  it('regression: NUL in a batch file line or a CSV filename is shown as U+FFFD, not a 500 (Postgres refuses NUL)', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['url,filename\nhttps://nul.test/,a\u0000b\n\u0000bad\n']), 'urls.csv');
+    const res = await call(api.url, '/batch/create', { method: 'POST', key: acct.key, body: form });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.data[0].count).to.equal(1);
+    expect(res.body.data[0].invalid_lines[0].text).to.equal('\uFFFDbad');
+    // The other tests count batches and screenshots to prove a 4xx created nothing: leave none behind.
+    const id = res.body.data[0].id;
+    await api.database.db('app_runs').whereIn('screenshot_id', api.database.db('screenshots').select('id').where({ batch_id: id })).delete();
+    await api.database.db('screenshots').where({ batch_id: id }).delete();
+    await api.database.db('batches').where({ id }).delete();
+  });
+
+  it('regression: NUL in a step or tracker value is a 400 naming it, not a 500', async () => {
+    const steps = await call(api.url, `/screenshot/create?url=a.test&steps=${encodeURIComponent(JSON.stringify([{ command: 'type', selector: 'input', value: 'a\u0000b' }]))}`, { key: acct.key });
+    expect(steps.status).to.equal(400);
+    expect(steps.body.fields).to.have.property('steps[0].value');
+    const trackers = await call(api.url, `/screenshot/create?url=a.test&tracker[0][id]=t&tracker[0][selector]=${encodeURIComponent('h1\u0000')}`, { key: acct.key });
+    expect(trackers.status).to.equal(400);
+    expect(trackers.body.fields).to.have.property('tracker[0].selector');
+  });
 });
