@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import { koaBody } from 'koa-body';
 import { fieldError, payloadTooLarge } from '../../core/errors.js';
 import type { QueryTree } from '../../core/request/query-input.js';
+import { jsonBodyParams } from '../http/json-body.js';
 import type { AppContext } from '../http/state.js';
 
 /** Form fields beyond the file: every create option and the batch's own, a few hundred at most. */
@@ -32,17 +33,9 @@ export function batchBodyParser(maxFileBytes: number) {
 export async function batchRequestOf(ctx: AppContext): Promise<{ fileText: string; fields: QueryTree }> {
   const request = ctx.request as unknown as { body?: Record<string, unknown>; files?: Record<string, unknown> };
   const body = request.body ?? {};
-  // No prototype: the keys are the client's (a `__proto__` field must stay a field, see query-input.ts).
-  const fields: QueryTree = Object.create(null) as QueryTree;
-  for (const [k, v] of Object.entries(body)) {
-    if (k === 'file' || k === 'urls') continue;
-    if (v === null || v === undefined) continue;
-    if (Array.isArray(v)) fields[k] = v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x)));
-    else if (typeof v === 'object') fields[k] = [JSON.stringify(v)];
-    else fields[k] = [String(v)];
-  }
-  // The query string may carry options too (and the key); the body wins.
-  for (const [k, v] of new URLSearchParams(ctx.querystring)) if (fields[k] === undefined && k !== 'key') fields[k] = [v];
+  // The batch's options as every POST operation reads them: body fields over query parameters.
+  const fields = jsonBodyParams(ctx);
+  for (const transport of ['file', 'urls', 'key']) delete fields[transport];
 
   const part = request.files?.file;
   const upload = (Array.isArray(part) ? part[0] : part) as { filepath?: string } | undefined;

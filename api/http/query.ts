@@ -11,19 +11,3 @@ export function queryOf(ctx: AppContext): QueryTree {
     throw err;
   }
 }
-
-/**
- * The query with the fields of a JSON body added, for POST operations that accept either
- * (`POST /batch/cancel` takes `id` in the query or in `{"id": N}`). The query wins on conflict.
- */
-export function queryAndBodyOf(ctx: AppContext): QueryTree {
-  const query = queryOf(ctx);
-  const body = (ctx.request as { body?: unknown }).body;
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
-      if (query[k] !== undefined) continue;
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') query[k] = [String(v)];
-    }
-  }
-  return query;
-}

@@ -8,7 +8,8 @@ import { batchBodyParser, batchRequestOf } from '../batches/batch-request.js';
 import type { BatchLinks } from '../batches/batch-links.js';
 import { toBatchRecord, type BatchRow } from '../batches/batch-record.js';
 import type { BatchService } from '../batches/batch-service.js';
-import { queryAndBodyOf, queryOf } from '../http/query.js';
+import { jsonBodyParams } from '../http/json-body.js';
+import { queryOf } from '../http/query.js';
 import { callerOf, type AppState } from '../http/state.js';
 
 export interface BatchRouteDeps { db: Db; batches: BatchService; links: BatchLinks; maxFileBytes: number }
@@ -48,7 +49,7 @@ export function batchRoutes(deps: BatchRouteDeps): Router<AppState> {
   });
 
   router.post('/cancel', async (ctx) => {
-    const { id } = readParams(BATCH_ID_PARAMS, queryAndBodyOf(ctx), ['id']);
+    const { id } = readParams(BATCH_ID_PARAMS, jsonBodyParams(ctx), ['id']);
     ctx.body = { success: true, data: record(await batches.cancel(callerOf(ctx), id as number)) };
   });
 

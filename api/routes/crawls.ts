@@ -6,7 +6,7 @@ import { toScreenshotRecord } from '../../core/screenshot-record.js';
 import { toCrawlRecord } from '../crawls/crawl-record.js';
 import type { CrawlService } from '../crawls/crawl-service.js';
 import { jsonBodyParams } from '../http/json-body.js';
-import { queryAndBodyOf, queryOf } from '../http/query.js';
+import { queryOf } from '../http/query.js';
 import { callerOf, type AppState } from '../http/state.js';
 
 /** POST /crawl/create, GET /crawl/info, GET /crawl/list and POST /crawl/cancel. */
@@ -31,7 +31,7 @@ export function crawlRoutes(crawls: CrawlService): Router<AppState> {
   });
 
   router.post('/cancel', async (ctx) => {
-    const { id } = readParams(CRAWL_ID_PARAMS, queryAndBodyOf(ctx), ['id']);
+    const { id } = readParams(CRAWL_ID_PARAMS, jsonBodyParams(ctx), ['id']);
     ctx.body = { success: true, data: toCrawlRecord(await crawls.cancel(callerOf(ctx), id as number)) };
   });
 

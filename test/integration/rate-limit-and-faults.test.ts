@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DATABASE_KINDS } from '../support/databases.js';
+import { DATABASE_KINDS, whileRefusingConnections } from '../support/databases.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 
 for (const kind of DATABASE_KINDS) {
@@ -39,16 +39,7 @@ describe('when the database is unreachable', () => {
   it('answers 503 in the envelope without internals, readyz says so, and it recovers by itself', async () => {
     const acct = await api.account(100);
     const db = api.database.db;
-    // Terminate every connection of this test database from outside, as a restarting server would,
-    // and refuse new ones for a moment.
-    const { default: pg } = await import('pg');
-    const { PG_ADMIN_URL } = await import('../support/databases.js');
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    const name = new URL(api.database.url as string).pathname.slice(1);
-    try {
-      await admin.query(`alter database ${name} with allow_connections false`);
-      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+    await whileRefusingConnections(api.database.url as string, async () => {
       const res = await call(api.url, '/account/info', { key: acct.key });
       expect(res.status).to.equal(503);
       expect(res.body).to.include({ success: false, code: 'SERVICE_UNAVAILABLE' });
@@ -56,10 +47,7 @@ describe('when the database is unreachable', () => {
       const ready = await call(api.url.replace(/\/api\/v1$/, ''), '/readyz');
       expect(ready.status).to.equal(503);
       expect(ready.body.checks.database).to.equal(false);
-    } finally {
-      await admin.query(`alter database ${name} with allow_connections true`);
-      await admin.end();
-    }
+    });
     expect((await call(api.url, '/account/info', { key: acct.key })).status).to.equal(200);
     expect(await db.raw('select 1')).to.be.ok;
   });

@@ -60,3 +60,20 @@ export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<Tes
     },
   };
 }
+
+/**
+ * Runs `during` while a test database is away, as a restarting server would be: every connection to it
+ * is terminated and new ones are refused; afterwards it accepts connections again, whatever happened.
+ */
+export async function whileRefusingConnections<T>(databaseUrl: string, during: () => Promise<T>): Promise<T> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  return admin(async (c) => {
+    await c.query(`alter database ${name} with allow_connections false`);
+    try {
+      await c.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      return await during();
+    } finally {
+      await c.query(`alter database ${name} with allow_connections true`);
+    }
+  });
+}
