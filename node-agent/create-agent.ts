@@ -7,7 +7,7 @@ import type { Logger } from '../core/logger.js';
 import { PlaywrightDriver } from '../drivers/playwright/playwright-driver.js';
 import { BrowserPools } from './browser-pools.js';
 import { EgressGuard } from './egress/egress-guard.js';
-import type { HostLookup } from './egress/resolver.js';
+import type { HostLookup } from '../core/net/resolve-destination.js';
 import { resolveFfmpegPath } from './ffmpeg-path.js';
 import { NodeAgent } from './node-agent.js';
 

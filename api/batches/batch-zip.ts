@@ -8,6 +8,7 @@ import type { ObjectStore } from '../../core/contracts/object-store.js';
 import { ApiError } from '../../core/errors.js';
 import type { FieldErrors } from '../../core/errors.js';
 import { BodySizeError, readAtMost } from '../../core/storage/body-size.js';
+import { extensionOf } from '../../core/storage/file-extension.js';
 import { renderThumbnail } from '../retrieval/thumbnail-render.js';
 import type { ThumbnailOptions } from '../retrieval/thumbnail-render.js';
 
@@ -89,17 +90,6 @@ const ALREADY_COMPRESSED = new Set(['png', 'jpg', 'webp', 'gif', 'mp4', 'webm'])
  */
 const MAX_THUMBNAIL_SOURCE_BYTES = 100 * 1024 * 1024;
 
-const EXTENSION_OF_TYPE: Readonly<Record<string, string>> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'text/html': 'html',
-  'application/pdf': 'pdf',
-  'video/mp4': 'mp4',
-  'video/webm': 'webm',
-};
-
 const THUMBNAIL_EXTENSION = { png: 'png', jpeg: 'jpg', webp: 'webp' } as const;
 
 const isSet = <T>(v: T | null | undefined): v is T => v !== undefined && v !== null;
@@ -149,14 +139,6 @@ export function cropEdges(crop: NonNullable<BatchThumbnail['crop']>, width: numb
   const bottom = crop.bottom === 0 ? height : Math.min(crop.bottom, height);
   if (crop.left >= right || crop.top >= bottom) return null;
   return { left: crop.left, top: crop.top, right: width - right, bottom: height - bottom };
-}
-
-/** The file extension of a stored object: from its content type, else from its key, else `bin`. */
-function extensionOf(entry: ZipEntryInput): string {
-  const type = entry.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  const fromType = EXTENSION_OF_TYPE[type];
-  if (fromType !== undefined) return fromType;
-  return /\.([a-z0-9]{1,5})$/i.exec(entry.storageKey)?.[1]?.toLowerCase() ?? 'bin';
 }
 
 /** The thumbnail format that keeps an image's own format (renderThumbnail writes png, jpeg or webp). */
@@ -234,7 +216,7 @@ async function sourceOf(entry: ZipEntryInput, deps: BatchZipDeps): Promise<Entry
     if (thumbnail !== null) return thumbnail;
   }
   try {
-    return { body: await deps.objects.get(entry.storageKey), extension: extensionOf(entry) };
+    return { body: await deps.objects.get(entry.storageKey), extension: extensionOf(entry.contentType, entry.storageKey) };
   } catch (error) {
     if (!(error instanceof ObjectNotFoundError)) throw error;
     // Deleted since it was listed (GET /screenshot/delete?data=image): the rest of the batch is still due.

@@ -28,6 +28,7 @@ export interface Config {
   production: boolean;
   farm: FarmConfig;
   agent: AgentConfig;
+  apps: AppsConfig;
 }
 
 /** How the control plane schedules work. */
@@ -56,4 +57,25 @@ export interface AgentConfig {
   ffmpegPath: string | null;
   recycleAfterJobs: number;
   poolIdleSeconds: number;
+}
+
+/** How the control plane runs apps (integrations) after screenshots. */
+export interface AppsConfig {
+  /** 32-byte key for app secrets at rest; null until resolved by resolveSecretsKey (generated in the data dir) */
+  secretsKey: Buffer | null;
+  /** package names or module paths of extra plugins */
+  plugins: string[];
+  maxAttempts: number;
+  retrySeconds: number;
+  timeoutSeconds: number;
+  concurrency: number;
+  endpoints: {
+    slackApiUrl: string;
+    googleDriveApiUrl: string;
+    googleTokenUrl: string;
+    dropboxApiUrl: string;
+    dropboxContentUrl: string;
+    microsoftGraphUrl: string;
+    microsoftLoginUrl: string;
+  };
 }

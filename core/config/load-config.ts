@@ -124,6 +124,24 @@ export function loadConfig(env: Env): Config {
   }
   if (driver === 'selenium' && !seleniumGridUrl) problems.push('SELENIUM_GRID_URL: required when SHOTFARM_DRIVER is selenium');
 
+  const decimal = (name: string, fallback: number, min: number, max: number): number => {
+    const v = text(name);
+    if (v === null) return fallback;
+    if (!/^\d+(\.\d+)?$/.test(v) || Number(v) < min || Number(v) > max) {
+      problems.push(`${name}: must be a number from ${min} to ${max} (got "${v}")`);
+      return fallback;
+    }
+    return Number(v);
+  };
+  const secretsKeyText = text('SHOTFARM_SECRETS_KEY');
+  let secretsKey: Buffer | null = null;
+  if (secretsKeyText !== null) {
+    // AES-256 takes exactly 32 bytes: 64 hex characters, or 44 characters of base64.
+    secretsKey = /^[0-9a-fA-F]{64}$/.test(secretsKeyText) ? Buffer.from(secretsKeyText, 'hex') : Buffer.from(secretsKeyText, 'base64');
+    if (secretsKey.length !== 32) problems.push('SHOTFARM_SECRETS_KEY: must be 32 bytes, as 64 hex characters or base64');
+  }
+  const endpoint = (name: string, fallback: string): string => (url(name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
+
   const config: Config = {
     port,
     host,
@@ -172,6 +190,25 @@ export function loadConfig(env: Env): Config {
       ffmpegPath: text('FFMPEG_PATH'),
       recycleAfterJobs: int('SHOTFARM_BROWSER_RECYCLE_AFTER', 200, 1, 100_000),
       poolIdleSeconds: int('SHOTFARM_POOL_IDLE_SECONDS', 300, 1, 86_400),
+    },
+    apps: {
+      secretsKey,
+      // Paths keep their case; package names are case-sensitive too.
+      plugins: (text('SHOTFARM_PLUGINS') ?? '').split(',').map((x) => x.trim()).filter(Boolean),
+      maxAttempts: int('SHOTFARM_APP_MAX_ATTEMPTS', 5, 1, 50),
+      retrySeconds: decimal('SHOTFARM_APP_RETRY_SECONDS', 5, 0.01, 3600),
+      timeoutSeconds: int('SHOTFARM_APP_TIMEOUT_SECONDS', 120, 1, 3600),
+      concurrency: int('SHOTFARM_APP_CONCURRENCY', 4, 1, 64),
+      endpoints: {
+        // Base URLs are kept without a trailing slash; each app joins its paths to them.
+        slackApiUrl: endpoint('SHOTFARM_SLACK_API_URL', 'https://slack.com/api'),
+        googleDriveApiUrl: endpoint('SHOTFARM_GDRIVE_API_URL', 'https://www.googleapis.com'),
+        googleTokenUrl: endpoint('SHOTFARM_GOOGLE_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
+        dropboxApiUrl: endpoint('SHOTFARM_DROPBOX_API_URL', 'https://api.dropboxapi.com'),
+        dropboxContentUrl: endpoint('SHOTFARM_DROPBOX_CONTENT_URL', 'https://content.dropboxapi.com'),
+        microsoftGraphUrl: endpoint('SHOTFARM_GRAPH_API_URL', 'https://graph.microsoft.com/v1.0'),
+        microsoftLoginUrl: endpoint('SHOTFARM_MICROSOFT_LOGIN_URL', 'https://login.microsoftonline.com'),
+      },
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

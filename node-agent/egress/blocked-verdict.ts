@@ -1,4 +1,4 @@
-import { normaliseHost } from './allowlist.js';
+import { normaliseHost } from '../../core/net/private-allowlist.js';
 import type { BlockedRequest } from './job-sessions.js';
 
 /** What a capture's blocked requests mean for its result. */

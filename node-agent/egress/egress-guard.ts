@@ -1,8 +1,8 @@
 import type { Logger } from '../../core/logger.js';
-import { PrivateAllowlist } from './allowlist.js';
+import { PrivateAllowlist } from '../../core/net/private-allowlist.js';
 import { JobSessions, type BlockedRequest } from './job-sessions.js';
 import { startProxyServer } from './proxy-server.js';
-import { systemLookup, type HostLookup } from './resolver.js';
+import { systemLookup, type HostLookup } from '../../core/net/resolve-destination.js';
 
 export interface EgressGuardOptions {
   /** SHOTFARM_PRIVATE_TARGET_ALLOWLIST */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { PrivateKind } from './ip-ranges.js';
+import type { PrivateKind } from '../../core/net/ip-ranges.js';
 
 /** One request the guard refused: the host the browser asked for, and where it resolved. */
 export interface BlockedRequest { host: string; port: number; address: string; kind: PrivateKind }

@@ -2,9 +2,9 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../core/logger.js';
-import type { PrivateAllowlist } from './allowlist.js';
+import type { PrivateAllowlist } from '../../core/net/private-allowlist.js';
 import type { JobSession, JobSessions } from './job-sessions.js';
-import { resolveDestination, type HostLookup } from './resolver.js';
+import { resolveDestination, type HostLookup } from '../../core/net/resolve-destination.js';
 import { openConnection } from './upstream.js';
 
 /** Hop-by-hop and proxy headers that are the guard's business, never the destination's. */

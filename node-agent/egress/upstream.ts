@@ -1,6 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { ipv6Groups } from './ip-ranges.js';
+import { ipv6Groups } from '../../core/net/ip-ranges.js';
 
 /** How long opening a connection (and a tunnel through a country proxy) may take: a page load's patience. */
 const CONNECT_TIMEOUT_MS = 30_000;

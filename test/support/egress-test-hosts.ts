@@ -1,8 +1,8 @@
 import http from 'node:http';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { privateKindOf } from '../../node-agent/egress/ip-ranges.js';
-import { systemLookup, type HostLookup } from '../../node-agent/egress/resolver.js';
+import { privateKindOf } from '../../core/net/ip-ranges.js';
+import { systemLookup, type HostLookup } from '../../core/net/resolve-destination.js';
 
 /**
  * An IPv4 address of this machine that the egress guard treats as public (no private, loopback or other

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { isCidrOrHost, parseCidr } from '../../core/net/cidr.js';
 import { loadConfig } from '../../core/config/load-config.js';
-import { PrivateAllowlist } from '../../node-agent/egress/allowlist.js';
+import { PrivateAllowlist } from '../../core/net/private-allowlist.js';
 import { blockedVerdict } from '../../node-agent/egress/blocked-verdict.js';
-import { embeddedIpv4, privateKindOf } from '../../node-agent/egress/ip-ranges.js';
-import { resolveDestination } from '../../node-agent/egress/resolver.js';
+import { embeddedIpv4, privateKindOf } from '../../core/net/ip-ranges.js';
+import { resolveDestination } from '../../core/net/resolve-destination.js';
 
 describe('egress guard: address classification (unit)', () => {
   const cases: [string, string | null][] = [

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { parseCidr } from '../../core/net/cidr.js';
+import { parseCidr } from './cidr.js';
 import { embeddedIpv4 } from './ip-ranges.js';
 
 /**

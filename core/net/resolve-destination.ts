@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import { normaliseHost, type PrivateAllowlist } from './allowlist.js';
+import { normaliseHost, type PrivateAllowlist } from './private-allowlist.js';
 import { privateKindOf, type PrivateKind } from './ip-ranges.js';
 
 /** Resolves a host name to its addresses; injectable so tests can map names onto the loopback site. */
