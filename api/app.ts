@@ -30,6 +30,8 @@ import type { ScreenshotEvents } from './farm/screenshot-events.js';
 import { adminRoutes } from './routes/admin.js';
 import type { FarmMetrics } from '../core/metrics/farm-metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { appRoutes } from './routes/apps.js';
+import type { AppServices } from './apps/app-services.js';
 
 export interface AppDeps {
   config: Config;
@@ -45,6 +47,7 @@ export interface AppDeps {
   crawls: CrawlService;
   batches: BatchService;
   batchLinks: BatchLinks;
+  apps: AppServices;
   /** readiness checks beyond the database (queue, storage) */
   readiness?: ReadinessCheck[];
 }
@@ -75,7 +78,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   const jsonBody = koaBody({ json: true, multipart: false, urlencoded: true, jsonLimit: JSON_BODY_LIMIT, formLimit: JSON_BODY_LIMIT, textLimit: JSON_BODY_LIMIT });
   api.use((ctx, next) => (ctx.path === '/api/v1/batch/create' ? next() : jsonBody(ctx, next)));
   const screenshots = screenshotRoutes({ service: deps.screenshots, db: deps.db, objects: deps.objects, events: deps.events });
-  for (const routes of [screenshots, accountRoutes(deps.db), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes }), crawlRoutes(deps.crawls), adminRoutes(deps.registry)]) {
+  for (const routes of [screenshots, accountRoutes(deps.db), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes }), crawlRoutes(deps.crawls), adminRoutes(deps.registry), appRoutes(deps.apps)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

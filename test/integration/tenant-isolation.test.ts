@@ -6,7 +6,7 @@ import { createLogger } from '../../core/logger.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 
 type Answer = { status: number; body: any; headers: Headers };
-type Fixture = 'screenshot' | 'batch' | 'crawl';
+type Fixture = 'screenshot' | 'batch' | 'crawl' | 'app';
 
 /**
  * Every route that takes a record id, and which of the owner's records it is called with. A route
@@ -25,6 +25,9 @@ const ID_ROUTES: Record<string, { method: 'GET' | 'POST'; fixture: Fixture; vari
   '/api/v1/batch/download': { method: 'GET', fixture: 'batch' },
   '/api/v1/crawl/info': { method: 'GET', fixture: 'crawl' },
   '/api/v1/crawl/cancel': { method: 'POST', fixture: 'crawl', mutates: true },
+  '/api/v1/app/info': { method: 'GET', fixture: 'app' },
+  '/api/v1/app/update': { method: 'POST', fixture: 'app', mutates: true },
+  '/api/v1/app/delete': { method: 'POST', fixture: 'app', mutates: true },
 };
 
 /** The (method, path) of every route the application registers, read from its Koa routers. */
@@ -34,7 +37,7 @@ function registeredRoutes(api: TestApi): { method: string; path: string }[] {
   const unused = {} as never;
   const app = buildApp({
     config: api.config, db: api.database.db, log: createLogger('silent'), jwt: api.jwt, rateLimiter: null,
-    screenshots: unused, objects: unused, events: unused, registry: unused, metrics: unused, crawls: unused, batches: unused, batchLinks: unused,
+    screenshots: unused, objects: unused, events: unused, registry: unused, metrics: unused, crawls: unused, batches: unused, batchLinks: unused, apps: unused,
   });
   const out = new Map<string, { method: string; path: string }>();
   for (const mw of app.middleware as { router?: Router<AppState> }[]) {
@@ -54,7 +57,7 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
   let owner: TestAccount;
   let intruder: TestAccount;
   let intruderToken: string;
-  const ids: Record<Fixture, number> = { screenshot: 0, batch: 0, crawl: 0 };
+  const ids: Record<Fixture, number> = { screenshot: 0, batch: 0, crawl: 0, app: 0 };
 
   const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -72,6 +75,7 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
       crawls: await db('crawls').where(by).orderBy('id'),
       crawlUrls: await db('crawl_urls').whereIn('crawl_id', db('crawls').where(by).select('id')).orderBy('id'),
       ledger: await db('credit_ledger').where(by).orderBy('id'),
+      apps: await db('app_configs').where(by).orderBy('id'),
     };
   }
 
@@ -104,6 +108,9 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
     const crawl = await call(api.url, '/crawl/create', { ...json({ url: 'https://private.test/', domain: 'private.test', max_urls: 5 }), key: owner.key });
     expect(crawl.status, JSON.stringify(crawl.body)).to.equal(200);
     ids.crawl = Number(crawl.body.data.id);
+    const app = await call(api.url, '/app/create', { ...json({ app_id: 'owner-hook', type: 'webhook', settings: { url: 'https://hooks.private.test/in', secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` } }), key: owner.key });
+    expect(app.status, JSON.stringify(app.body)).to.equal(200);
+    ids.app = Number(app.body.data.id);
   });
   after(async () => api?.stop());
 
