@@ -17,6 +17,7 @@ import { findApiKey, generateApiKey, insertApiKey } from './accounts/api-keys.js
 import { createCompany, getCompany } from './accounts/companies.js';
 import { recordCredit } from './accounts/ledger.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
+import { PluginRegistryError } from '../plugins/registry.js';
 import { resolveJwtSecret } from './accounts/bootstrap.js';
 import { createLogger } from '../core/logger.js';
 import { openFarmParts } from '../grid/farm-parts.js';
@@ -263,4 +264,11 @@ credits.command('add').description('grant credits to an account (through the led
     }
   });
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  // A plugin list that cannot load is a configuration problem: say which, exit 2 like invalid settings.
+  if (!(err instanceof PluginRegistryError)) throw err;
+  process.stderr.write(`shotfarm: ${err.message}\n`);
+  process.exit(2);
+}

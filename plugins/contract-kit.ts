@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
 import { Readable } from 'node:stream';
 import { deflateSync } from 'node:zlib';
 import { z } from 'zod';
@@ -59,7 +60,8 @@ export function runContext<S>(settings: S, opts: { screenshot?: ScreenshotRecord
     signal: opts.signal ?? AbortSignal.timeout(30_000),
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     filename: (file, template) => appFilename(screenshot, file, opts.runFilename ?? '', template),
-    lookup: dns.lookup,
+    // Tests talk to local servers: the kit's agents do not guard (the service's do).
+    egress: { agent: (protocol) => (protocol === 'https:' ? https.globalAgent : http.globalAgent) },
     attempt: opts.attempt ?? 1,
   };
 }

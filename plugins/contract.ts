@@ -1,4 +1,4 @@
-import type { LookupFunction } from 'node:net';
+import type { Agent } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 
@@ -57,14 +57,18 @@ export interface AppRunContext<S> {
    */
   filename(file: AppFile, template?: string | null): string;
   /**
-   * DNS lookup for connections to hosts the USER chose (a webhook URL, an S3 endpoint): it refuses
-   * loopback, private, link-local and metadata addresses unless the operator allows them, checked on the
-   * resolved address at connection time. Operator-configured endpoints (Slack's API…) do not need it.
+   * Connections to hosts the USER chose (a webhook URL, an S3 endpoint) go through these agents: they
+   * refuse loopback, private, link-local and metadata addresses unless the operator allows them, checked
+   * on the address connected to (literal or resolved), so DNS rebinding cannot go around them.
+   * Operator-configured endpoints (Slack's API…) do not need them.
    */
-  lookup: LookupFunction;
+  egress: AppEgress;
   /** Which attempt this is (1 = first); the runner retries retryable failures with backoff. */
   attempt: number;
 }
+
+/** The guarded HTTP(S) agents of a run: pass `agent(url.protocol)` to any HTTP client (node:http, minio…). */
+export interface AppEgress { agent(protocol: string): Agent }
 
 /** Events other than a screenshot's own run, for plugins that receive them (the webhook). */
 export type AppEventType = 'screenshot.finished' | 'screenshot.failed' | 'batch.finished' | 'crawl.finished' | 'app.upload.finished' | 'app.upload.failed';

@@ -26,7 +26,7 @@ export class AppRegistry {
   constructor(plugins: readonly AppPlugin[]) {
     const problems: string[] = [];
     for (const [i, plugin] of plugins.entries()) {
-      const label = typeof plugin?.type === 'string' && plugin.type !== '' ? `"${plugin.type}"` : `plugin #${i + 1}`;
+      const label = typeof plugin?.type === 'string' && plugin.type.trim() !== '' ? `"${plugin.type}"` : `plugin #${i + 1}`;
       if (typeof plugin?.type !== 'string' || plugin.type.trim() === '') { problems.push(`${label}: type is empty`); continue; }
       if (!TYPE_PATTERN.test(plugin.type)) { problems.push(`${label}: type must be lower case letters, digits, - and _, starting with a letter`); continue; }
       if (this.byType.has(plugin.type)) { problems.push(`${label}: type is declared twice`); continue; }

@@ -1,11 +1,10 @@
-import type { LookupFunction } from 'node:net';
 import type { AppsConfig } from '../../core/config/config.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
 import type { Db } from '../../core/db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import { toScreenshotRecord } from '../../core/screenshot-record.js';
 import { appFilename } from '../../plugins/app-filename.js';
-import type { AppLogger, AppOutput, AppPlugin, ScreenshotRecordData } from '../../plugins/contract.js';
+import type { AppEgress, AppLogger, AppOutput, AppPlugin, ScreenshotRecordData } from '../../plugins/contract.js';
 import type { AppRegistry } from '../../plugins/registry.js';
 import type { ScreenshotStore } from '../screenshots/screenshot-store.js';
 import type { AppEventEmitter } from './app-event-emitter.js';
@@ -48,7 +47,7 @@ export class AppRunner {
 
   constructor(private readonly deps: {
     db: Db; objects: ObjectStore; registry: AppRegistry; codec: AppSettingsCodec; emitter: AppEventEmitter; screenshots: ScreenshotStore;
-    config: AppsConfig; lookup: LookupFunction; log: Logger;
+    config: AppsConfig; egress: AppEgress; log: Logger;
   }) {
     this.jobs = new AppJobQueue(deps.db);
     deps.emitter.onQueued(() => this.wake());
@@ -133,7 +132,7 @@ export class AppRunner {
       if (!plugin) throw new NotRunnable(`the app type "${config.type}" is not installed on this service`);
       const parsed = plugin.settingsSchema.safeParse(this.openSettings(config.type, config.settings));
       if (!parsed.success) throw new NotRunnable(`the app's settings are no longer valid for ${config.type}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}; update them`);
-      const base = { settings: parsed.data, signal, log: appLogger(log), lookup: this.deps.lookup, attempt: job.attempts };
+      const base = { settings: parsed.data, signal, log: appLogger(log), egress: this.deps.egress, attempt: job.attempts };
       let output: AppOutput;
       if (job.table === 'app_runs') {
         screenshot = await this.screenshotOf(job);

@@ -3,7 +3,7 @@ import type { ObjectStore } from '../../core/contracts/object-store.js';
 import { SecretBox } from '../../core/crypto/secret-box.js';
 import type { Db } from '../../core/db/connect.js';
 import type { Logger } from '../../core/logger.js';
-import { guardedLookup } from '../../core/net/guarded-lookup.js';
+import { guardedEgress } from '../../core/net/guarded-agents.js';
 import { PrivateAllowlist } from '../../core/net/private-allowlist.js';
 import type { AppRegistry } from '../../plugins/registry.js';
 import type { ScreenshotStore } from '../screenshots/screenshot-store.js';
@@ -22,7 +22,7 @@ export function createAppServices(deps: { registry: AppRegistry; db: Db; objects
   const codec = new AppSettingsCodec(registry, new SecretBox(resolveSecretsKey(config)));
   const emitter = new AppEventEmitter(db, registry, codec, log);
   // Apps connect to hosts users chose (webhook URLs, S3 endpoints): the same private-address policy as captures.
-  const lookup = guardedLookup({ allowPrivateTargets: config.allowPrivateTargets, allowlist: new PrivateAllowlist(config.privateTargetAllowlist) });
-  const runner = new AppRunner({ db, objects: deps.objects, registry, codec, emitter, screenshots: deps.screenshots, config: config.apps, lookup, log: log.child({ component: 'apps' }) });
+  const egress = guardedEgress({ allowPrivateTargets: config.allowPrivateTargets, allowlist: new PrivateAllowlist(config.privateTargetAllowlist) });
+  const runner = new AppRunner({ db, objects: deps.objects, registry, codec, emitter, screenshots: deps.screenshots, config: config.apps, egress, log: log.child({ component: 'apps' }) });
   return { registry, codec, configs: new AppConfigService(db, registry, codec), emitter, runner, hosting: new BatchHosting(config.s3, codec) };
 }

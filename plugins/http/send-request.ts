@@ -1,8 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
-import { AppRunError } from '../contract.js';
+import { AppRunError, type AppEgress } from '../contract.js';
 
 export interface SentResponse { status: number; headers: http.IncomingHttpHeaders; body: string }
 
@@ -10,16 +9,16 @@ export interface SentResponse { status: number; headers: http.IncomingHttpHeader
 const MAX_BODY_BYTES = 16 * 1024;
 
 /**
- * One HTTP(S) request to a user-chosen URL, connected through `lookup` (the private-address guard of the
- * run context) and cancelled by `signal`. Redirects are NOT followed: a redirect to an internal address
+ * One HTTP(S) request to a user-chosen URL, connected through the run's guarded agents (the private-address
+ * guard) and cancelled by `signal`. Redirects are NOT followed: a redirect to an internal address
  * would go around the guard, and a webhook receiver that moved should be reconfigured. Connection
  * failures become retryable AppRunErrors.
  */
-export async function sendRequest(url: URL, opts: { method: string; headers: Record<string, string | number>; body?: Buffer | string | Readable; lookup: LookupFunction; signal: AbortSignal }): Promise<SentResponse> {
+export async function sendRequest(url: URL, opts: { method: string; headers: Record<string, string | number>; body?: Buffer | string | Readable; egress: AppEgress; signal: AbortSignal }): Promise<SentResponse> {
   opts.signal.throwIfAborted();
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<SentResponse>((resolve, reject) => {
-    const req = client.request(url, { method: opts.method, headers: opts.headers, lookup: opts.lookup, signal: opts.signal }, (res) => {
+    const req = client.request(url, { method: opts.method, headers: opts.headers, agent: opts.egress.agent(url.protocol), signal: opts.signal }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {

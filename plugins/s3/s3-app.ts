@@ -16,7 +16,7 @@ export function createS3App(_endpoints?: AppEndpoints): AppPlugin<typeof s3Setti
     uploads: true,
     runsOnError: false,
     async run(ctx) {
-      const client = s3Client(ctx.settings, ctx.lookup);
+      const client = s3Client(ctx.settings, ctx.egress);
       const uploaded: { key: string; size: number; etag: string; url: string }[] = [];
       for (const file of ctx.files.list()) {
         const name = ctx.filename(file, ctx.settings.path);

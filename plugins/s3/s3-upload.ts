@@ -1,21 +1,17 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { Client, S3Error } from 'minio';
 import { clientEndpoint } from '../../core/storage/s3-endpoint.js';
-import { AppRunError } from '../contract.js';
+import { AppRunError, type AppEgress } from '../contract.js';
 import type { S3Settings } from './s3-settings.js';
 
 /** Answers another attempt cannot change: wrong credentials, no such bucket, not allowed. */
 const FINAL_CODES = new Set(['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'NoSuchBucket', 'InvalidBucketName', 'AllAccessDisabled', 'AccountProblem', 'InvalidArgument']);
 
 /** A minio client for the user's S3, connecting through the run's private-address guard. */
-export function s3Client(settings: S3Settings, lookup: LookupFunction): Client {
+export function s3Client(settings: S3Settings, egress: AppEgress): Client {
   const endpoint = clientEndpoint(settings.endpoint);
-  const agentOptions = { keepAlive: false, lookup };
   return new Client({
     ...endpoint, accessKey: settings.access_key, secretKey: settings.secret_key, region: settings.region, pathStyle: settings.path_style,
-    transportAgent: endpoint.useSSL ? new https.Agent(agentOptions) : new http.Agent(agentOptions),
+    transportAgent: egress.agent(new URL(settings.endpoint).protocol),
   });
 }
 

@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { AppRunError, type AppEvent, type AppOutput } from '../contract.js';
-import type { LookupFunction } from 'node:net';
+import { AppRunError, type AppEgress, type AppEvent, type AppOutput } from '../contract.js';
 import { sendRequest } from '../http/send-request.js';
 import type { WebhookSettings } from './webhook-settings.js';
 
@@ -13,7 +12,7 @@ const RETRYABLE_STATUS = new Set([408, 425, 429]);
  * attempt: receivers refuse old timestamps to stop replays) and webhook-signature (HMAC-SHA256 over
  * `id.timestamp.body`, made by the standardwebhooks package).
  */
-export async function deliverEvent(settings: WebhookSettings, event: AppEvent, net: { lookup: LookupFunction; signal: AbortSignal }): Promise<AppOutput> {
+export async function deliverEvent(settings: WebhookSettings, event: AppEvent, net: { egress: AppEgress; signal: AbortSignal }): Promise<AppOutput> {
   const body = JSON.stringify({ type: event.type, timestamp: event.timestamp.toISOString(), data: event.data });
   const sentAt = new Date();
   const signature = new Webhook(settings.secret).sign(event.id, sentAt, body);
@@ -29,7 +28,7 @@ export async function deliverEvent(settings: WebhookSettings, event: AppEvent, n
       'webhook-signature': signature,
     },
     body,
-    lookup: net.lookup,
+    egress: net.egress,
     signal: net.signal,
   });
   if (response.status >= 200 && response.status < 300) {

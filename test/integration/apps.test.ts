@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { Client } from 'minio';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { startS3rver, S3RVER_CREDENTIALS, type RunningS3rver } from '../support/s3rver.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
@@ -66,6 +68,8 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
       S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey, S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey, S3_BUCKET: 'shotfarm-apps-test',
       // Quick retries keep the retry tests short: 50 ms, 100 ms, then the third attempt is the last.
       SHOTFARM_APP_MAX_ATTEMPTS: '3', SHOTFARM_APP_RETRY_SECONDS: '0.05',
+      // The author's guide's example plugin, loaded as an operator would load any external plugin.
+      SHOTFARM_PLUGINS: './dist/plugins/examples/webdav-app.js',
     }, { agent: true });
     acct = await api.account(1000);
   });
@@ -213,6 +217,44 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
       expect(info.apps.find((a: any) => a.app_id === 'store-2').error).to.include('the screenshot failed');
       const failed = await until('screenshot.failed', async () => receiver.ofType('screenshot.failed').find((e) => e.data.id === id));
       expect(failed.verified).to.equal(true);
+    });
+  });
+
+  describe('external plugins and crawls', () => {
+    it('runs a plugin loaded from SHOTFARM_PLUGINS (the guide\'s WebDAV example) after a screenshot', async () => {
+      const received = new Map<string, Buffer>();
+      const dav = http.createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          received.set(String(req.url), Buffer.concat(chunks));
+          res.writeHead(201).end();
+        });
+      });
+      await new Promise<void>((resolve) => dav.listen(0, '127.0.0.1', resolve));
+      try {
+        expect((await call(api.url, '/app/types', { key: acct.key })).body.data.map((t: any) => t.type)).to.include('webdav');
+        const base = `http://127.0.0.1:${(dav.address() as AddressInfo).port}/files/`;
+        expect((await createApp(acct.key, { app_id: 'dav', type: 'webdav', settings: { base_url: base, path: 'shots/{id}' } })).status).to.equal(200);
+        const id = await screenshot(acct.key, `url=${encodeURIComponent(site.url('/echo?dav=1'))}&apps=dav`);
+        const info = await appsSettled(acct.key, id);
+        expect(info.apps[0]).to.include({ type: 'webdav', status: 'finished', output_url: `${base}shots/${id}.png` });
+        expect(received.get(`/files/shots/${id}.png`)?.equals(await stored(shotKey(id, 1)))).to.equal(true);
+      } finally {
+        await new Promise<void>((resolve) => dav.close(() => resolve()));
+      }
+    });
+
+    it('sends crawl.finished to the webhooks its pages run', async () => {
+      await createApp(acct.key, { app_id: 'crawl-hook', type: 'webhook', settings: { url: receiver.url, secret: SECRET, events: ['crawl.finished'] } });
+      const created = await call(api.url, '/crawl/create', { method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: site.url('/echo?crawl=1'), domain: '127.0.0.1', max_urls: 1, apps: ['crawl-hook'] }) });
+      expect(created.status, JSON.stringify(created.body)).to.equal(200);
+      const crawlId = created.body.data.id;
+      const event = await until('crawl.finished', async () => receiver.ofType('crawl.finished').find((e) => e.data.id === crawlId));
+      expect(event.verified).to.equal(true);
+      expect(event.data).to.include({ id: crawlId, status: 'finished' });
+      // The filter held: this webhook got no screenshot events.
+      expect(receiver.events.filter((e) => e.type === 'screenshot.finished' && e.data.crawl_id === crawlId)).to.deep.equal([]);
     });
   });
 
