@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { CREATE_PARAMS } from '../../core/request/create-params.js';
 import {
-  BATCH_ID_PARAMS, BATCH_LIST_PARAMS, FILE_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS,
+  APP_ID_PARAMS, APP_LIST_PARAMS, BATCH_ID_PARAMS, BATCH_LIST_PARAMS, FILE_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS,
   SCREENSHOT_LIST_PARAMS, SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS,
 } from '../../core/request/endpoint-params.js';
 import type { ParamTable } from '../../core/request/read-params.js';
