@@ -58,10 +58,16 @@ export class BrowserPools {
   /** Starts one warm browser per offered browser and reports what really runs (name and version). */
   async start(): Promise<{ name: BrowserName; version: string }[]> {
     const out: { name: BrowserName; version: string }[] = [];
-    for (const browser of this.browsers) {
-      const pool = this.poolFor({ browser, dark: false });
-      await pool.ready();
-      out.push({ name: browser, version: await pool.use(async (h) => h.info) });
+    try {
+      for (const browser of this.browsers) {
+        const pool = this.poolFor({ browser, dark: false });
+        await pool.ready();
+        out.push({ name: browser, version: await pool.use(async (h) => h.info) });
+      }
+    } catch (err) {
+      // Stop the pools' background relaunching: the agent is not starting.
+      await this.close().catch(() => undefined);
+      throw err;
     }
     return out;
   }

@@ -108,9 +108,23 @@ export class BrowserPool {
     return { size: this.pool.size, available: this.pool.available, borrowed: this.pool.borrowed, pending: this.pool.pending };
   }
 
-  /** Waits until `min` browsers are started. */
+  /**
+   * Waits until `min` browsers are started. A browser that cannot start (a wrong binary path, a missing
+   * library) rejects at its first failure: generic-pool itself would retry the launch forever and never
+   * become ready, so an agent would hang at start instead of saying why.
+   */
   ready(): Promise<void> {
-    return this.pool.ready();
+    return new Promise<void>((resolve, reject) => {
+      const failed = (err: Error): void => {
+        this.pool.removeListener('factoryCreateError', failed);
+        reject(new Error(`${this.browser} could not be started: ${err.message}`, { cause: err }));
+      };
+      this.pool.on('factoryCreateError', failed);
+      this.pool.ready().then(() => {
+        this.pool.removeListener('factoryCreateError', failed);
+        resolve();
+      }, reject);
+    });
   }
 
   /** Lets borrowed browsers finish, then closes every browser. */

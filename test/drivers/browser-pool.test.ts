@@ -119,4 +119,16 @@ describe('browser pool', function () {
     await job;
     expect(pool.stats().size).to.equal(0);
   });
+
+  it('a browser that cannot start makes ready() reject with the reason at once (generic-pool alone would retry forever)', async function () {
+    const pool = new BrowserPool(driver, 'chrome', { executablePath: '/nonexistent/chromium' }, options());
+    const started = Date.now();
+    try {
+      const err = await pool.ready().then(() => null, (e: unknown) => e as Error);
+      expect(err?.message).to.match(/^chrome could not be started: .*nonexistent/s);
+      expect(Date.now() - started).to.be.below(10_000);
+    } finally {
+      await pool.close();
+    }
+  });
 });
