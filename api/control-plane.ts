@@ -109,6 +109,8 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   });
   recorder.onApplied(crawls.onResult);
   apps.runner.start();
+  // In the background: the API answers meanwhile, and a crawl that cannot advance logs why.
+  void crawls.resume().catch((err: unknown) => log.error({ err }, 'could not resume interrupted crawls'));
   const metrics = new FarmMetrics({ queueDepth: () => queue.depth() });
   const results = queue.onResult(async (result) => {
     metrics.results.inc({ outcome: await recorder.apply(result) });

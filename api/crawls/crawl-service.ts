@@ -53,6 +53,23 @@ export class CrawlService {
     this.finishedListeners.push(listener);
   }
 
+  /**
+   * At start-up: crawls that a stop or crash interrupted go on. Pages whose screenshots ended while no
+   * listener ran (the process died between recording a result and advancing its crawl) are counted now,
+   * then each crawl creates its next pages or finishes, as if the results had just arrived.
+   */
+  async resume(): Promise<number> {
+    const ids = (await this.db('crawls').where({ status: 'processing' }).pluck('id')).map(Number);
+    for (const crawlId of ids) {
+      await this.locks.run(crawlId, async () => {
+        const ended = await this.db('crawl_urls as u').join('screenshots as s', 's.id', 'u.screenshot_id')
+          .where({ 'u.crawl_id': crawlId, 'u.status': 'queued' }).whereNot('s.status', 'processing').orderBy('u.id').select('s.id', 's.status', 's.links');
+        await this.advancer.advance(crawlId, ended.map((r: { id: number; status: 'finished' | 'error'; links: string[] }) => ({ screenshotId: Number(r.id), status: r.status, links: r.links })));
+      });
+    }
+    return ids.length;
+  }
+
   /** The recorder's listener: a page of a crawl ended. */
   readonly onResult: ResultListener = async (s) => {
     const crawlId = s.crawlId;
