@@ -31,6 +31,12 @@ const OPERATIONS: Operation[] = [
   { method: 'get', path: '/screenshot/video', summary: 'The screencast video', params: FILE_PARAMS, required: ['id'] },
   { method: 'get', path: '/account/info', summary: 'Balance and usage of the caller\'s account' },
   { method: 'get', path: '/device/list', summary: 'Device emulation profiles' },
+  { method: 'get', path: '/app/types', summary: 'Installed app plugins: {type, name, description, uploads, settings_schema (JSON Schema)}' },
+  { method: 'get', path: '/app/list', summary: 'App configurations, newest first (secrets masked)', params: APP_LIST_PARAMS },
+  { method: 'get', path: '/app/info', summary: 'One app configuration (secrets masked)', params: APP_ID_PARAMS, required: ['id'] },
+  { method: 'post', path: '/app/create', summary: 'Create an app configuration: JSON body {app_id, type, name, settings} (settings per the type\'s settings_schema)' },
+  { method: 'post', path: '/app/update', summary: 'Update an app configuration: JSON body {app_id?, name?, settings?}; secrets left out or sent as ******** are kept', params: APP_ID_PARAMS, required: ['id'] },
+  { method: 'post', path: '/app/delete', summary: 'Delete an app configuration and its runs', params: APP_ID_PARAMS, required: ['id'] },
   { method: 'get', path: '/batch/list', summary: 'Batches, newest first', params: BATCH_LIST_PARAMS },
   { method: 'post', path: '/batch/cancel', summary: 'Cancel a batch (id in the query or a JSON body)', params: BATCH_ID_PARAMS, required: ['id'] },
   {

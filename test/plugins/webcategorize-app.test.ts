@@ -263,7 +263,7 @@ describe('webcategorize app', () => {
     });
 
     it('reads attributes with either quote, unquoted or with > inside quotes', () => {
-      const page = extractPageText(`<html LANG='fr'><a title="a > b" href=/one>x</a><a href='/two'>y</a><meta name=keywords content="k1">`);
+      const page = extractPageText(`<html LANG='fr'><a title="a > b" href=/one>x</a> <a href='/two'>y</a><meta name=keywords content="k1">`);
       expect(page.declaredLanguage).to.equal('fr');
       expect(page.links).to.deep.equal(['/one', '/two']);
       expect(page.body).to.equal('x y');
