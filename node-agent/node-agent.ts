@@ -8,6 +8,7 @@ import type { Logger } from '../core/logger.js';
 import type { BrowserPools } from './browser-pools.js';
 import type { EgressGuard } from './egress/egress-guard.js';
 import { JobRunner } from './job-runner.js';
+import { removeStaleBrowserTemp } from './stale-browser-temp.js';
 
 export interface NodeAgentOptions {
   nodeId: string;
@@ -48,6 +49,12 @@ export class NodeAgent {
   }
 
   async start(): Promise<void> {
+    // What browsers of an earlier, killed agent left in /tmp goes before ours start.
+    const removed = await removeStaleBrowserTemp().catch((err: unknown) => {
+      this.log.warn({ err }, 'could not clean stale browser temp files');
+      return [];
+    });
+    if (removed.length > 0) this.log.info({ removed: removed.length }, 'removed temp files of browsers that were killed');
     // The guard listens before the first job can arrive: no capture ever runs unguarded.
     await this.guard?.start();
     const started = await this.pools.start();

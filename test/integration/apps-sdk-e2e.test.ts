@@ -228,6 +228,8 @@ describe('SDK-based apps end to end through the service (embedded Chromium, loca
 
   it('credentials the providers refuse end the runs as error after exactly one attempt, saying why; the screenshot stays finished', async () => {
     const slackCallsBefore = slack.calls.length;
+    const slackUploadsBefore = slack.uploads.length;
+    const driveUploadsBefore = drive.uploads.length;
     const driveTokensBefore = drive.tokenRequests.length;
     const dropboxRequestsBefore = dropbox.requests.length;
     const graphTokensBefore = graph.tokenRequests.length;
@@ -246,12 +248,12 @@ describe('SDK-based apps end to end through the service (embedded Chromium, loca
     expect(run('e2e-slack-refused').error).to.include('invalid_auth').and.not.include(SLACK_BAD_TOKEN);
     const slackCalls = slack.calls.slice(slackCallsBefore);
     expect(slackCalls.map((c) => [c.method, c.authorization])).to.deep.equal([['files.getUploadURLExternal', `Bearer ${SLACK_BAD_TOKEN}`]]);
-    expect(slack.uploads).to.have.length(1); // the first test's only
+    expect(slack.uploads).to.have.length(slackUploadsBefore);
 
     // Google: the refresh token is refused at the token endpoint (invalid_grant), once.
     expect(run('e2e-gdrive-refused').error).to.include('Google refused the credentials').and.not.include('e2e-revoked-refresh-token');
     expect(drive.tokenRequests.slice(driveTokensBefore).map((t) => [t.grantType, t.status])).to.deep.equal([['refresh_token', 400]]);
-    expect(drive.uploads).to.have.length(2); // the first test's
+    expect(drive.uploads).to.have.length(driveUploadsBefore);
 
     // Dropbox: 401 invalid_access_token on the upload, once.
     expect(run('e2e-dropbox-refused').error).to.match(/invalid_access_token|access token/i).and.not.include(DROPBOX_BAD_TOKEN);

@@ -36,11 +36,12 @@ describe('crawls resume after a control plane restart', function () {
 
     second = await startControlPlane(api.config, { generateBootstrapKey: false, db, logger: createLogger('silent'), farm: api.parts });
     const deadline = Date.now() + 20_000;
-    let crawl = await db('crawls').where({ id: crawlId }).first();
-    while (Number(crawl.processed) < 1 && Date.now() < deadline) {
+    // The page is counted first, then the next pages are created one by one: wait for both.
+    const pages = async (): Promise<number> => Number((await db('screenshots').where({ crawl_id: crawlId }).count('* as n').first())?.n ?? 0);
+    while (((await pages()) < 3 || Number((await db('crawls').where({ id: crawlId }).first()).processed) < 1) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
-      crawl = await db('crawls').where({ id: crawlId }).first();
     }
+    const crawl = await db('crawls').where({ id: crawlId }).first();
     expect(crawl).to.include({ status: 'processing', processed: 1 });
     expect(Number(crawl.total_discovered)).to.equal(3);
     const urls = await db('screenshots').where({ crawl_id: crawlId }).orderBy('id').pluck('url');

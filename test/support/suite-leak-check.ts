@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import { removeStaleBrowserTemp } from '../../node-agent/stale-browser-temp.js';
+import { countOwnProcesses, waitForOwnProcesses } from './process-census.js';
+
+/**
+ * A mocha root hook plugin (package.json `require`): after the WHOLE suite, no browser, driver or ffmpeg
+ * process the tests started is still running, and no temp folder they made remains. Browser temp folders
+ * of browsers the fault tests killed are removed the way a restarted agent removes them
+ * (removeStaleBrowserTemp, here without the one-minute grace); anything that is still there afterwards is
+ * held by a live process, or is a test's data folder nobody removed: a leak, and the suite fails.
+ */
+const PROCESSES = /\/usr\/lib\/chromium\/chromium|firefox-esr|chromedriver|ffmpeg|selenium-server[^ ]*\.jar/;
+const TEMP = /^(playwright_chromiumdev_profile-|playwright_firefoxdev_profile-|playwright-artifacts-|org\.chromium\.Chromium\.|shotfarm-)/;
+
+let tempBefore = new Set<string>();
+
+const tempEntries = (): string[] => fs.readdirSync(os.tmpdir()).filter((name) => TEMP.test(name));
+
+export const mochaHooks = {
+  beforeAll(): void {
+    tempBefore = new Set(tempEntries());
+  },
+  async afterAll(this: { timeout(ms: number): void }): Promise<void> {
+    this.timeout(60_000);
+    const left = await waitForOwnProcesses(PROCESSES, [], 0, 30_000);
+    if (left > 0) throw new Error(`${left} browser/driver/ffmpeg process(es) started by the tests are still running (${await countOwnProcesses(PROCESSES, [])} now)`);
+    const removed = (await removeStaleBrowserTemp(os.tmpdir(), 0)).filter((p) => !tempBefore.has(p.slice(os.tmpdir().length + 1)));
+    const remaining = tempEntries().filter((name) => !tempBefore.has(name));
+    process.stdout.write(`leak check: no test process left; ${removed.length} temp folder(s) of killed browsers removed as an agent start does; ${remaining.length} left\n`);
+    if (remaining.length > 0) throw new Error(`temp entries the tests left behind: ${remaining.slice(0, 20).join(', ')}${remaining.length > 20 ? ' …' : ''}`);
+  },
+};
