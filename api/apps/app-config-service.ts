@@ -106,7 +106,14 @@ export class AppConfigService {
       (fields.settings ??= []).push('must be a JSON object');
       return null;
     }
-    const parsed = plugin.settingsSchema.strict().safeParse(value);
+    let parsed: ReturnType<typeof plugin.settingsSchema.safeParse>;
+    try {
+      parsed = plugin.settingsSchema.strict().safeParse(value);
+    } catch (err) {
+      // A plugin's own check that throws is the plugin's bug, but these settings still cannot be saved.
+      (fields.settings ??= []).push(`the ${type} app could not check these settings: ${err instanceof Error ? err.message : String(err)}`);
+      return null;
+    }
     if (parsed.success) return parsed.data as Record<string, unknown>;
     for (const issue of parsed.error.issues) {
       const key = ['settings', ...issue.path.map(String)].join('.');

@@ -130,7 +130,7 @@ export class AppRunner {
     try {
       const plugin = this.deps.registry.get(config.type);
       if (!plugin) throw new NotRunnable(`the app type "${config.type}" is not installed on this service`);
-      const parsed = plugin.settingsSchema.safeParse(this.openSettings(config.type, config.settings));
+      const parsed = parseSettings(plugin, this.openSettings(config.type, config.settings));
       if (!parsed.success) throw new NotRunnable(`the app's settings are no longer valid for ${config.type}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}; update them`);
       const base = { settings: parsed.data, signal, log: appLogger(log), egress: this.deps.egress, attempt: job.attempts };
       let output: AppOutput;
@@ -196,6 +196,15 @@ export class AppRunner {
     } catch (err) {
       throw new NotRunnable((err as Error).message);
     }
+  }
+}
+
+/** The settings as the plugin's schema parses them; a schema that throws makes the run impossible, not retryable. */
+function parseSettings(plugin: AppPlugin, settings: Record<string, unknown>): ReturnType<AppPlugin['settingsSchema']['safeParse']> {
+  try {
+    return plugin.settingsSchema.safeParse(settings);
+  } catch (err) {
+    throw new NotRunnable(`the ${plugin.type} app could not check its settings: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 

@@ -6,7 +6,8 @@ const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 export const s3Settings = z.object({
   endpoint: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
-    .refine((u) => { const url = new URL(u); return (url.pathname === '/' || url.pathname === '') && url.search === ''; }, 'must be the server\'s base URL, without a path or query')
+    // zod runs refinements after a failed format check too: a text that is no URL is left to that check.
+    .refine((u) => { const url = URL.parse(u); return url === null || ((url.pathname === '/' || url.pathname === '') && url.search === ''); }, 'must be the server\'s base URL, without a path or query')
     .default('https://s3.amazonaws.com').describe('S3 endpoint (MinIO, AWS, any S3-compatible server).'),
   region: z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1').default('us-east-1'),
   bucket: z.string().regex(BUCKET, 'must be a valid S3 bucket name'),

@@ -127,6 +127,10 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
       expect(bad.status).to.equal(400);
       expect(bad.body.fields).to.have.keys('settings.url', 'settings.secret', 'settings');
       expect((await createApp(acct.key, { app_id: 'x', type: 'carrier-pigeon', settings: {} })).body.fields).to.have.key('type');
+      // Found by the fuzz suite: a refinement ran on an empty endpoint and threw (a 500).
+      const emptyEndpoint = await createApp(acct.key, { app_id: 's3-empty', type: 's3', settings: { endpoint: '' } });
+      expect(emptyEndpoint.status).to.equal(400);
+      expect(emptyEndpoint.body.fields).to.include.keys('settings.endpoint', 'settings.bucket');
       expect((await createApp(acct.key, { app_id: '_reserved', type: 'webhook', settings: { url: receiver.url, secret: SECRET } })).body.fields).to.have.key('app_id');
       expect((await call(api.url, '/app/create', { method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' }, body: '[1,2]' })).status).to.equal(400);
       await createApp(acct.key, { app_id: 'twice', type: 'webhook', settings: { url: receiver.url, secret: SECRET } });

@@ -5,7 +5,7 @@ import { BATCH_OWN_PARAMS } from '../../core/request/batch-params.js';
 import { CRAWL_CREATE_PARAMS, CRAWL_LIST_PARAMS } from '../../core/request/crawl-params.js';
 import { CREATE_PARAMS, STRUCTURED_CREATE_PARAMS } from '../../core/request/create-params.js';
 import {
-  BATCH_ID_PARAMS, BATCH_LIST_PARAMS, FILE_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS, SCREENSHOT_LIST_PARAMS,
+  APP_LIST_PARAMS, BATCH_ID_PARAMS, BATCH_LIST_PARAMS, FILE_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS, SCREENSHOT_LIST_PARAMS,
   SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS,
 } from '../../core/request/endpoint-params.js';
 import type { Param } from '../../core/request/param-kinds.js';
@@ -120,6 +120,7 @@ describe('hostile input (property-based)', function () {
       batchStates: (await api.database.db('batches').orderBy('id').select('id', 'status')).map((b) => `${b.id}:${b.status}`).join(','),
       crawlStates: (await api.database.db('crawls').orderBy('id').select('id', 'status')).map((b) => `${b.id}:${b.status}`).join(','),
       screenshotStates: (await api.database.db('screenshots').orderBy('id').select('id', 'status', 'url')).map((s) => `${s.id}:${s.status}:${s.url}`).join(','),
+      apps: JSON.stringify(await api.database.db('app_configs').orderBy('id').select('id', 'app_id', 'name', 'settings')),
     };
   }
 
@@ -300,6 +301,39 @@ describe('hostile input (property-based)', function () {
     await fc.assert(fc.asyncProperty(payload, fc.option(pairsFor(CRAWL_CREATE_PARAMS as unknown as Table), { nil: undefined }), async (json, query) => {
       const q = query ? `?${queryText(query, [])}` : '';
       await expectSafe(`POST /crawl/create${q} ${json.slice(0, 300)}`, () => call(api.url, `/crawl/create${q}`, { method: 'POST', key: acct.key, headers: { 'Content-Type': 'application/json' }, body: json }));
+    }), { numRuns: RUNS });
+  });
+
+  it('/app/create, /app/update, /app/delete, /app/info, /app/list: random bodies over every installed type\'s settings', async () => {
+    const types = (await call(api.url, '/app/types', { key: acct.key })).body.data as { type: string; settings_schema: { properties: Record<string, unknown> } }[];
+    const own = (await call(api.url, '/app/create', { method: 'POST', key: acct.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ app_id: 'fuzz-own', type: 'webhook', settings: { url: 'https://hooks.test/x', secret: `whsec_${Buffer.alloc(32, 3).toString('base64')}` } }) })).body.data.id;
+    const foreign = (await call(api.url, '/app/create', { method: 'POST', key: other.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ app_id: 'fuzz-foreign', type: 'webcategorize', settings: {} }) })).body.data.id;
+    const settingValue = fc.oneof(hostileString, fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('https://hooks.test/in', `whsec_${Buffer.alloc(32, 5).toString('base64')}`, 'bucket-one', 'xoxb-1-2-abc', '/shots/{domain}/{id}', '********', 3, true));
+    const settingsOf = (type: string): fc.Arbitrary<Record<string, unknown>> => {
+      const keys = Object.keys(types.find((t) => t.type === type)?.settings_schema.properties ?? {});
+      return fc.dictionary(fc.oneof(fc.constantFrom(...keys, '__proto__', 'constructor'), hostileString), settingValue, { maxKeys: 6 });
+    };
+    const body = fc.constantFrom(...types.map((t) => t.type), 'carrier-pigeon', '', '__proto__').chain((type) => fc.record({
+      app_id: fc.oneof(fc.constantFrom('fuzz-a', 'fuzz-own', 'fuzz-foreign', '_hosting_batch_1'), hostileString, fc.jsonValue({ maxDepth: 1 })),
+      type: fc.oneof({ weight: 5, arbitrary: fc.constant(type as unknown) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) }),
+      name: fc.oneof(hostileString, fc.jsonValue({ maxDepth: 1 })),
+      settings: fc.oneof({ weight: 5, arbitrary: settingsOf(type) as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) }),
+    }, { requiredKeys: [] })).map((b) => JSON.stringify(b));
+    const payload = fc.oneof({ weight: 5, arbitrary: body }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) }, { weight: 1, arbitrary: hostileString });
+    const appId = fc.oneof(fc.constantFrom(String(own), String(foreign)), idValue());
+    const operation = fc.oneof(
+      fc.tuple(fc.constant('/app/create'), payload),
+      fc.tuple(appId.map((id) => `/app/update?${queryText([['id', id]], [])}`), payload),
+      fc.tuple(appId.map((id) => `/app/delete?${queryText([['id', id]], [])}`), fc.constant('')),
+    );
+    await fc.assert(fc.asyncProperty(operation, async ([path, json]) => {
+      // A 200 (a valid create, an update, deleting the own configuration) may change state; a 4xx may not.
+      await expectSafe(`POST ${path} ${json.slice(0, 300)}`, () => call(api.url, path, { method: 'POST', key: acct.key, headers: { 'Content-Type': 'application/json' }, body: json }));
+    }), { numRuns: RUNS });
+    await fc.assert(fc.asyncProperty(fc.oneof(appId.map((id) => `/app/info?${queryText([['id', id]], [])}`), pairsFor(APP_LIST_PARAMS as unknown as Table).map((p) => `/app/list?${queryText(p, [])}`)), async (path) => {
+      const res = await expectSafe(`GET ${path}`, () => call(api.url, path, { key: acct.key }));
+      // The own webhook's secret never comes back.
+      expect(JSON.stringify(res.body)).not.to.include(Buffer.alloc(32, 3).toString('base64'));
     }), { numRuns: RUNS });
   });
 });
