@@ -295,6 +295,8 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
       for (const info of infos) expect(info.apps[0], JSON.stringify(info.apps)).to.include({ type: 's3', status: 'finished', name: `Batch ${batchId} hosting` });
       const keys = [`batch-${batchId}/first-${shots[0]}.png`, `batch-${batchId}/127.0.0.1-${shots[1]}.png`];
       expect(infos.map((i) => i.apps[0].output_data.objects[0].key)).to.deep.equal(keys);
+      // AppStatus.filename shows the per-request name each run used: the CSV cell, else the batch's template.
+      expect(infos.map((i) => i.apps[0].filename)).to.deep.equal(['first', '{domain}-{id}']);
       for (const [i, key] of keys.entries()) {
         const image = await stored(shotKey(shots[i] as number, 1));
         expect((await readObject(s3Client, 'hosted-batches', key)).equals(image)).to.equal(true);
