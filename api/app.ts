@@ -30,6 +30,10 @@ import type { ScreenshotEvents } from './farm/screenshot-events.js';
 import { adminRoutes } from './routes/admin.js';
 import type { FarmMetrics } from '../core/metrics/farm-metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { createBilling, type Billing } from './billing/billing.js';
+import { billingRoutes } from './routes/billing.js';
+import { dashboardRoutes } from './routes/dashboard.js';
+import { adminOverviewRoutes } from './routes/admin-overview.js';
 
 export interface AppDeps {
   config: Config;
@@ -47,6 +51,8 @@ export interface AppDeps {
   batchLinks: BatchLinks;
   /** readiness checks beyond the database (queue, storage) */
   readiness?: ReadinessCheck[];
+  /** billing services (the control plane's, whose renewal it schedules); absent: built here, offline provider */
+  billing?: Billing;
 }
 
 /** JSON bodies above 1 MiB are refused (413): no operation here needs more. */
@@ -75,7 +81,11 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   const jsonBody = koaBody({ json: true, multipart: false, urlencoded: true, jsonLimit: JSON_BODY_LIMIT, formLimit: JSON_BODY_LIMIT, textLimit: JSON_BODY_LIMIT });
   api.use((ctx, next) => (ctx.path === '/api/v1/batch/create' ? next() : jsonBody(ctx, next)));
   const screenshots = screenshotRoutes({ service: deps.screenshots, db: deps.db, objects: deps.objects, events: deps.events });
-  for (const routes of [screenshots, accountRoutes(deps.db), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes }), crawlRoutes(deps.crawls), adminRoutes(deps.registry)]) {
+  const billing = deps.billing ?? createBilling(deps.db, deps.config.billing.plans, deps.log);
+  for (const routes of [billingRoutes(deps.db, billing), dashboardRoutes(deps.db, billing.plans), adminOverviewRoutes(deps.db)]) {
+    api.use(routes.routes(), routes.allowedMethods({ throw: true }));
+  }
+  for (const routes of [screenshots, accountRoutes(deps.db, billing.plans), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes }), crawlRoutes(deps.crawls), adminRoutes(deps.registry)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

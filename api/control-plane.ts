@@ -25,12 +25,16 @@ import { CrawlService } from './crawls/crawl-service.js';
 import { createHash } from 'node:crypto';
 import { BatchLinks } from './batches/batch-links.js';
 import { BatchService } from './batches/batch-service.js';
+import type { PaymentProvider } from '../core/contracts/payment-provider.js';
+import { createBilling, type Billing } from './billing/billing.js';
+import { RenewalScheduler } from './billing/renewal-scheduler.js';
 
 export interface ControlPlane {
   container: DependencyContainer;
   recorder: ResultRecorder;
   url: string;
   bootstrapKey: string | null;
+  billing: Billing;
   stop(): Promise<void>;
 }
 
@@ -44,6 +48,8 @@ export interface ControlPlaneOptions {
   /** an already opened database (tests pass a throwaway one) */
   db?: Db;
   logger?: Logger;
+  /** what charges subscriptions (an adapter for a card processor); absent: the built-in offline (invoice) provider */
+  paymentProvider?: PaymentProvider;
 }
 
 /**
@@ -95,8 +101,12 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
     metrics.results.inc({ outcome: await recorder.apply(result) });
   });
 
+  const billing = createBilling(db, config.billing.plans, log, opts.paymentProvider);
+  const renewals = new RenewalScheduler(billing.renewal, config.billing.renewalSeconds, log);
+  renewals.start();
+
   const app = buildApp({
-    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, crawls,
+    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, crawls, billing,
     readiness: [{ name: 'queue', check: () => queue.reachable() }, { name: 'storage', check: () => objects.reachable() }],
   });
   handler = app.callback();
@@ -107,12 +117,14 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
     recorder,
     url,
     bootstrapKey,
+    billing,
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
       await results.drain();
+      await renewals.stop();
       if (!opts.db) await db.destroy();
     },
   };

@@ -1,5 +1,6 @@
 import type { BrowserName } from '../capture-spec.js';
 import type { Pricing } from '../pricing.js';
+import type { Plan } from '../billing/plan.js';
 
 /** The validated configuration of one process. Built by loadConfig(); nothing else reads process.env. */
 export interface Config {
@@ -29,6 +30,7 @@ export interface Config {
   farm: FarmConfig;
   agent: AgentConfig;
   apps: AppsConfig;
+  billing: BillingConfig;
 }
 
 /** How the control plane schedules work. */
@@ -78,4 +80,12 @@ export interface AppsConfig {
     microsoftGraphUrl: string;
     microsoftLoginUrl: string;
   };
+}
+
+/** Plans and subscription renewal. */
+export interface BillingConfig {
+  /** every plan, public or not, from SHOTFARM_PLANS_FILE or the built-in list */
+  plans: Plan[];
+  /** how often due subscriptions are renewed */
+  renewalSeconds: number;
 }

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { isCidrOrHost } from '../net/cidr.js';
 import { BROWSERS, type BrowserName } from '../capture-spec.js';
 import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
+import { DEFAULT_PLANS } from '../billing/default-plans.js';
+import { readPlansFile } from './plans-file.js';
 import type { Config } from './config.js';
 
 /** Raised when a setting is invalid; its message names every bad setting so start-up can print it. */
@@ -140,6 +142,8 @@ export function loadConfig(env: Env): Config {
     secretsKey = /^[0-9a-fA-F]{64}$/.test(secretsKeyText) ? Buffer.from(secretsKeyText, 'hex') : Buffer.from(secretsKeyText, 'base64');
     if (secretsKey.length !== 32) problems.push('SHOTFARM_SECRETS_KEY: must be 32 bytes, as 64 hex characters or base64');
   }
+  const plansFile = text('SHOTFARM_PLANS_FILE');
+  const plans = plansFile === null ? [...DEFAULT_PLANS] : readPlansFile(path.resolve(plansFile), problems);
   const endpoint = (name: string, fallback: string): string => (url(name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
 
   const config: Config = {
@@ -209,6 +213,11 @@ export function loadConfig(env: Env): Config {
         microsoftGraphUrl: endpoint('SHOTFARM_GRAPH_API_URL', 'https://graph.microsoft.com/v1.0'),
         microsoftLoginUrl: endpoint('SHOTFARM_MICROSOFT_LOGIN_URL', 'https://login.microsoftonline.com'),
       },
+    },
+    billing: {
+      plans,
+      // A period end is honoured within this interval; a day is the longest wait that still renews on time.
+      renewalSeconds: int('SHOTFARM_BILLING_RENEWAL_SECONDS', 300, 1, 86_400),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

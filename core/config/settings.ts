@@ -58,6 +58,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'SHOTFARM_DROPBOX_CONTENT_URL', default: 'https://content.dropboxapi.com', meaning: 'Dropbox content (upload) API base URL used by the dropbox app.' },
   { name: 'SHOTFARM_GRAPH_API_URL', default: 'https://graph.microsoft.com/v1.0', meaning: 'Microsoft Graph base URL used by the onedrive app.' },
   { name: 'SHOTFARM_MICROSOFT_LOGIN_URL', default: 'https://login.microsoftonline.com', meaning: 'Microsoft identity platform URL used by the onedrive app to get tokens.' },
+  { name: 'SHOTFARM_PLANS_FILE', default: '(built-in plans)', meaning: 'JSON file listing the billing plans (an array in the spec\'s Plan shape, see api/billing/README.md); checked at start. Absent: free, starter, pro and a non-public enterprise plan.' },
+  { name: 'SHOTFARM_BILLING_RENEWAL_SECONDS', default: '300', meaning: 'How often the control plane renews subscriptions whose period has ended (new period, receipt, credits).' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
   { name: 'NODE_ENV', default: 'development', meaning: '`production` turns on production-only checks.' },
 ];

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as initial from './migrations/001-initial.js';
 import * as crawlUrls from './migrations/002-crawl-urls.js';
+import * as billing from './migrations/005-billing.js';
 
 interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }
 
@@ -8,6 +9,7 @@ interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void>
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
   '002-crawl-urls': crawlUrls,
+  '005-billing': billing,
 };
 
 const source: Knex.MigrationSource<string> = {
