@@ -30,6 +30,11 @@ import type { ScreenshotEvents } from './farm/screenshot-events.js';
 import { adminRoutes } from './routes/admin.js';
 import type { FarmMetrics } from '../core/metrics/farm-metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { buildAuthService } from './auth/build-auth.js';
+import { impersonationAudit } from './auth/impersonation-audit.js';
+import { publicAuthRoutes, sessionRoutes } from './routes/auth.js';
+import { keyRoutes } from './routes/keys.js';
+import { adminUserRoutes } from './routes/admin-users.js';
 import { createBilling, type Billing } from './billing/billing.js';
 import { billingRoutes } from './routes/billing.js';
 import { dashboardRoutes } from './routes/dashboard.js';
@@ -76,10 +81,21 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
 
   const api = new Router<AppState>({ prefix: '/api/v1' });
   api.use(authenticate(deps.db, deps.jwt));
+  api.use(impersonationAudit(deps.log));
   api.use(rateLimit(deps.rateLimiter));
   // POST /batch/create parses its own body (multipart, with the batch file's larger limit).
   const jsonBody = koaBody({ json: true, multipart: false, urlencoded: true, jsonLimit: JSON_BODY_LIMIT, formLimit: JSON_BODY_LIMIT, textLimit: JSON_BODY_LIMIT });
   api.use((ctx, next) => (ctx.path === '/api/v1/batch/create' ? next() : jsonBody(ctx, next)));
+  // Signup, login and the email/password flows are how a client gets a credential: they take none, and
+  // are rate-limited per client address instead.
+  const publicApi = new Router<AppState>({ prefix: '/api/v1' });
+  publicApi.use(rateLimit(deps.rateLimiter, (ctx) => `address:${ctx.ip}`), jsonBody);
+  const publicAuth = publicAuthRoutes(buildAuthService(deps));
+  publicApi.use(publicAuth.routes(), publicAuth.allowedMethods({ throw: true }));
+  app.use(publicApi.routes());
+  for (const routes of [sessionRoutes(deps.db), keyRoutes(deps.db), adminUserRoutes({ db: deps.db, jwt: deps.jwt, config: deps.config, log: deps.log })]) {
+    api.use(routes.routes(), routes.allowedMethods({ throw: true }));
+  }
   const screenshots = screenshotRoutes({ service: deps.screenshots, db: deps.db, objects: deps.objects, events: deps.events });
   const billing = deps.billing ?? createBilling(deps.db, deps.config.billing.plans, deps.log);
   for (const routes of [billingRoutes(deps.db, billing), dashboardRoutes(deps.db, billing.plans), adminOverviewRoutes(deps.db)]) {

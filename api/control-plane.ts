@@ -79,7 +79,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   c.register(TOKENS.Db, { useValue: db });
   c.register(TOKENS.Logger, { useValue: log });
   c.register(TOKENS.RateLimiter, { useValue: rateLimiter });
-  c.register(TOKENS.Jwt, { useValue: new JwtService(resolveJwtSecret(config)) });
+  c.register(TOKENS.Jwt, { useValue: new JwtService(resolveJwtSecret(config), config.auth.jwtTtlSeconds) });
   c.register(TOKENS.ScreenshotStore, { useFactory: (r) => new ScreenshotStore(r.resolve(TOKENS.Db)) });
   const { queue, registry, objects } = opts.farm;
   const dispatcher = new FarmDispatcher(queue, new Admission(queue, registry, config.farm.maxBacklog), config.farm.proxies, log);

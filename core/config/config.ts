@@ -31,6 +31,8 @@ export interface Config {
   agent: AgentConfig;
   apps: AppsConfig;
   billing: BillingConfig;
+  auth: AuthConfig;
+  mail: MailConfig;
 }
 
 /** How the control plane schedules work. */
@@ -88,4 +90,23 @@ export interface BillingConfig {
   plans: Plan[];
   /** how often due subscriptions are renewed */
   renewalSeconds: number;
+}
+
+/** Dashboard users: sessions, one-time tokens, brute-force limit and captcha. */
+export interface AuthConfig {
+  jwtTtlSeconds: number;
+  impersonationTtlSeconds: number;
+  verifyTokenTtlSeconds: number;
+  resetTokenTtlSeconds: number;
+  /** failed logins per email and client address in the limiter's window */
+  loginMaxFailures: number;
+  signupCredits: number;
+  /** checked only in production; the secret is then required */
+  captcha: { verifyUrl: string; secret: string | null };
+}
+
+/** Account email: SMTP when configured, otherwise the log and the outbox table. */
+export interface MailConfig {
+  smtpUrl: string | null;
+  from: string;
 }

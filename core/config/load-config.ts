@@ -144,6 +144,10 @@ export function loadConfig(env: Env): Config {
   }
   const plansFile = text('SHOTFARM_PLANS_FILE');
   const plans = plansFile === null ? [...DEFAULT_PLANS] : readPlansFile(path.resolve(plansFile), problems);
+  const production = (text('NODE_ENV') ?? 'development') === 'production';
+  const captchaSecret = text('CAPTCHA_SECRET');
+  // The spec requires captcha_token in production: starting without a way to check it would let bots in.
+  if (production && captchaSecret === null) problems.push('CAPTCHA_SECRET: required when NODE_ENV is production (signup and password reset check captcha_token)');
   const endpoint = (name: string, fallback: string): string => (url(name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
 
   const config: Config = {
@@ -171,7 +175,7 @@ export function loadConfig(env: Env): Config {
       zipUrlTtlSeconds: int('SHOTFARM_ZIP_URL_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     },
     logLevel,
-    production: (text('NODE_ENV') ?? 'development') === 'production',
+    production,
     farm: {
       proxies,
       maxBacklog: int('SHOTFARM_MAX_BACKLOG', 10_000, 1, 10_000_000),
@@ -218,6 +222,20 @@ export function loadConfig(env: Env): Config {
       plans,
       // A period end is honoured within this interval; a day is the longest wait that still renews on time.
       renewalSeconds: int('SHOTFARM_BILLING_RENEWAL_SECONDS', 300, 1, 86_400),
+    },
+    auth: {
+      // A floor of one second lets tests watch tokens expire; 30 days bounds what a stolen session is worth.
+      jwtTtlSeconds: int('SHOTFARM_JWT_TTL_SECONDS', 7 * 24 * 3600, 1, 30 * 24 * 3600),
+      impersonationTtlSeconds: int('SHOTFARM_IMPERSONATION_TTL_SECONDS', 3600, 1, 24 * 3600),
+      verifyTokenTtlSeconds: int('SHOTFARM_VERIFY_TOKEN_TTL_SECONDS', 48 * 3600, 1, 30 * 24 * 3600),
+      resetTokenTtlSeconds: int('SHOTFARM_RESET_TOKEN_TTL_SECONDS', 3600, 1, 7 * 24 * 3600),
+      loginMaxFailures: int('SHOTFARM_LOGIN_MAX_FAILURES', 10, 1, 1000),
+      signupCredits: int('SHOTFARM_SIGNUP_CREDITS', 0, 0, 1_000_000_000),
+      captcha: { verifyUrl: url('CAPTCHA_VERIFY_URL', ['http:', 'https:']) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify', secret: captchaSecret },
+    },
+    mail: {
+      smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
+      from: text('MAIL_FROM') ?? 'shotfarm <no-reply@localhost>',
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as initial from './migrations/001-initial.js';
 import * as crawlUrls from './migrations/002-crawl-urls.js';
+import * as usersAuth from './migrations/004-users-auth.js';
 import * as billing from './migrations/005-billing.js';
 
 interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }
@@ -9,6 +10,7 @@ interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void>
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
   '002-crawl-urls': crawlUrls,
+  '004-users-auth': usersAuth,
   '005-billing': billing,
 };
 
