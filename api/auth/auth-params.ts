@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { custom, text, type Param, type ReadResult } from '../../core/request/param-kinds.js';
+import { DEFAULT_PAGE_SIZE, idParam, MAX_PAGE_SIZE } from '../../core/request/endpoint-params.js';
+import { custom, int, oneOf, text, type Param, type ReadResult } from '../../core/request/param-kinds.js';
 import type { QueryValue } from '../../core/request/query-input.js';
+
+/**
+ * The parameters of the auth, API key and admin-user operations: they validate requests and make their
+ * OpenAPI entries.
+ */
 
 /** The one string of a parameter given once, or the message saying why not. */
 function oneString(raw: QueryValue): ReadResult<string> {
@@ -61,3 +67,28 @@ export const FORGOT_PASSWORD_PARAMS = { email: emailParam, captcha_token: captch
 export const RESET_PASSWORD_PARAMS = { token: oneTimeToken, password: newPassword, captcha_token: captchaToken };
 
 export const VERIFY_EMAIL_PARAMS = { token: oneTimeToken };
+
+// 200 characters: the api_keys.name column.
+export const KEY_CREATE_PARAMS = { name: text(200, 'a name to recognise the key by') };
+export const KEY_ID_PARAMS = { id: idParam };
+
+const paging = {
+  limit: int(1, MAX_PAGE_SIZE, `page size (default ${DEFAULT_PAGE_SIZE})`),
+  offset: int(0, 1_000_000_000, 'records to skip'),
+};
+
+/** A credit change is a whole number of credits, not zero; a billion either way is beyond any real grant. */
+const MAX_CREDIT_CHANGE = 1_000_000_000;
+const creditChange = int(-MAX_CREDIT_CHANGE, MAX_CREDIT_CHANGE, 'credits to grant (positive) or remove (negative)');
+const amountParam = custom(creditChange.schema, false, (raw) => {
+  const read = creditChange.read(raw);
+  if (read.ok && read.value === 0) return { ok: false, messages: ['must not be 0'] };
+  return read.ok ? read : { ok: false, messages: [`must be a whole number from -${MAX_CREDIT_CHANGE} to ${MAX_CREDIT_CHANGE}, not 0`] };
+});
+
+export const IMPERSONATE_PARAMS = { user_id: idParam };
+export const USERS_PARAMS = { ...paging, email: text(254, 'only users whose email contains this text') };
+// 150 characters leave room in the ledger's 200 for the `admin:<id>: ` prefix.
+export const CREDITS_PARAMS = { company_id: idParam, amount: amountParam, reason: text(150, 'why (kept in the ledger)') };
+export const OUTBOX_PARAMS = { ...paging, status: oneOf(['logged', 'pending', 'sent', 'failed'] as const, 'only messages in this status') };
+

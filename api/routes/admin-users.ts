@@ -3,29 +3,15 @@ import type { Config } from '../../core/config/config.js';
 import type { Db } from '../../core/db/connect.js';
 import { fieldError, forbidden, notFound } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { DEFAULT_PAGE_SIZE, idParam, MAX_PAGE_SIZE } from '../../core/request/endpoint-params.js';
-import { custom, int, oneOf, text } from '../../core/request/param-kinds.js';
+import { DEFAULT_PAGE_SIZE } from '../../core/request/endpoint-params.js';
 import { readParams } from '../../core/request/read-params.js';
-import { z } from 'zod';
 import { changeCredits } from '../accounts/admin-credits.js';
 import type { JwtService } from '../accounts/jwt.js';
+import { CREDITS_PARAMS, IMPERSONATE_PARAMS, OUTBOX_PARAMS, USERS_PARAMS } from '../auth/auth-params.js';
 import { loadUserSession, toUserSession, userSessionQuery } from '../auth/user-session.js';
 import { jsonBodyParams } from '../http/json-body.js';
 import { queryOf } from '../http/query.js';
 import { requireAdmin, type AppContext, type AppState } from '../http/state.js';
-
-const paging = {
-  limit: int(1, MAX_PAGE_SIZE, `page size (default ${DEFAULT_PAGE_SIZE})`),
-  offset: int(0, 1_000_000_000, 'records to skip'),
-};
-
-/** A credit change is a whole number of credits, not zero; a billion either way is beyond any real grant. */
-const MAX_CREDIT_CHANGE = 1_000_000_000;
-const amountParam = custom(z.number().int().min(-MAX_CREDIT_CHANGE).max(MAX_CREDIT_CHANGE).describe('credits to grant (positive) or remove (negative)'), false, (raw) => {
-  const read = int(-MAX_CREDIT_CHANGE, MAX_CREDIT_CHANGE, '').read(raw);
-  if (read.ok && read.value === 0) return { ok: false, messages: ['must not be 0'] };
-  return read.ok ? read : { ok: false, messages: [`must be a whole number from -${MAX_CREDIT_CHANGE} to ${MAX_CREDIT_CHANGE}, not 0`] };
-});
 
 /** The admin's user id; admin roles come from a user, so a credential without one is refused. */
 function adminUserId(ctx: AppContext): { userId: number; impersonatedBy: number | null } {
@@ -33,12 +19,6 @@ function adminUserId(ctx: AppContext): { userId: number; impersonatedBy: number 
   if (caller.userId === null) throw forbidden('This operation needs an admin user');
   return { userId: caller.userId, impersonatedBy: caller.impersonatedBy ?? null };
 }
-
-const IMPERSONATE_PARAMS = { user_id: idParam };
-const USERS_PARAMS = { ...paging, email: text(254, 'only users whose email contains this text') };
-// 150 characters leave room in the ledger's 200 for the `admin:<id>: ` prefix.
-const CREDITS_PARAMS = { company_id: idParam, amount: amountParam, reason: text(150, 'why (kept in the ledger)') };
-const OUTBOX_PARAMS = { ...paging, status: oneOf(['logged', 'pending', 'sent', 'failed'] as const, 'only messages in this status') };
 
 /** LIKE's wildcards in a search text are matched literally. */
 const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);

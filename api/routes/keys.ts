@@ -1,15 +1,10 @@
 import Router from '@koa/router';
 import type { Db } from '../../core/db/connect.js';
-import { idParam } from '../../core/request/endpoint-params.js';
-import { text } from '../../core/request/param-kinds.js';
 import { readParams } from '../../core/request/read-params.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../accounts/key-management.js';
+import { KEY_CREATE_PARAMS, KEY_ID_PARAMS } from '../auth/auth-params.js';
 import { jsonBodyParams } from '../http/json-body.js';
 import { callerOf, type AppState } from '../http/state.js';
-
-// 200 characters: the api_keys.name column.
-const KEY_CREATE_PARAMS = { name: text(200, 'a name to recognise the key by') };
-const KEY_ID_PARAMS = { id: idParam };
 
 /** GET /key/list, POST /key/create and POST /key/delete?id=: the account's API keys. */
 export function keyRoutes(db: Db): Router<AppState> {
