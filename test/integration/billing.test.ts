@@ -1,32 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
-import { addMonthsUtc } from '../../api/billing/billing-period.js';
+import { recordCredit } from '../../api/accounts/ledger.js';
 import { openPeriod } from '../../api/billing/period-opener.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
-
-/** The plans every billing suite runs with, from a real SHOTFARM_PLANS_FILE. */
-export const TEST_PLANS = [
-  { id: 'free', name: 'Free', price_usd: 0, monthly_screenshots: 50, features: ['50 screenshots a month'], public: true },
-  {
-    id: 'basic', name: 'Basic', price_usd: 12.5, monthly_screenshots: 200, features: ['200 screenshots a month', 'Batches'], public: true,
-    payment_plan_ids: { monthly: 'price_basic_m', yearly: 'price_basic_y' },
-    addons: [{ id: 'extra-1000', quantity: 1, payment_addon_ids: { monthly: 'addon_m', yearly: 'addon_y' } }],
-  },
-  { id: 'hidden', name: 'Custom', price_usd: 5, monthly_screenshots: 1000, features: [], public: false },
-];
-
-export const ADMIN_KEY = 'test-admin-bootstrap-key-0123456789';
-
-/** Writes the test plans to a temporary file and returns the env that points the API at it. */
-export function plansEnv(plans: unknown = TEST_PLANS): Record<string, string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-plans-'));
-  const file = path.join(dir, 'plans.json');
-  fs.writeFileSync(file, JSON.stringify(plans));
-  return { SHOTFARM_PLANS_FILE: file, SHOTFARM_BOOTSTRAP_KEY: ADMIN_KEY };
-}
+import { ADMIN_KEY, TEST_PLANS, backdateSubscription, plansEnv } from '../support/billing-fixtures.js';
 
 type Init = RequestInit & { key?: string };
 const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -66,18 +43,7 @@ for (const kind of DATABASE_KINDS) {
       };
     }
 
-    /**
-     * Moves a subscription back in time so that `periods` of its periods are due: its current period
-     * ended a minute ago, or (for more) a month per extra period and five days earlier, a margin above
-     * the few days by which calendar months differ in length.
-     */
-    async function backdate(subscriptionId: number, periods = 1): Promise<void> {
-      const sub = await db()('subscriptions').where({ id: subscriptionId }).first();
-      const target = periods === 1 ? new Date(Date.now() - 60_000) : new Date(addMonthsUtc(new Date(), -(periods - 1)).getTime() - 5 * 24 * 3600_000);
-      const shift = new Date(sub.current_period_end).getTime() - target.getTime();
-      const back = (v: unknown): Date => new Date(new Date(v as string).getTime() - shift);
-      await db()('subscriptions').where({ id: subscriptionId }).update({ anchor: back(sub.anchor), current_period_start: back(sub.current_period_start), current_period_end: back(sub.current_period_end) });
-    }
+    const backdate = (subscriptionId: number, periods = 1) => backdateSubscription(db(), subscriptionId, periods);
 
     before(async () => {
       api = await startTestApi(kind, plansEnv());
@@ -281,7 +247,7 @@ for (const kind of DATABASE_KINDS) {
         expect(new Date(renewed.current_period_end).getTime()).to.be.greaterThan(Date.now());
       });
 
-      it('the database refuses a second opening of a period that was already granted', async () => {
+      it('the database refuses a second opening, or a second grant, of a period that was already granted', async () => {
         const sub = await db()('subscriptions').where({ id: subscriptionId }).first();
         const before = await billingState(acct.companyId);
         let refused = false;
@@ -293,6 +259,15 @@ for (const kind of DATABASE_KINDS) {
           refused = true;
         }
         expect(refused).to.equal(true);
+        // The ledger itself refuses a second grant of a period, whatever code would attempt it.
+        const granted = (await grantsOf(acct.companyId)).at(-1);
+        let ledgerRefused = false;
+        try {
+          await db().transaction((trx) => recordCredit(trx, { companyId: acct.companyId, delta: 200, reason: String(granted.reason) }));
+        } catch {
+          ledgerRefused = true;
+        }
+        expect(ledgerRefused).to.equal(true);
         expect(await billingState(acct.companyId)).to.deep.equal(before);
       });
 
