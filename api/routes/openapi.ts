@@ -10,6 +10,7 @@ import { CRAWL_CREATE_PARAMS, CRAWL_ID_PARAMS, CRAWL_LIST_PARAMS } from '../../c
 import { stepSchema, trackerSchema } from '../../core/request/steps-and-trackers.js';
 import type { AppState } from '../http/state.js';
 import { USER_OPERATIONS } from '../auth/user-operations.js';
+import { BILLING_OPERATIONS } from '../billing/billing-operations.js';
 
 /** One operation of the document; `public` ones take no credential (signup, login, the email flows). */
 export interface Operation { method: 'get' | 'post'; path: string; summary: string; params?: ParamTable; required?: string[]; extra?: object[]; public?: boolean }
@@ -44,6 +45,7 @@ const OPERATIONS: Operation[] = [
   { method: 'get', path: '/crawl/list', summary: 'Crawls, newest first', params: CRAWL_LIST_PARAMS },
   { method: 'post', path: '/crawl/cancel', summary: 'Cancel a crawl (id in the query or a JSON body)', params: CRAWL_ID_PARAMS, required: ['id'] },
   ...USER_OPERATIONS,
+  ...BILLING_OPERATIONS,
 ];
 
 const errorSchema = {

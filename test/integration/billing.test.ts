@@ -69,6 +69,19 @@ for (const kind of DATABASE_KINDS) {
         expect((await call(api.url, '/billing/plans', { headers: { Authorization: `Bearer ${token}` } })).body.data.map((p: any) => p.id)).to.deep.equal(['free', 'basic']);
       });
 
+      it('openapi.json documents every billing and overview operation with its fields', async () => {
+        const doc = (await call(api.url, '/openapi.json')).body;
+        for (const [path, method] of [['/billing/plans', 'get'], ['/billing/subscribe', 'post'], ['/billing/cancel', 'post'], ['/billing/payment-methods', 'get'], ['/billing/payment-methods', 'post'], ['/billing/receipts', 'get'], ['/dashboard/overview', 'get'], ['/admin/overview', 'get']] as const) {
+          expect(doc.paths[path]?.[method], `${method} ${path}`).to.be.an('object');
+        }
+        const subscribe = doc.paths['/billing/subscribe'].post.parameters;
+        expect(subscribe.find((p: any) => p.name === 'planId')).to.include({ required: true });
+        expect(subscribe.map((p: any) => p.name)).to.include('paymentMethodToken');
+        const method = doc.paths['/billing/payment-methods'].post.parameters;
+        expect(method.find((p: any) => p.name === 'type').schema.enum).to.deep.equal(['card', 'paypal']);
+        expect(method.find((p: any) => p.name === 'expirationMonth').schema).to.include({ minimum: 1, maximum: 12 });
+      });
+
       it('shows admins the plans that are not public too', async () => {
         const res = await call(api.url, '/billing/plans', { key: ADMIN_KEY });
         expect(res.status).to.equal(200);
