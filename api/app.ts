@@ -39,6 +39,8 @@ import { createBilling, type Billing } from './billing/billing.js';
 import { billingRoutes } from './routes/billing.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { adminOverviewRoutes } from './routes/admin-overview.js';
+import { appRoutes } from './routes/apps.js';
+import type { AppServices } from './apps/app-services.js';
 
 export interface AppDeps {
   config: Config;
@@ -54,6 +56,7 @@ export interface AppDeps {
   crawls: CrawlService;
   batches: BatchService;
   batchLinks: BatchLinks;
+  apps: AppServices;
   /** readiness checks beyond the database (queue, storage) */
   readiness?: ReadinessCheck[];
   /** billing services (the control plane's, whose renewal it schedules); absent: built here, offline provider */
@@ -101,7 +104,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   for (const routes of [billingRoutes(deps.db, billing), dashboardRoutes(deps.db, billing.plans), adminOverviewRoutes(deps.db)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
-  for (const routes of [screenshots, accountRoutes(deps.db, billing.plans), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes }), crawlRoutes(deps.crawls), adminRoutes(deps.registry)]) {
+  for (const routes of [screenshots, accountRoutes(deps.db, billing.plans), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes }), crawlRoutes(deps.crawls), adminRoutes(deps.registry), appRoutes(deps.apps)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

@@ -28,6 +28,10 @@ import { BatchService } from './batches/batch-service.js';
 import type { PaymentProvider } from '../core/contracts/payment-provider.js';
 import { createBilling, type Billing } from './billing/billing.js';
 import { RenewalScheduler } from './billing/renewal-scheduler.js';
+import { toBatchRecord } from './batches/batch-record.js';
+import { toCrawlRecord } from './crawls/crawl-record.js';
+import { loadAppPlugins } from '../plugins/load-plugins.js';
+import { createAppServices } from './apps/app-services.js';
 
 export interface ControlPlane {
   container: DependencyContainer;
@@ -57,6 +61,8 @@ export interface ControlPlaneOptions {
  * order; stop() closes them in reverse.
  */
 export async function startControlPlane(configured: Config, opts: ControlPlaneOptions): Promise<ControlPlane> {
+  // Plugins first: a broken plugin list stops the start before anything listens.
+  const plugins = await loadAppPlugins({ external: configured.apps.plugins, endpoints: configured.apps.endpoints });
   // Bind first: with PORT=0 (tests) the port, and so the public URL links are built from, is known only now.
   // Requests that arrive before the services are ready get a 503.
   let handler: RequestListener = (_req, res) => void res.writeHead(503, { 'Content-Type': 'application/json' }).end('{"success":false,"error":"Starting","code":"SERVICE_UNAVAILABLE","details":{}}');
@@ -88,14 +94,27 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   const events = new ScreenshotEvents();
   const recorder = new ResultRecorder(db, objects, events, log);
   c.register(TOKENS.ResultRecorder, { useValue: recorder });
-  const batches = new BatchService(db, screenshots, queue, config);
+  const apps = createAppServices({ registry: plugins, db, objects, config, screenshots: c.resolve<ScreenshotStore>(TOKENS.ScreenshotStore), log });
+  // A screenshot that ended has its app runs queued: start them now rather than at the runner's next poll.
+  recorder.onApplied(async () => apps.runner.wake());
+  const batches = new BatchService(db, screenshots, queue, config, apps.hosting);
   recorder.onApplied(async (done) => {
     if (done.batchId !== null) await batches.onScreenshotDone(done.batchId, done.status === 'finished');
   });
   const linkSecret = createHash('sha256').update(`zip-links:${resolveJwtSecret(config)}`).digest('hex');
   const batchLinks = new BatchLinks(db, objects, linkSecret, config.publicUrl, config.batch.zipUrlTtlSeconds, log);
+  batches.onFinished(async (batch) => {
+    const configIds = await apps.emitter.configsOfScreenshots({ batch_id: batch.id });
+    await apps.emitter.emit(Number(batch.company_id), configIds, { type: 'batch.finished', messageId: `msg_batch_finished_${batch.id}`, data: toBatchRecord(batch, batchLinks.zipUrl(batch)) })
+      .catch((err: unknown) => log.error({ err, batchId: batch.id }, 'could not queue batch.finished'));
+  });
   const crawls = new CrawlService(db, screenshots, queue, events, config, log);
+  crawls.onFinished(async (crawl) => {
+    const configIds = await apps.emitter.configsOfScreenshots({ crawl_id: crawl.id });
+    await apps.emitter.emit(Number(crawl.company_id), configIds, { type: 'crawl.finished', messageId: `msg_crawl_finished_${crawl.id}`, data: toCrawlRecord(crawl) });
+  });
   recorder.onApplied(crawls.onResult);
+  apps.runner.start();
   const metrics = new FarmMetrics({ queueDepth: () => queue.depth() });
   const results = queue.onResult(async (result) => {
     metrics.results.inc({ outcome: await recorder.apply(result) });
@@ -106,7 +125,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   renewals.start();
 
   const app = buildApp({
-    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, crawls, billing,
+    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, crawls, billing, apps,
     readiness: [{ name: 'queue', check: () => queue.reachable() }, { name: 'storage', check: () => objects.reachable() }],
   });
   handler = app.callback();
@@ -125,6 +144,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
       });
       await results.drain();
       await renewals.stop();
+      await apps.runner.stop();
       if (!opts.db) await db.destroy();
     },
   };

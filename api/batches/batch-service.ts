@@ -13,6 +13,7 @@ import { ApiError } from '../../core/errors.js';
 import type { Caller } from '../http/state.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import type { BatchRow } from './batch-record.js';
+import type { BatchHosting } from '../apps/batch-hosting.js';
 import { thumbnailFieldErrors } from './batch-zip.js';
 
 /** The most URLs one batch may hold: the spec's scale target, and what a ZIP download stays quick with. */
@@ -34,7 +35,14 @@ const now = (): number => Math.floor(Date.now() / 1000);
 
 /** Batch jobs: a file of URLs becomes screenshots in the bulk tier, with progress, cancel and a ZIP. */
 export class BatchService {
-  constructor(private readonly db: Db, private readonly screenshots: ScreenshotService, private readonly queue: JobQueue, private readonly config: Config) {}
+  private readonly finishedListeners: ((batch: BatchRow) => Promise<void>)[] = [];
+
+  constructor(private readonly db: Db, private readonly screenshots: ScreenshotService, private readonly queue: JobQueue, private readonly config: Config, private readonly hosting: BatchHosting) {}
+
+  /** Runs when a batch finishes (every URL has a result); failures are logged by the caller's wrapper, never fatal. */
+  onFinished(listener: (batch: BatchRow) => Promise<void>): void {
+    this.finishedListeners.push(listener);
+  }
 
   async create(caller: Caller, input: BatchInput): Promise<{ batch: BatchRow; replayed: boolean }> {
     if (input.idempotencyKey) {
@@ -48,12 +56,11 @@ export class BatchService {
       if (problem) (fields.filename_template ??= []).push(problem);
     }
     for (const [k, v] of Object.entries(thumbnailFieldErrors(own) ?? {})) (fields[k] ??= []).push(...v);
-    if (own.hosting === 's3') {
-      (fields.hosting ??= []).push('hosting=s3 uploads through the s3 app, which is not installed in this version yet; leave it out to get a ZIP');
-    }
+    if (own.hosting === 's3' && this.hosting.unavailableReason()) (fields.hosting ??= []).push(this.hosting.unavailableReason() as string);
+    if (own.hosting !== 's3' && (own.hosting_bucket !== undefined || own.hosting_private !== undefined)) (fields.hosting ??= []).push('hosting_bucket and hosting_private need hosting=s3');
     const appConfigIds = own.apps ?? [];
     if (appConfigIds.length > 0) {
-      const known: number[] = (await this.db('app_configs').where({ company_id: caller.companyId }).whereIn('id', appConfigIds).pluck('id')).map(Number);
+      const known: number[] = (await this.db('app_configs').where({ company_id: caller.companyId, hidden: false }).whereIn('id', appConfigIds).pluck('id')).map(Number);
       const missing = appConfigIds.filter((a) => !known.includes(a));
       if (missing.length > 0) (fields.apps ??= []).push(`unknown app configuration id(s): ${missing.join(', ')}`);
     }
@@ -78,6 +85,8 @@ export class BatchService {
     const rows = await this.screenshots.createDrafts(caller, drafts, {
       bulk: true,
       appConfigIds,
+      // The apps name each file as the ZIP would: the row's filename, else the batch's template.
+      runFilenames: list.entries.map((e) => e.filename ?? own.filename_template ?? ''),
       prepare: async (trx: Knex.Transaction) => {
         const [batch] = await trx('batches').insert({
           company_id: caller.companyId, name: own.name ?? null, status: 'processing', count: drafts.length, options: JSON.stringify(batchOptions), started: now(),
@@ -86,7 +95,8 @@ export class BatchService {
         if (input.idempotencyKey) {
           await trx('idempotency_keys').insert({ company_id: caller.companyId, credential: caller.credential, key: input.idempotencyKey, resource_type: 'batch', resource_id: batchId });
         }
-        return { batch_id: batchId };
+        const hostingApp = own.hosting === 's3' ? [await this.hosting.createConfig(trx, caller.companyId, batchId, { bucket: own.hosting_bucket, private: own.hosting_private })] : [];
+        return { batch_id: batchId, appConfigIds: hostingApp };
       },
     });
     const filenames = Object.fromEntries(list.entries.flatMap((e, i) => (e.filename ? [[String(rows[i]?.id), e.filename]] : [])));
@@ -143,9 +153,12 @@ export class BatchService {
 
   /** Moves a batch's counters when one of its screenshots ends; the last one finishes the batch. */
   async onScreenshotDone(batchId: number, finished: boolean): Promise<void> {
-    await this.db.transaction(async (trx) => {
+    const ended = await this.db.transaction(async (trx) => {
       await trx('batches').where({ id: batchId }).increment(finished ? 'processed' : 'failed', 1);
-      await trx('batches').where({ id: batchId, status: 'processing' }).andWhereRaw('processed + failed >= count').update({ status: 'finished', finished: now() });
+      return trx('batches').where({ id: batchId, status: 'processing' }).andWhereRaw('processed + failed >= count').update({ status: 'finished', finished: now() });
     });
+    if (Number(ended) === 0) return;
+    const batch = await this.db('batches').where({ id: batchId }).first() as BatchRow;
+    for (const listener of this.finishedListeners) await listener(batch);
   }
 }

@@ -28,6 +28,7 @@ export class CrawlService {
   private readonly store: CrawlStore;
   private readonly frontier: CrawlFrontier;
   private readonly advancer: CrawlAdvancer;
+  private readonly finishedListeners: ((crawl: CrawlRow) => Promise<void>)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -37,9 +38,19 @@ export class CrawlService {
     private readonly config: Config,
     log: Logger,
   ) {
-    this.store = new CrawlStore(db);
+    this.store = new CrawlStore(db, async (crawlId) => {
+      const crawl = await this.store.find(crawlId);
+      for (const listener of this.finishedListeners) {
+        if (crawl) await listener(crawl).catch((err: unknown) => log.error({ err, crawlId }, 'a crawl.finished listener failed'));
+      }
+    });
     this.frontier = new CrawlFrontier(db);
     this.advancer = new CrawlAdvancer(db, this.store, this.frontier, screenshots, config, log);
+  }
+
+  /** Runs once when a crawl ends finished (not when it is cancelled or stops on an error). */
+  onFinished(listener: (crawl: CrawlRow) => Promise<void>): void {
+    this.finishedListeners.push(listener);
   }
 
   /** The recorder's listener: a page of a crawl ended. */

@@ -5,7 +5,8 @@ import { unixNow, type CrawlRow, type CrawlStatus } from './crawl-record.js';
 
 /** Reads and writes crawl rows. Reads for a caller are scoped by company; the advancer's are internal. */
 export class CrawlStore {
-  constructor(private readonly db: Db) {}
+  /** `finished` runs once when a crawl ends finished (not cancelled or failed); it must not throw. */
+  constructor(private readonly db: Db, private readonly finished: (crawlId: number) => Promise<void> = async () => undefined) {}
 
   async insert(trx: Knex.Transaction, crawl: { companyId: number; apiKeyId: number | null; domain: string; startUrl: string; maxUrls: number; options: QueryTree }): Promise<number> {
     const [row] = await trx('crawls').insert({
@@ -30,6 +31,7 @@ export class CrawlStore {
 
   /** Ends a crawl that is still processing; a crawl that already ended keeps its state. */
   async end(id: number, status: Exclude<CrawlStatus, 'processing'>, error = ''): Promise<void> {
-    await this.db('crawls').where({ id, status: 'processing' }).update({ status, error, finished: unixNow() });
+    const changed = await this.db('crawls').where({ id, status: 'processing' }).update({ status, error, finished: unixNow() });
+    if (Number(changed) > 0 && status === 'finished') await this.finished(id);
   }
 }

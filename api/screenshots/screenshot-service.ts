@@ -21,8 +21,13 @@ export interface CreateOptions {
   appConfigIds?: number[];
   /** batch and crawl jobs go to the queue's bulk tier, below single requests */
   bulk?: boolean;
-  /** runs first in the creating transaction; returns the owner the records belong to */
-  prepare?: (trx: Knex.Transaction) => Promise<{ batch_id?: number; crawl_id?: number }>;
+  /**
+   * runs first in the creating transaction; returns the owner the records belong to, and app
+   * configurations it created there (a batch's hosting upload) that every record runs too
+   */
+  prepare?: (trx: Knex.Transaction) => Promise<{ batch_id?: number; crawl_id?: number; appConfigIds?: number[] }>;
+  /** per draft (same order), the filename template its app runs use ('' = the app's own) */
+  runFilenames?: string[];
 }
 
 /** The application service behind the /screenshot operations. */
@@ -48,7 +53,7 @@ export class ScreenshotService {
   /** The configuration ids of user-defined app ids; 400 naming the unknown ones. */
   async appConfigIds(caller: Caller, appIds: string[]): Promise<number[]> {
     if (appIds.length === 0) return [];
-    const known: { id: number; app_id: string }[] = await this.db('app_configs').where({ company_id: caller.companyId }).whereIn('app_id', appIds).select('id', 'app_id');
+    const known: { id: number; app_id: string }[] = await this.db('app_configs').where({ company_id: caller.companyId, hidden: false }).whereIn('app_id', appIds).select('id', 'app_id');
     const missing = appIds.filter((a) => !known.some((k) => k.app_id === a));
     if (missing.length > 0) throw fieldError('apps', `unknown app id(s): ${missing.join(', ')}; create them with POST /app/create`);
     return appIds.map((a) => Number((known.find((k) => k.app_id === a) as { id: number }).id));
@@ -69,7 +74,9 @@ export class ScreenshotService {
     const total = fresh.reduce((sum, d) => sum + d.fields.cost, 0);
 
     const { rows, owner } = await this.db.transaction(async (trx) => {
-      const owner = (await opts.prepare?.(trx)) ?? {};
+      const { appConfigIds: preparedApps = [], ...owner } = (await opts.prepare?.(trx)) ?? {};
+      const apps = [...appConfigIds, ...preparedApps];
+      const filenameOf = (d: ScreenshotDraft): string => opts.runFilenames?.[drafts.indexOf(d)] ?? '';
       // Lock the account row: concurrent creates of one account are checked one after the other.
       const company = await trx('companies').where({ id: caller.companyId }).forUpdate().first('balance');
       const balance = Number(company?.balance ?? 0);
@@ -77,12 +84,12 @@ export class ScreenshotService {
       if (balance <= 0 || available < total) {
         throw insufficientBalance(`Insufficient balance: this request costs ${total} credit(s) and ${Math.max(0, available)} are available`);
       }
-      const inserted = await this.store.insert(trx, caller.companyId, caller.apiKeyId, fresh, { appConfigIds, ...owner, routings: routes.map((r) => r.routing) });
+      const inserted = await this.store.insert(trx, caller.companyId, caller.apiKeyId, fresh, { appConfigIds: apps, ...owner, routings: routes.map((r) => r.routing), runFilenames: fresh.map(filenameOf) });
       const byDraft = new Map<ScreenshotDraft, ScreenshotRow>(fresh.map((d, i) => [d, inserted[i] as ScreenshotRow]));
       const out: ScreenshotRow[] = [];
       for (const [i, draft] of drafts.entries()) {
         const source = reuse[i];
-        out.push(source ? await this.store.insertCacheHit(trx, caller, draft, source, appConfigIds, owner) : byDraft.get(draft) as ScreenshotRow);
+        out.push(source ? await this.store.insertCacheHit(trx, caller, draft, source, apps, owner, filenameOf(draft)) : byDraft.get(draft) as ScreenshotRow);
       }
       return { rows: out, owner };
     });

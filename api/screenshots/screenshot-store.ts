@@ -39,10 +39,10 @@ export class ScreenshotStore {
   /** Inserts the drafts as `processing` records in one transaction-bound statement; returns rows in draft order. */
   async insert(
     trx: Knex.Transaction, companyId: number, apiKeyId: number | null, drafts: ScreenshotDraft[],
-    opts: { appConfigIds?: number[]; batch_id?: number; crawl_id?: number; routings?: string[] } = {},
+    opts: { appConfigIds?: number[]; batch_id?: number; crawl_id?: number; routings?: string[]; runFilenames?: string[] } = {},
   ): Promise<ScreenshotRow[]> {
     if (drafts.length === 0) return [];
-    const { appConfigIds = [], routings = [], ...owner } = opts;
+    const { appConfigIds = [], routings = [], runFilenames = [], ...owner } = opts;
     const rows = drafts.map((d, i) => toDbValues({
       ...d.fields, ...owner, company_id: companyId, api_key_id: apiKeyId, status: 'processing', routing: routings[i] ?? '', capture_spec: d.spec, spec_hash: d.specHash,
     }));
@@ -53,7 +53,7 @@ export class ScreenshotStore {
       inserted.push(...chunk.map(normaliseRow).sort((a, b) => a.id - b.id));
     }
     // Each requested app gets a pending run per screenshot: it runs once the screenshot finishes.
-    const runs = inserted.flatMap((r) => appConfigIds.map((appConfigId) => ({ company_id: companyId, screenshot_id: r.id, app_config_id: appConfigId, status: 'pending' })));
+    const runs = inserted.flatMap((r, i) => appConfigIds.map((appConfigId) => ({ company_id: companyId, screenshot_id: r.id, app_config_id: appConfigId, status: 'pending', filename: runFilenames[i] ?? '' })));
     if (runs.length > 0) await trx('app_runs').insert(runs);
     return this.withApps(inserted, trx);
   }
@@ -112,7 +112,7 @@ export class ScreenshotStore {
    */
   async insertCacheHit(
     trx: Knex.Transaction, caller: { companyId: number; apiKeyId: number | null }, draft: ScreenshotDraft, sourceId: number, appConfigIds: number[],
-    owner: { batch_id?: number; crawl_id?: number } = {},
+    owner: { batch_id?: number; crawl_id?: number } = {}, runFilename = '',
   ): Promise<ScreenshotRow> {
     const source = await trx('screenshots').where({ company_id: caller.companyId, id: sourceId })
       .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'browser_info', 'node_id');
@@ -126,7 +126,7 @@ export class ScreenshotStore {
     const files = await trx('screenshot_files').where({ screenshot_id: sourceId }).select('kind', 'shot', 'storage_key', 'content_type', 'size_bytes');
     if (files.length > 0) await trx('screenshot_files').insert(files.map((f: Record<string, unknown>) => ({ ...f, company_id: caller.companyId, screenshot_id: id })));
     // Apps still run for a cached record: it is finished, so its runs start queued.
-    if (appConfigIds.length > 0) await trx('app_runs').insert(appConfigIds.map((a) => ({ company_id: caller.companyId, screenshot_id: id, app_config_id: a, status: 'queued' })));
+    if (appConfigIds.length > 0) await trx('app_runs').insert(appConfigIds.map((a) => ({ company_id: caller.companyId, screenshot_id: id, app_config_id: a, status: 'queued', filename: runFilename })));
     const inserted = await trx('screenshots').where({ id }).first(RECORD_COLUMNS);
     return (await this.withApps([normaliseRow(inserted)], trx))[0] as ScreenshotRow;
   }

@@ -67,3 +67,6 @@ export const THUMBNAIL_PARAMS = {
 export const BATCH_LIST_PARAMS = { ...paging };
 export const BATCH_ID_PARAMS = { id: idParam };
 
+
+export const APP_LIST_PARAMS = { ...paging };
+export const APP_ID_PARAMS = { id: idParam };

@@ -6,6 +6,7 @@ import type { ObjectStore, StoredObject } from '../contracts/object-store.js';
 import { checkDeclaredSize, readAtMost, withExactSize } from './body-size.js';
 import { assertValidContentType, DEFAULT_CONTENT_TYPE } from './content-type.js';
 import { assertValidKey, assertValidPrefix } from './object-key.js';
+import { clientEndpoint } from './s3-endpoint.js';
 
 export interface S3ObjectStoreOptions {
   /** `http(s)://host[:port]` of MinIO or any S3 (no path: buckets are addressed path-style below it). */
@@ -38,17 +39,6 @@ const BUCKET_EXISTS_CODES = new Set(['BucketAlreadyOwnedByYou', 'BucketAlreadyEx
 const isS3Code = (error: unknown, codes: Set<string>): boolean =>
   error instanceof S3Error && error.code !== undefined && codes.has(error.code);
 
-/** minio's options for an endpoint URL. */
-function clientEndpoint(endpoint: string): { endPoint: string; port: number; useSSL: boolean } {
-  const url = new URL(endpoint);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`S3 endpoint must be http(s): ${endpoint}`);
-  if (url.pathname !== '/' || url.search !== '') throw new Error(`S3 endpoint must not have a path or query: ${endpoint}`);
-  const useSSL = url.protocol === 'https:';
-  // The default ports of http and https, which URL leaves out of `port`.
-  const port = url.port === '' ? (useSSL ? 443 : 80) : Number(url.port);
-  // IPv6 hosts come bracketed from URL; minio adds its own brackets.
-  return { endPoint: url.hostname.replace(/^\[(.*)\]$/, '$1'), port, useSSL };
-}
 
 /** Objects in one bucket of MinIO or any S3-compatible server, through the `minio` client. */
 export class S3ObjectStore implements ObjectStore {

@@ -6,7 +6,7 @@ import { createLogger } from '../../core/logger.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 
 type Answer = { status: number; body: any; headers: Headers };
-type Fixture = 'screenshot' | 'batch' | 'crawl' | 'apiKey';
+type Fixture = 'screenshot' | 'batch' | 'crawl' | 'apiKey' | 'app';
 
 /**
  * Every route that takes a record id, and which of the owner's records it is called with. A route
@@ -26,6 +26,9 @@ const ID_ROUTES: Record<string, { method: 'GET' | 'POST'; fixture: Fixture; vari
   '/api/v1/crawl/info': { method: 'GET', fixture: 'crawl' },
   '/api/v1/crawl/cancel': { method: 'POST', fixture: 'crawl', mutates: true },
   '/api/v1/key/delete': { method: 'POST', fixture: 'apiKey', mutates: true },
+  '/api/v1/app/info': { method: 'GET', fixture: 'app' },
+  '/api/v1/app/update': { method: 'POST', fixture: 'app', mutates: true },
+  '/api/v1/app/delete': { method: 'POST', fixture: 'app', mutates: true },
 };
 
 /** The (method, path) of every route the application registers, read from its Koa routers. */
@@ -35,7 +38,7 @@ function registeredRoutes(api: TestApi): { method: string; path: string }[] {
   const unused = {} as never;
   const app = buildApp({
     config: api.config, db: api.database.db, log: createLogger('silent'), jwt: api.jwt, rateLimiter: null,
-    screenshots: unused, objects: unused, events: unused, registry: unused, metrics: unused, crawls: unused, batches: unused, batchLinks: unused,
+    screenshots: unused, objects: unused, events: unused, registry: unused, metrics: unused, crawls: unused, batches: unused, batchLinks: unused, apps: unused,
   });
   const out = new Map<string, { method: string; path: string }>();
   for (const mw of app.middleware as { router?: Router<AppState> }[]) {
@@ -55,7 +58,7 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
   let owner: TestAccount;
   let intruder: TestAccount;
   let intruderToken: string;
-  const ids: Record<Fixture, number> = { screenshot: 0, batch: 0, crawl: 0, apiKey: 0 };
+  const ids: Record<Fixture, number> = { screenshot: 0, batch: 0, crawl: 0, apiKey: 0, app: 0 };
 
   const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -75,6 +78,7 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
       ledger: await db('credit_ledger').where(by).orderBy('id'),
       // last_used_at moves with the owner's own requests; whether a key still works is what matters here.
       apiKeys: await db('api_keys').where(by).orderBy('id').select('id', 'name', 'key_hash', 'revoked_at'),
+      apps: await db('app_configs').where(by).orderBy('id'),
     };
   }
 
@@ -110,6 +114,9 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
     const apiKey = await call(api.url, '/key/create', { ...json({ name: 'owner\'s second key' }), key: owner.key });
     expect(apiKey.status, JSON.stringify(apiKey.body)).to.equal(200);
     ids.apiKey = Number(apiKey.body.data.id);
+    const app = await call(api.url, '/app/create', { ...json({ app_id: 'owner-hook', type: 'webhook', settings: { url: 'https://hooks.private.test/in', secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` } }), key: owner.key });
+    expect(app.status, JSON.stringify(app.body)).to.equal(200);
+    ids.app = Number(app.body.data.id);
   });
   after(async () => api?.stop());
 
