@@ -41,6 +41,7 @@ import { dashboardRoutes } from './routes/dashboard.js';
 import { adminOverviewRoutes } from './routes/admin-overview.js';
 import { appRoutes } from './routes/apps.js';
 import type { AppServices } from './apps/app-services.js';
+import { serveDashboard } from './dashboard/serve-dashboard.js';
 
 export interface AppDeps {
   config: Config;
@@ -78,6 +79,8 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   app.use(health.routes());
   app.use(openapi.routes());
   app.use(metricsRoutes(deps.metrics).routes());
+  // The web dashboard: only GET / and /assets/*, so it never shadows the paths above or /api/v1.
+  app.use(serveDashboard());
 
   // A signed zip_url downloads without an API key; without a token the request goes on to authentication.
   app.use(signedDownloadRoutes(deps.batchLinks).routes());

@@ -1,0 +1,54 @@
+// The frame around every page: navigation (admin links for admins), who is logged in, log out, and a
+// notice carried over from the previous page (the API key shown once after signup, for example).
+import { h } from './dom.js';
+import { currentUser, endImpersonation, endSession, impersonating, isAdmin } from './session.js';
+
+const USER_LINKS: [string, string][] = [
+  ['#/', 'Overview'], ['#/screenshots', 'Screenshots'], ['#/create', 'New screenshot'], ['#/batches', 'Batches'],
+  ['#/crawls', 'Crawls'], ['#/apps', 'Apps'], ['#/keys', 'API keys'], ['#/billing', 'Billing'],
+];
+const ADMIN_LINKS: [string, string][] = [['#/admin', 'Admin overview'], ['#/admin/nodes', 'Nodes'], ['#/admin/users', 'Users']];
+
+let pendingNotice: { text: string; secret?: string } | null = null;
+
+/** A notice for the next page shown (after a redirect). `secret` is shown in a copyable box. */
+export function flash(text: string, secret?: string): void {
+  pendingNotice = { text, secret };
+}
+
+function noticeBox(): HTMLElement | null {
+  const notice = pendingNotice;
+  pendingNotice = null;
+  if (!notice) return null;
+  return h('div', { class: 'notice', role: 'status' }, h('p', null, notice.text), notice.secret ? h('code', { class: 'secret' }, notice.secret) : null);
+}
+
+function nav(currentHash: string): HTMLElement {
+  const link = ([href, label]: [string, string]): HTMLElement => {
+    const active = href === '#/' ? currentHash === '#/' || currentHash === '' : currentHash === href || currentHash.startsWith(`${href}/`) || currentHash.startsWith(`${href}?`);
+    return h('li', null, h('a', { href, 'aria-current': active ? 'page' : null }, label));
+  };
+  return h('nav', { 'aria-label': 'Main' },
+    h('ul', null, USER_LINKS.map(link)),
+    isAdmin() ? h('ul', { class: 'admin-nav', 'aria-label': 'Admin' }, ADMIN_LINKS.map(link)) : null);
+}
+
+function userBar(onLogout: () => void): HTMLElement {
+  const user = currentUser();
+  const acting = impersonating();
+  return h('div', { class: 'userbar' },
+    acting ? h('span', { class: 'badge badge-error' }, 'acting as this user') : null,
+    h('span', { class: 'user-email' }, user?.email ?? ''),
+    acting
+      ? h('button', { type: 'button', onclick: () => { endImpersonation(); onLogout(); } }, 'Back to my account')
+      : h('button', { type: 'button', onclick: () => { endSession(); onLogout(); } }, 'Log out'));
+}
+
+/** The whole screen for a page: header and navigation when logged in, the page in <main>. */
+export function frame(page: Node, loggedIn: boolean, onLogout: () => void): HTMLElement[] {
+  const header = h('header', { class: 'top' }, h('a', { class: 'brand', href: '#/' }, 'shotfarm'), loggedIn ? userBar(onLogout) : null);
+  const body = h('div', { class: loggedIn ? 'layout' : 'layout layout-public' },
+    loggedIn ? nav(location.hash) : null,
+    h('main', { id: 'main' }, noticeBox(), page));
+  return [header, body];
+}
