@@ -21,7 +21,8 @@ export const checkbox = (name: string, checked = false): HTMLInputElement => h('
 
 export function select(name: string, options: [value: string, label: string][], value = ''): HTMLSelectElement {
   const el = h('select', { name }, options.map(([v, l]) => h('option', { value: v }, l)));
-  el.value = value;
+  // An unknown value leaves the first option selected (a select never shows blank).
+  if (options.some(([v]) => v === value)) el.value = value;
   return el;
 }
 

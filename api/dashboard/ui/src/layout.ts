@@ -23,12 +23,17 @@ function noticeBox(): HTMLElement | null {
   return h('div', { class: 'notice', role: 'status' }, h('p', null, notice.text), notice.secret ? h('code', { class: 'secret' }, notice.secret) : null);
 }
 
+/** The link of the section the hash is in: the longest href the hash starts with (#/admin/nodes is Nodes, not Admin overview). */
+function activeHref(currentHash: string, links: [string, string][]): string | null {
+  const path = (currentHash || '#/').split('?')[0] ?? '#/';
+  const within = links.map(([href]) => href).filter((href) => path === href || (href !== '#/' && path.startsWith(`${href}/`)));
+  return within.sort((a, b) => b.length - a.length)[0] ?? null;
+}
+
 function nav(currentHash: string): HTMLElement {
-  const link = ([href, label]: [string, string]): HTMLElement => {
-    const active = href === '#/' ? currentHash === '#/' || currentHash === '' : currentHash === href || currentHash.startsWith(`${href}/`) || currentHash.startsWith(`${href}?`);
-    return h('li', null, h('a', { href, 'aria-current': active ? 'page' : null }, label));
-  };
-  return h('nav', { 'aria-label': 'Main' },
+  const active = activeHref(currentHash, [...USER_LINKS, ...ADMIN_LINKS]);
+  const link = ([href, label]: [string, string]): HTMLElement => h('li', null, h('a', { href, 'aria-current': href === active ? 'page' : null }, label));
+  return h('nav', { class: 'sidenav', 'aria-label': 'Main' },
     h('ul', null, USER_LINKS.map(link)),
     isAdmin() ? h('ul', { class: 'admin-nav', 'aria-label': 'Admin' }, ADMIN_LINKS.map(link)) : null);
 }

@@ -25,5 +25,5 @@ export async function adminNodesPage(ctx: PageContext): Promise<HTMLElement> {
     const nodes = await api<NodeStatus[]>('/admin/nodes');
     if (ctx.alive()) replaceChildren(box, nodesTable(nodes));
   });
-  return h('div', null, h('h1', null, 'Nodes'), box);
+  return h('div', null, h('h1', null, 'Nodes'), h('div', { class: 'card' }, box));
 }

@@ -10,7 +10,7 @@ const POLL_MS = 2000;
 /** GET /batch/info: the batch's progress and links to each of its screenshots. */
 export async function batchDetailPage(ctx: PageContext): Promise<HTMLElement> {
   const id = Number(ctx.params.id);
-  const summary = h('div', { 'aria-live': 'polite' });
+  const summary = h('div', { class: 'card', 'aria-live': 'polite' });
   const shots = h('div');
   let batch: Batch;
   const refresh = async (): Promise<void> => {

@@ -74,10 +74,12 @@ export async function billingPage(): Promise<HTMLElement> {
   });
   return h('div', null,
     h('h1', null, 'Billing'),
-    h('div', { class: 'stats' }, stat('Balance', `${count(account.balance)} credits`), stat('Plan', account.plan?.name ?? 'None'), cancel),
+    h('div', { class: 'stats' }, stat('Balance', `${count(account.balance)} credits`), stat('Plan', account.plan?.name ?? 'None')),
+    cancel ? h('p', null, cancel) : null,
     section('Plans', plans.length === 0 ? empty('No plans are offered.') : h('div', { class: 'plans' }, plans.map(planCard))),
     section('Payment methods',
       methods.length === 0 ? empty('No payment method yet.') : table(['Method', 'Default'], methods.map((m) => [methodLabel(m), m.default ? 'default' : ''])),
+      h('h3', null, 'Add a payment method'),
       methodForm()),
     section('Receipts', receipts.length === 0 ? empty('No receipts yet.') : table(['Receipt', 'Amount', 'Status', 'Date'], receipts.map((r) => [r.id, `${r.amount} ${r.currency}`, r.status, dateTime(r.createdAt)]))));
 }

@@ -11,7 +11,7 @@ const POLL_MS = 2000;
 /** GET /crawl/info: the crawl and the screenshots of its pages. */
 export async function crawlDetailPage(ctx: PageContext): Promise<HTMLElement> {
   const id = Number(ctx.params.id);
-  const summary = h('div', { 'aria-live': 'polite' });
+  const summary = h('div', { class: 'card', 'aria-live': 'polite' });
   const pages = h('div');
   let crawl: Crawl;
   const refresh = async (): Promise<void> => {

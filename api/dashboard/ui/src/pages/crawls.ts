@@ -36,11 +36,13 @@ export async function crawlsPage(ctx: PageContext): Promise<HTMLElement> {
   const maxUrls = input('max_urls', { type: 'number', min: 1, max: 1000, value: '10', required: true });
   const area = messageArea();
   const form = h('form', { novalidate: true, 'aria-label': 'New crawl' },
-    h('div', { class: 'row' }, field('Start URL', url), field('Domain', domain, 'Pages of this host (and its subdomains) are followed; default: the start URL\'s.'), field('Pages at most', maxUrls)),
+    h('div', { class: 'row' }, field('Start URL', url), field('Domain (optional)', domain, 'Pages of this host and its subdomains are followed; default: the start URL\'s host.'), field('Pages at most', maxUrls)),
     area, submitButton('Start crawl'));
   onSubmit(form, area, async () => {
     const body: Record<string, string | number> = { url: url.value.trim(), max_urls: Number(maxUrls.value) };
-    if (domain.value.trim()) body.domain = domain.value.trim();
+    // The API needs the domain; the start URL's host is what a user means when they leave it empty.
+    const host = URL.canParse(body.url as string) ? new URL(body.url as string).hostname : '';
+    if (domain.value.trim() || host) body.domain = domain.value.trim() || host;
     const crawl = await api<Crawl>('/crawl/create', { json: body });
     flash(`Crawl ${crawl.id} of ${crawl.domain} started.`);
     navigate('#/crawls');

@@ -16,8 +16,8 @@ export async function createPage(): Promise<HTMLElement> {
   const browser = select('browser', [['', 'Default'], ['chrome', 'Chrome'], ['firefox', 'Firefox'], ['brave', 'Brave']]);
   const country = input('country', { placeholder: 'us', maxlength: 2, pattern: '[a-z]{2}' });
   const size = select('size', [['screen', 'Screen (the viewport)'], ['page', 'Full page']]);
-  const width = input('screen_width', { type: 'number', min: 1, placeholder: '1280' });
-  const height = input('screen_height', { type: 'number', min: 1, placeholder: '1024' });
+  const width = input('screen_width', { type: 'number', min: 1 });
+  const height = input('screen_height', { type: 'number', min: 1 });
   const device = select('device_name', [['', 'None'], ...devices.map((d): [string, string] => [d.device_name, d.name])]);
   const delay = input('delay', { type: 'number', min: 0, max: 60, placeholder: '0' });
   const tags = input('tag', { placeholder: 'campaign, homepage' });
@@ -34,7 +34,7 @@ export async function createPage(): Promise<HTMLElement> {
       field('URLs', urls, 'One URL per line: one screenshot each.'),
       h('div', { class: 'row' }, field('Browser', browser), field('Country', country, 'Two letters, such as us or de.'), field('Tags', tags, 'Comma-separated.'))),
     section('Capture',
-      h('div', { class: 'row' }, field('Size', size), field('Width', width), field('Height', height), field('Device', device), field('Delay (seconds)', delay)),
+      h('div', { class: 'row' }, field('Size', size), field('Width', width, 'Pixels; empty: the service\'s default.'), field('Height', height), field('Device', device), field('Delay (seconds)', delay)),
       h('div', { class: 'row checks' }, field('Hide ads', flags.hide_ads), field('Hide popups', flags.hide_popups), field('Dark mode', flags.dark))),
     section('Outputs',
       h('div', { class: 'row checks' }, field('Save HTML', flags.html), field('PDF', flags.pdf), field('Video', flags.video), field('Video format', videoFormat))),
