@@ -22,6 +22,9 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
   },
+  // `npx vite --config api/dashboard/ui/vite.config.ts` serves the sources with live reload; the API is the
+  // service `make run` starts on :8080.
+  server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
   plugins: [{
     name: 'shotfarm-build-info',
     generateBundle() {
