@@ -55,6 +55,9 @@ export function pageContext(params: Record<string, string>, query: URLSearchPara
         if (!alive) return;
         try {
           await task();
+        } catch {
+          // A refresh that failed (the service restarting, a network blip) is tried again on the next tick;
+          // the page keeps showing what it last knew.
         } finally {
           if (alive) timer = window.setTimeout(() => void tick(), ms);
         }
