@@ -28,6 +28,12 @@ const CSP = [
   "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * Paths answered with the page: the root, and the links of the account emails (api/auth/account-email.ts:
+ * /verify-email?token=…, /reset-password?token=…), which the dashboard turns into its own routes.
+ */
+const PAGE_PATHS = new Set(['/', '/index.html', '/verify-email', '/reset-password']);
+
 interface Asset { body: Buffer; type: string }
 
 /** The files of the build, read once: a handful of small files, served from memory. */
@@ -45,7 +51,7 @@ function loadBuild(dir: string): { index: Buffer | null; assets: Map<string, Ass
 }
 
 /**
- * GET / (and /index.html) and /assets/*: the dashboard. Every other path goes on to the API, health,
+ * GET / (and the PAGE_PATHS) and /assets/*: the dashboard. Every other path goes on to the API, health,
  * metrics and OpenAPI routes, so this never shadows them. Asset names carry a content hash, so they are
  * cached for a year; index.html names the current ones and is revalidated on every load. An unknown
  * asset is a 404 (a stale page asking for a file of an older build).
@@ -53,7 +59,7 @@ function loadBuild(dir: string): { index: Buffer | null; assets: Map<string, Ass
 export function serveDashboard(dir: string = DASHBOARD_PUBLIC_DIR) {
   const build = loadBuild(dir);
   return async function dashboardMiddleware(ctx: AppContext, next: Next): Promise<void> {
-    const isPage = ctx.path === '/' || ctx.path === '/index.html';
+    const isPage = PAGE_PATHS.has(ctx.path);
     const isAsset = ctx.path.startsWith('/assets/');
     if ((!isPage && !isAsset) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
     ctx.set('X-Content-Type-Options', 'nosniff');

@@ -33,8 +33,8 @@ describe('serveDashboard', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers / and /index.html with the page, revalidated on every load, under a CSP without inline script', async () => {
-    for (const path of ['/', '/index.html']) {
+  it('answers /, /index.html and the account emails\' links with the page, revalidated on every load, under a CSP without inline script', async () => {
+    for (const path of ['/', '/index.html', '/verify-email?token=abc', '/reset-password?token=abc']) {
       const res = await fetch(`${base}${path}`);
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');

@@ -20,10 +20,16 @@ import { billingPage } from './pages/billing.js';
 import { adminOverviewPage } from './pages/admin-overview.js';
 import { adminNodesPage } from './pages/admin-nodes.js';
 import { adminUsersPage } from './pages/admin-users.js';
+import { forgotPasswordPage } from './pages/forgot-password.js';
+import { resetPasswordPage } from './pages/reset-password.js';
+import { verifyEmailPage } from './pages/verify-email.js';
 
 const ROUTES: Route[] = [
   { pattern: '/login', page: loginPage, title: 'Log in', public: true },
   { pattern: '/signup', page: signupPage, title: 'Sign up', public: true },
+  { pattern: '/forgot-password', page: forgotPasswordPage, title: 'Reset your password', public: true },
+  { pattern: '/reset-password', page: resetPasswordPage, title: 'Choose a new password', open: true },
+  { pattern: '/verify-email', page: verifyEmailPage, title: 'Verify your email', open: true },
   { pattern: '/', page: overviewPage, title: 'Overview' },
   { pattern: '/screenshots', page: screenshotsPage, title: 'Screenshots' },
   { pattern: '/screenshots/:id', page: screenshotDetailPage, title: 'Screenshot' },
@@ -74,7 +80,7 @@ async function render(): Promise<void> {
   }
   const user = await ensureUser().catch(() => null);
   if (seq !== renderSeq) return;
-  if (!found.route.public && !user) {
+  if (!found.route.public && !found.route.open && !user) {
     navigate('#/login');
     return;
   }
@@ -99,6 +105,17 @@ async function render(): Promise<void> {
   replaceChildren(root, ...frame(page, Boolean(user), () => navigate('#/login')));
 }
 
+/**
+ * The account emails link to /verify-email?token=… and /reset-password?token=… (the control plane serves
+ * this page there): the same route as a hash, at /, so every link inside the dashboard keeps working.
+ */
+function adoptEmailLink(): void {
+  if (location.pathname === '/verify-email' || location.pathname === '/reset-password') {
+    history.replaceState(null, '', `/#${location.pathname}${location.search}`);
+  }
+}
+
+adoptEmailLink();
 whenSessionLost(() => navigate('#/login'));
 window.addEventListener('hashchange', () => void render());
 void render();

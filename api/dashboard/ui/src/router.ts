@@ -6,8 +6,10 @@ export interface Route {
   pattern: string;
   page: Page;
   title: string;
-  /** reachable without a session (login, signup) */
+  /** only without a session (login, signup): a logged-in user goes to the overview */
   public?: boolean;
+  /** with or without a session (the links of account emails) */
+  open?: boolean;
   admin?: boolean;
 }
 

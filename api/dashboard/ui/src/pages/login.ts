@@ -15,5 +15,6 @@ export function loginPage(): HTMLElement {
     startSession(session.token, session.user);
     navigate('#/');
   });
-  return h('div', { class: 'auth' }, h('h1', null, 'Log in'), form, h('p', null, 'No account yet? ', h('a', { href: '#/signup' }, 'Sign up')));
+  return h('div', { class: 'auth' }, h('h1', null, 'Log in'), form, h('p', null, 'No account yet? ', h('a', { href: '#/signup' }, 'Sign up')),
+    h('p', null, h('a', { href: '#/forgot-password' }, 'Forgot your password?')));
 }
