@@ -20,6 +20,8 @@ export async function createPage(): Promise<HTMLElement> {
   const height = input('screen_height', { type: 'number', min: 1 });
   const device = select('device_name', [['', 'None'], ...devices.map((d): [string, string] => [d.device_name, d.name])]);
   const delay = input('delay', { type: 'number', min: 0, max: 60, placeholder: '0' });
+  const shots = input('shots', { type: 'number', min: 1, max: 10, placeholder: '1' });
+  const shotInterval = input('shot_interval', { type: 'number', min: 0 });
   const tags = input('tag', { placeholder: 'campaign, homepage' });
   const flags = {
     hide_ads: checkbox('hide_ads'), hide_popups: checkbox('hide_popups'), dark: checkbox('dark'),
@@ -34,7 +36,8 @@ export async function createPage(): Promise<HTMLElement> {
       field('URLs', urls, 'One URL per line: one screenshot each.'),
       h('div', { class: 'row' }, field('Browser', browser), field('Country', country, 'Two letters, such as us or de.'), field('Tags', tags, 'Comma-separated.'))),
     section('Capture',
-      h('div', { class: 'row' }, field('Size', size), field('Width', width, 'Pixels; empty: the service\'s default.'), field('Height', height), field('Device', device), field('Delay (seconds)', delay)),
+      h('div', { class: 'row' }, field('Size', size), field('Width', width, 'Pixels; empty: the service\'s default.'), field('Height', height), field('Device', device)),
+      h('div', { class: 'row' }, field('Delay (seconds)', delay), field('Shots', shots, 'Images taken one after another.'), field('Seconds between shots', shotInterval)),
       h('div', { class: 'row checks' }, field('Hide ads', flags.hide_ads), field('Hide popups', flags.hide_popups), field('Dark mode', flags.dark))),
     section('Outputs',
       h('div', { class: 'row checks' }, field('Save HTML', flags.html), field('PDF', flags.pdf), field('Video', flags.video), field('Video format', videoFormat))),
@@ -52,7 +55,7 @@ export async function createPage(): Promise<HTMLElement> {
     const query: Query = {
       url: urls.value.split('\n').map((u) => u.trim()).filter(Boolean),
       browser: browser.value, country: country.value.trim(), size: size.value, screen_width: width.value, screen_height: height.value,
-      device_name: device.value, delay: delay.value, tag: tags.value.split(',').map((t) => t.trim()).filter(Boolean),
+      device_name: device.value, delay: delay.value, shots: shots.value, shot_interval: shotInterval.value, tag: tags.value.split(',').map((t) => t.trim()).filter(Boolean),
       video_format: flags.video.checked ? videoFormat.value : '',
       apps: appBoxes.filter((b) => b.checked).map((b) => b.value),
     };

@@ -21,6 +21,15 @@ function videoPlayer(ctx: PageContext, s: Screenshot): HTMLElement {
   return box;
 }
 
+/** Every field of the record, by name; long values (timings, headers) wrap inside the page. */
+function recordTable(s: Screenshot): HTMLTableElement {
+  const t = table(['Field', 'Value'], Object.keys(s).sort().map((k) => [
+    h('code', null, k), k.endsWith('_at') && typeof s[k] === 'string' && s[k] ? `${fieldText(s[k])} (${dateTime(s[k] as string)})` : fieldText(s[k]),
+  ]), 'Every field of the record');
+  t.classList.add('record');
+  return t;
+}
+
 function body(ctx: PageContext, s: Screenshot): HTMLElement[] {
   const shots = s.status === 'finished' ? Array.from({ length: s.shots }, (_, i) => i + 1) : [];
   const outputs = [
@@ -39,9 +48,7 @@ function body(ctx: PageContext, s: Screenshot): HTMLElement[] {
     section('Outputs',
       outputs.length === 0 ? h('p', { class: 'empty' }, 'No HTML, PDF or video for this screenshot.') : h('div', { class: 'actions' }, outputs),
       s.has_video ? videoPlayer(ctx, s) : null),
-    section('Record', table(['Field', 'Value'], Object.keys(s).sort().map((k) => [
-      h('code', null, k), k.endsWith('_at') && typeof s[k] === 'string' && s[k] ? `${fieldText(s[k])} (${dateTime(s[k] as string)})` : fieldText(s[k]),
-    ]), 'Every field of the record')),
+    section('Record', recordTable(s)),
   ];
 }
 

@@ -13,11 +13,16 @@ const POLL_MS = 2000;
 const THUMB_WIDTH = 320;
 
 /** The filters of the hash's query, as the API's parameters. */
-function filtersOf(query: URLSearchParams): { status: string; tag: string; url: string; offset: number } {
-  return { status: query.get('status') ?? '', tag: query.get('tag') ?? '', url: query.get('url') ?? '', offset: Math.max(0, Number(query.get('offset') ?? 0) || 0) };
+interface Filters { status: string; country: string; tag: string; url: string; offset: number }
+
+function filtersOf(query: URLSearchParams): Filters {
+  return {
+    status: query.get('status') ?? '', country: query.get('country') ?? '', tag: query.get('tag') ?? '', url: query.get('url') ?? '',
+    offset: Math.max(0, Number(query.get('offset') ?? 0) || 0),
+  };
 }
 
-function hashWith(filters: { status: string; tag: string; url: string; offset: number }): string {
+function hashWith(filters: Filters): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(filters)) if (v !== '' && v !== 0) q.set(k, String(v));
   const qs = q.toString();
@@ -28,17 +33,18 @@ function hashWith(filters: { status: string; tag: string; url: string; offset: n
 export async function screenshotsPage(ctx: PageContext): Promise<HTMLElement> {
   const filters = filtersOf(ctx.query);
   const load = (): Promise<Screenshot[]> => api<Screenshot[]>(filters.url ? '/screenshot/search' : '/screenshot/list', {
-    query: { limit: PAGE_SIZE, offset: filters.offset, status: filters.status, tag: filters.tag, url: filters.url },
+    query: { limit: PAGE_SIZE, offset: filters.offset, status: filters.status, country: filters.country, tag: filters.tag, url: filters.url },
   });
 
   const status = select('status', [['', 'Any'], ['processing', 'Processing'], ['finished', 'Finished'], ['error', 'Error']], filters.status);
+  const country = input('country', { value: filters.country, placeholder: 'us', maxlength: 2, size: 4 });
   const tag = input('tag', { value: filters.tag, placeholder: 'tag' });
   const url = input('url', { type: 'search', value: filters.url, placeholder: 'example.com' });
   const form = h('form', { class: 'filters', role: 'search', 'aria-label': 'Filter screenshots' },
-    field('Status', status), field('Tag', tag), field('URL contains', url), h('button', { type: 'submit' }, 'Filter'));
+    field('Status', status), field('Country', country), field('Tag', tag), field('URL contains', url), h('button', { type: 'submit' }, 'Filter'));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    navigate(hashWith({ status: status.value, tag: tag.value.trim(), url: url.value.trim(), offset: 0 }));
+    navigate(hashWith({ status: status.value, country: country.value.trim().toLowerCase(), tag: tag.value.trim(), url: url.value.trim(), offset: 0 }));
   });
 
   // A finished record's thumbnail is fetched once and kept across refreshes of the list.
