@@ -66,3 +66,8 @@ bench-batch: build ## benchmark: a 1,000-URL batch in embedded mode, then its ZI
 .PHONY: bench
 bench: build ## benchmark: shotfarm embedded vs a raw Playwright loop, alternating rounds (throughput, p50/p95, CPU, peak RSS)
 	node dist/test/bench/speed.js
+
+.PHONY: dashboard
+dashboard: ## rebuild the web dashboard (api/dashboard/ui → api/dashboard/public, which is committed)
+	@# The runner loader reads the TypeScript config in memory: no temporary file in node_modules (which may be shared).
+	npx vite build --configLoader runner --config api/dashboard/ui/vite.config.ts

@@ -30,8 +30,18 @@ import type { ScreenshotEvents } from './farm/screenshot-events.js';
 import { adminRoutes } from './routes/admin.js';
 import type { FarmMetrics } from '../core/metrics/farm-metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { buildAuthService } from './auth/build-auth.js';
+import { impersonationAudit } from './auth/impersonation-audit.js';
+import { publicAuthRoutes, sessionRoutes } from './routes/auth.js';
+import { keyRoutes } from './routes/keys.js';
+import { adminUserRoutes } from './routes/admin-users.js';
+import { createBilling, type Billing } from './billing/billing.js';
+import { billingRoutes } from './routes/billing.js';
+import { dashboardRoutes } from './routes/dashboard.js';
+import { adminOverviewRoutes } from './routes/admin-overview.js';
 import { appRoutes } from './routes/apps.js';
 import type { AppServices } from './apps/app-services.js';
+import { serveDashboard } from './dashboard/serve-dashboard.js';
 
 export interface AppDeps {
   config: Config;
@@ -50,6 +60,8 @@ export interface AppDeps {
   apps: AppServices;
   /** readiness checks beyond the database (queue, storage) */
   readiness?: ReadinessCheck[];
+  /** billing services (the control plane's, whose renewal it schedules); absent: built here, offline provider */
+  billing?: Billing;
 }
 
 /** JSON bodies above 1 MiB are refused (413): no operation here needs more. */
@@ -67,18 +79,35 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   app.use(health.routes());
   app.use(openapi.routes());
   app.use(metricsRoutes(deps.metrics).routes());
+  // The web dashboard: only GET / and /assets/*, so it never shadows the paths above or /api/v1.
+  app.use(serveDashboard());
 
   // A signed zip_url downloads without an API key; without a token the request goes on to authentication.
   app.use(signedDownloadRoutes(deps.batchLinks).routes());
 
   const api = new Router<AppState>({ prefix: '/api/v1' });
   api.use(authenticate(deps.db, deps.jwt));
+  api.use(impersonationAudit(deps.log));
   api.use(rateLimit(deps.rateLimiter));
   // POST /batch/create parses its own body (multipart, with the batch file's larger limit).
   const jsonBody = koaBody({ json: true, multipart: false, urlencoded: true, jsonLimit: JSON_BODY_LIMIT, formLimit: JSON_BODY_LIMIT, textLimit: JSON_BODY_LIMIT });
   api.use((ctx, next) => (ctx.path === '/api/v1/batch/create' ? next() : jsonBody(ctx, next)));
+  // Signup, login and the email/password flows are how a client gets a credential: they take none, and
+  // are rate-limited per client address instead.
+  const publicApi = new Router<AppState>({ prefix: '/api/v1' });
+  publicApi.use(rateLimit(deps.rateLimiter, (ctx) => `address:${ctx.ip}`), jsonBody);
+  const publicAuth = publicAuthRoutes(buildAuthService(deps));
+  publicApi.use(publicAuth.routes(), publicAuth.allowedMethods({ throw: true }));
+  app.use(publicApi.routes());
+  for (const routes of [sessionRoutes(deps.db), keyRoutes(deps.db), adminUserRoutes({ db: deps.db, jwt: deps.jwt, config: deps.config, log: deps.log })]) {
+    api.use(routes.routes(), routes.allowedMethods({ throw: true }));
+  }
   const screenshots = screenshotRoutes({ service: deps.screenshots, db: deps.db, objects: deps.objects, events: deps.events });
-  for (const routes of [screenshots, accountRoutes(deps.db), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes }), crawlRoutes(deps.crawls), adminRoutes(deps.registry), appRoutes(deps.apps)]) {
+  const billing = deps.billing ?? createBilling(deps.db, deps.config.billing.plans, deps.log);
+  for (const routes of [billingRoutes(deps.db, billing), dashboardRoutes(deps.db, billing.plans), adminOverviewRoutes(deps.db)]) {
+    api.use(routes.routes(), routes.allowedMethods({ throw: true }));
+  }
+  for (const routes of [screenshots, accountRoutes(deps.db, billing.plans), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes }), crawlRoutes(deps.crawls), adminRoutes(deps.registry), appRoutes(deps.apps)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

@@ -25,6 +25,9 @@ import { CrawlService } from './crawls/crawl-service.js';
 import { createHash } from 'node:crypto';
 import { BatchLinks } from './batches/batch-links.js';
 import { BatchService } from './batches/batch-service.js';
+import type { PaymentProvider } from '../core/contracts/payment-provider.js';
+import { createBilling, type Billing } from './billing/billing.js';
+import { RenewalScheduler } from './billing/renewal-scheduler.js';
 import { toBatchRecord } from './batches/batch-record.js';
 import { toCrawlRecord } from './crawls/crawl-record.js';
 import { loadAppPlugins } from '../plugins/load-plugins.js';
@@ -35,6 +38,7 @@ export interface ControlPlane {
   recorder: ResultRecorder;
   url: string;
   bootstrapKey: string | null;
+  billing: Billing;
   stop(): Promise<void>;
 }
 
@@ -48,6 +52,8 @@ export interface ControlPlaneOptions {
   /** an already opened database (tests pass a throwaway one) */
   db?: Db;
   logger?: Logger;
+  /** what charges subscriptions (an adapter for a card processor); absent: the built-in offline (invoice) provider */
+  paymentProvider?: PaymentProvider;
 }
 
 /**
@@ -79,7 +85,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   c.register(TOKENS.Db, { useValue: db });
   c.register(TOKENS.Logger, { useValue: log });
   c.register(TOKENS.RateLimiter, { useValue: rateLimiter });
-  c.register(TOKENS.Jwt, { useValue: new JwtService(resolveJwtSecret(config)) });
+  c.register(TOKENS.Jwt, { useValue: new JwtService(resolveJwtSecret(config), config.auth.jwtTtlSeconds) });
   c.register(TOKENS.ScreenshotStore, { useFactory: (r) => new ScreenshotStore(r.resolve(TOKENS.Db)) });
   const { queue, registry, objects } = opts.farm;
   const dispatcher = new FarmDispatcher(queue, new Admission(queue, registry, config.farm.maxBacklog), config.farm.proxies, log);
@@ -116,8 +122,12 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
     metrics.results.inc({ outcome: await recorder.apply(result) });
   });
 
+  const billing = createBilling(db, config.billing.plans, log, opts.paymentProvider);
+  const renewals = new RenewalScheduler(billing.renewal, config.billing.renewalSeconds, log);
+  renewals.start();
+
   const app = buildApp({
-    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, crawls, apps,
+    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, crawls, billing, apps,
     readiness: [{ name: 'queue', check: () => queue.reachable() }, { name: 'storage', check: () => objects.reachable() }],
   });
   handler = app.callback();
@@ -128,12 +138,14 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
     recorder,
     url,
     bootstrapKey,
+    billing,
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
       await results.drain();
+      await renewals.stop();
       await apps.runner.stop();
       if (!opts.db) await db.destroy();
     },

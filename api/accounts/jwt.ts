@@ -1,37 +1,47 @@
 import { jwtVerify, SignJWT } from 'jose';
 
-/** What a dashboard session token carries. */
-export interface SessionClaims { userId: number; companyId: number; impersonatedBy: number | null }
+/**
+ * What a dashboard session token carries. `impersonatedBy` is the admin acting as the user (a token from
+ * POST /admin/impersonate); `sessionVersion` is the user's session version when the token was signed: a
+ * password reset raises it, and a token with an older one is refused.
+ */
+export interface SessionClaims { userId: number; companyId: number; impersonatedBy: number | null; sessionVersion?: number }
 
 const ISSUER = 'shotfarm';
 const ALGORITHM = 'HS256';
+/** The default session lifetime when none is configured (SHOTFARM_JWT_TTL_SECONDS has the same default). */
+const DEFAULT_TTL_SECONDS = 7 * 24 * 3600;
 
 /** Signs and verifies dashboard JWTs with the configured HMAC secret. */
 export class JwtService {
   private readonly key: Uint8Array;
 
-  constructor(secret: string, private readonly ttlSeconds = 7 * 24 * 3600) {
+  constructor(secret: string, private readonly ttlSeconds = DEFAULT_TTL_SECONDS) {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async sign(claims: SessionClaims): Promise<string> {
-    return new SignJWT({ cid: claims.companyId, imp: claims.impersonatedBy ?? undefined })
+  /** A token for these claims, valid for the configured lifetime or for `ttlSeconds` (impersonation). */
+  async sign(claims: SessionClaims, ttlSeconds = this.ttlSeconds): Promise<string> {
+    return new SignJWT({ cid: claims.companyId, sv: claims.sessionVersion ?? 0, ...(claims.impersonatedBy === null ? {} : { impersonated_by: claims.impersonatedBy }) })
       .setProtectedHeader({ alg: ALGORITHM })
       .setSubject(String(claims.userId))
       .setIssuer(ISSUER)
       .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + this.ttlSeconds)
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
       .sign(this.key);
   }
 
   /** The claims of a valid token, or null for anything tampered, expired or foreign. */
-  async verify(token: string): Promise<SessionClaims | null> {
+  async verify(token: string): Promise<Required<SessionClaims> | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, algorithms: [ALGORITHM] });
       const userId = Number(payload.sub);
       const companyId = Number(payload.cid);
-      if (!Number.isSafeInteger(userId) || !Number.isSafeInteger(companyId)) return null;
-      return { userId, companyId, impersonatedBy: typeof payload.imp === 'number' ? payload.imp : null };
+      const sessionVersion = payload.sv === undefined ? 0 : Number(payload.sv);
+      const impersonatedBy = payload.impersonated_by === undefined ? null : Number(payload.impersonated_by);
+      if (![userId, companyId, sessionVersion].every(Number.isSafeInteger)) return null;
+      if (impersonatedBy !== null && !Number.isSafeInteger(impersonatedBy)) return null;
+      return { userId, companyId, impersonatedBy, sessionVersion };
     } catch {
       return null;
     }

@@ -31,9 +31,14 @@ export function authenticate(db: Db, jwt: JwtService) {
     } else if (/^Bearer\s+\S+$/i.test(authorization)) {
       const claims = await jwt.verify(authorization.replace(/^Bearer\s+/i, ''));
       if (!claims) throw invalidApiKey('Invalid or expired token');
-      const user = await db('users').where({ id: claims.userId, company_id: claims.companyId }).first('id', 'roles');
-      if (!user) throw invalidApiKey('Invalid or expired token');
-      ctx.state.caller = { companyId: claims.companyId, apiKeyId: null, userId: claims.userId, credential: `user:${claims.userId}`, roles: user.roles as string[] };
+      const user = await db('users').where({ id: claims.userId, company_id: claims.companyId }).first('id', 'roles', 'session_version');
+      // A password reset raises the session version: tokens signed before it no longer count.
+      if (!user || Number(user.session_version) !== claims.sessionVersion) throw invalidApiKey('Invalid or expired token');
+      // An impersonation token lives only as long as its admin exists and is still an admin.
+      if (claims.impersonatedBy !== null && !(await rolesOf(db, claims.impersonatedBy)).includes('admin')) throw invalidApiKey('Invalid or expired token');
+      ctx.state.caller = {
+        companyId: claims.companyId, apiKeyId: null, userId: claims.userId, credential: `user:${claims.userId}`, roles: user.roles as string[], impersonatedBy: claims.impersonatedBy,
+      };
     } else {
       throw invalidApiKey('Missing API key: pass it as the key query parameter, the X-API-KEY header or a Bearer token');
     }

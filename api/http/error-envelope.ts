@@ -13,7 +13,7 @@ const GENERIC: Record<number, { code: string; error: string }> = {
 /**
  * The one place that turns errors into the spec's envelopes:
  * {success: false, error, code, details: {request_id}} plus `fields` (400), `retry_after` (429, with a
- * Retry-After header) and `status: "error"` (403 INSUFFICIENT_BALANCE). Unknown errors become a generic
+ * Retry-After header) and `status: "error"` (every 403, as the spec's 403 body). Unknown errors become a generic
  * 500; their internals go to the log with the request id, never to the client.
  */
 export function errorEnvelope(log: Logger) {
@@ -33,7 +33,8 @@ export function errorEnvelope(log: Logger) {
         details: { ...(exposed ? apiError.extra.details : {}), request_id: ctx.state.requestId },
       };
       if (apiError.extra.fields) body.fields = apiError.extra.fields;
-      if (apiError.code === 'INSUFFICIENT_BALANCE') body.status = 'error';
+      // The spec's 403 body is {error, status: "error", code}: every 403 (balance, admin-only) carries it.
+      if (apiError.status === 403) body.status = 'error';
       if (apiError.extra.retryAfter !== undefined) {
         body.retry_after = apiError.extra.retryAfter;
         ctx.set('Retry-After', String(apiError.extra.retryAfter));

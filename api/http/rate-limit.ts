@@ -22,11 +22,12 @@ export async function createRateLimiter(perMinute: number, db: Db | null): Promi
   return limiter;
 }
 
-export function rateLimit(limiter: RateLimiterAbstract | null) {
+/** Counts per credential; routes that take none (signup, login) pass a key of their own (the client's address). */
+export function rateLimit(limiter: RateLimiterAbstract | null, keyOf: (ctx: AppContext) => string = (ctx) => callerOf(ctx).credential) {
   return async function rateLimitMiddleware(ctx: AppContext, next: Next): Promise<void> {
     if (limiter) {
       try {
-        await limiter.consume(callerOf(ctx).credential);
+        await limiter.consume(keyOf(ctx));
       } catch (res) {
         if (res instanceof RateLimiterRes) throw rateLimited(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
         throw res;

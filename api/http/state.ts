@@ -11,6 +11,8 @@ export interface Caller {
   credential: string;
   /** roles of the user behind the credential (an API key acts with its user's roles) */
   roles: string[];
+  /** the admin acting as this user, when the credential is an impersonation token (POST /admin/impersonate) */
+  impersonatedBy?: number | null;
 }
 
 export interface AppState {

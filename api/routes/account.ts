@@ -3,9 +3,11 @@ import type { Db } from '../../core/db/connect.js';
 import { notFound } from '../../core/errors.js';
 import { getCompany } from '../accounts/companies.js';
 import { callerOf, type AppState } from '../http/state.js';
+import type { PlanCatalog } from '../billing/plan-catalog.js';
+import { livePlanOf } from '../billing/plan-usage.js';
 
 /** GET /account/info: the caller's balance and usage. */
-export function accountRoutes(db: Db): Router<AppState> {
+export function accountRoutes(db: Db, plans: PlanCatalog): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/account' });
   router.get('/info', async (ctx) => {
     const caller = callerOf(ctx);
@@ -20,8 +22,8 @@ export function accountRoutes(db: Db): Router<AppState> {
         balance: company.balance,
         company_id: company.id,
         company_name: company.name,
-        // Plans arrive with billing; until an account subscribes it has none.
-        plan: null,
+        // The live subscription's plan (the spec's Plan shape), or null when the account has none.
+        plan: (await livePlanOf(db, plans, caller.companyId))?.plan ?? null,
         usage: { total_screenshots: Number(usage?.total ?? 0), screenshots_this_month: Number(usage?.this_month ?? 0), processing: Number(usage?.processing ?? 0) },
       },
     };

@@ -9,8 +9,11 @@ import type { ParamTable } from '../../core/request/read-params.js';
 import { CRAWL_CREATE_PARAMS, CRAWL_ID_PARAMS, CRAWL_LIST_PARAMS } from '../../core/request/crawl-params.js';
 import { stepSchema, trackerSchema } from '../../core/request/steps-and-trackers.js';
 import type { AppState } from '../http/state.js';
+import { USER_OPERATIONS } from '../auth/user-operations.js';
+import { BILLING_OPERATIONS } from '../billing/billing-operations.js';
 
-interface Operation { method: 'get' | 'post'; path: string; summary: string; params?: ParamTable; required?: string[]; extra?: object[] }
+/** One operation of the document; `public` ones take no credential (signup, login, the email flows). */
+export interface Operation { method: 'get' | 'post'; path: string; summary: string; params?: ParamTable; required?: string[]; extra?: object[]; public?: boolean }
 
 /** The operations and the parameter tables that validate them: the document is generated from these. */
 const OPERATIONS: Operation[] = [
@@ -47,6 +50,8 @@ const OPERATIONS: Operation[] = [
   { method: 'get', path: '/crawl/info', summary: 'One crawl, with its screenshots', params: CRAWL_ID_PARAMS, required: ['id'] },
   { method: 'get', path: '/crawl/list', summary: 'Crawls, newest first', params: CRAWL_LIST_PARAMS },
   { method: 'post', path: '/crawl/cancel', summary: 'Cancel a crawl (id in the query or a JSON body)', params: CRAWL_ID_PARAMS, required: ['id'] },
+  ...USER_OPERATIONS,
+  ...BILLING_OPERATIONS,
 ];
 
 const errorSchema = {
@@ -56,7 +61,7 @@ const errorSchema = {
     details: { type: 'object', properties: { request_id: { type: 'string' } } },
     fields: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: '400 only: field → messages' },
     retry_after: { type: 'integer', description: '429 only: seconds to wait' },
-    status: { const: 'error', description: '403 INSUFFICIENT_BALANCE only' },
+    status: { const: 'error', description: '403 only' },
   },
 };
 
@@ -76,6 +81,7 @@ export function buildOpenApi(publicUrl: string): object {
       ...paths[op.path],
       [op.method]: {
         summary: op.summary,
+        ...(op.public ? { security: [] } : {}),
         parameters: [...parameters, ...(op.extra ?? [])],
         responses: {
           200: { description: 'Success: {success: true, data}' },

@@ -1,5 +1,6 @@
 import type { BrowserName } from '../capture-spec.js';
 import type { Pricing } from '../pricing.js';
+import type { Plan } from '../billing/plan.js';
 
 /** The validated configuration of one process. Built by loadConfig(); nothing else reads process.env. */
 export interface Config {
@@ -29,6 +30,9 @@ export interface Config {
   farm: FarmConfig;
   agent: AgentConfig;
   apps: AppsConfig;
+  billing: BillingConfig;
+  auth: AuthConfig;
+  mail: MailConfig;
 }
 
 /** How the control plane schedules work. */
@@ -78,4 +82,31 @@ export interface AppsConfig {
     microsoftGraphUrl: string;
     microsoftLoginUrl: string;
   };
+}
+
+/** Plans and subscription renewal. */
+export interface BillingConfig {
+  /** every plan, public or not, from SHOTFARM_PLANS_FILE or the built-in list */
+  plans: Plan[];
+  /** how often due subscriptions are renewed */
+  renewalSeconds: number;
+}
+
+/** Dashboard users: sessions, one-time tokens, brute-force limit and captcha. */
+export interface AuthConfig {
+  jwtTtlSeconds: number;
+  impersonationTtlSeconds: number;
+  verifyTokenTtlSeconds: number;
+  resetTokenTtlSeconds: number;
+  /** failed logins per email and client address in the limiter's window */
+  loginMaxFailures: number;
+  signupCredits: number;
+  /** checked only in production; the secret is then required */
+  captcha: { verifyUrl: string; secret: string | null };
+}
+
+/** Account email: SMTP when configured, otherwise the log and the outbox table. */
+export interface MailConfig {
+  smtpUrl: string | null;
+  from: string;
 }

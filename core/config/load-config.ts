@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { isCidrOrHost } from '../net/cidr.js';
 import { BROWSERS, type BrowserName } from '../capture-spec.js';
 import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
+import { DEFAULT_PLANS } from '../billing/default-plans.js';
+import { readPlansFile } from './plans-file.js';
 import type { Config } from './config.js';
 
 /** Raised when a setting is invalid; its message names every bad setting so start-up can print it. */
@@ -140,6 +142,12 @@ export function loadConfig(env: Env): Config {
     secretsKey = /^[0-9a-fA-F]{64}$/.test(secretsKeyText) ? Buffer.from(secretsKeyText, 'hex') : Buffer.from(secretsKeyText, 'base64');
     if (secretsKey.length !== 32) problems.push('SHOTFARM_SECRETS_KEY: must be 32 bytes, as 64 hex characters or base64');
   }
+  const plansFile = text('SHOTFARM_PLANS_FILE');
+  const plans = plansFile === null ? [...DEFAULT_PLANS] : readPlansFile(path.resolve(plansFile), problems);
+  const production = (text('NODE_ENV') ?? 'development') === 'production';
+  const captchaSecret = text('CAPTCHA_SECRET');
+  // The spec requires captcha_token in production: starting without a way to check it would let bots in.
+  if (production && captchaSecret === null) problems.push('CAPTCHA_SECRET: required when NODE_ENV is production (signup and password reset check captcha_token)');
   const endpoint = (name: string, fallback: string): string => (url(name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
 
   const config: Config = {
@@ -167,7 +175,7 @@ export function loadConfig(env: Env): Config {
       zipUrlTtlSeconds: int('SHOTFARM_ZIP_URL_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     },
     logLevel,
-    production: (text('NODE_ENV') ?? 'development') === 'production',
+    production,
     farm: {
       proxies,
       maxBacklog: int('SHOTFARM_MAX_BACKLOG', 10_000, 1, 10_000_000),
@@ -209,6 +217,25 @@ export function loadConfig(env: Env): Config {
         microsoftGraphUrl: endpoint('SHOTFARM_GRAPH_API_URL', 'https://graph.microsoft.com/v1.0'),
         microsoftLoginUrl: endpoint('SHOTFARM_MICROSOFT_LOGIN_URL', 'https://login.microsoftonline.com'),
       },
+    },
+    billing: {
+      plans,
+      // A period end is honoured within this interval; a day is the longest wait that still renews on time.
+      renewalSeconds: int('SHOTFARM_BILLING_RENEWAL_SECONDS', 300, 1, 86_400),
+    },
+    auth: {
+      // A floor of one second lets tests watch tokens expire; 30 days bounds what a stolen session is worth.
+      jwtTtlSeconds: int('SHOTFARM_JWT_TTL_SECONDS', 7 * 24 * 3600, 1, 30 * 24 * 3600),
+      impersonationTtlSeconds: int('SHOTFARM_IMPERSONATION_TTL_SECONDS', 3600, 1, 24 * 3600),
+      verifyTokenTtlSeconds: int('SHOTFARM_VERIFY_TOKEN_TTL_SECONDS', 48 * 3600, 1, 30 * 24 * 3600),
+      resetTokenTtlSeconds: int('SHOTFARM_RESET_TOKEN_TTL_SECONDS', 3600, 1, 7 * 24 * 3600),
+      loginMaxFailures: int('SHOTFARM_LOGIN_MAX_FAILURES', 10, 1, 1000),
+      signupCredits: int('SHOTFARM_SIGNUP_CREDITS', 0, 0, 1_000_000_000),
+      captcha: { verifyUrl: url('CAPTCHA_VERIFY_URL', ['http:', 'https:']) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify', secret: captchaSecret },
+    },
+    mail: {
+      smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
+      from: text('MAIL_FROM') ?? 'shotfarm <no-reply@localhost>',
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import * as initial from './migrations/001-initial.js';
 import * as crawlUrls from './migrations/002-crawl-urls.js';
 import * as appRunner from './migrations/003-app-runner.js';
+import * as usersAuth from './migrations/004-users-auth.js';
+import * as billing from './migrations/005-billing.js';
 
 interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }
 
@@ -10,6 +12,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
   '002-crawl-urls': crawlUrls,
   '003-app-runner': appRunner,
+  '004-users-auth': usersAuth,
+  '005-billing': billing,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -6,7 +6,7 @@ import { createLogger } from '../../core/logger.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 
 type Answer = { status: number; body: any; headers: Headers };
-type Fixture = 'screenshot' | 'batch' | 'crawl' | 'app';
+type Fixture = 'screenshot' | 'batch' | 'crawl' | 'apiKey' | 'app';
 
 /**
  * Every route that takes a record id, and which of the owner's records it is called with. A route
@@ -25,6 +25,7 @@ const ID_ROUTES: Record<string, { method: 'GET' | 'POST'; fixture: Fixture; vari
   '/api/v1/batch/download': { method: 'GET', fixture: 'batch' },
   '/api/v1/crawl/info': { method: 'GET', fixture: 'crawl' },
   '/api/v1/crawl/cancel': { method: 'POST', fixture: 'crawl', mutates: true },
+  '/api/v1/key/delete': { method: 'POST', fixture: 'apiKey', mutates: true },
   '/api/v1/app/info': { method: 'GET', fixture: 'app' },
   '/api/v1/app/update': { method: 'POST', fixture: 'app', mutates: true },
   '/api/v1/app/delete': { method: 'POST', fixture: 'app', mutates: true },
@@ -57,7 +58,7 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
   let owner: TestAccount;
   let intruder: TestAccount;
   let intruderToken: string;
-  const ids: Record<Fixture, number> = { screenshot: 0, batch: 0, crawl: 0, app: 0 };
+  const ids: Record<Fixture, number> = { screenshot: 0, batch: 0, crawl: 0, apiKey: 0, app: 0 };
 
   const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -75,6 +76,8 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
       crawls: await db('crawls').where(by).orderBy('id'),
       crawlUrls: await db('crawl_urls').whereIn('crawl_id', db('crawls').where(by).select('id')).orderBy('id'),
       ledger: await db('credit_ledger').where(by).orderBy('id'),
+      // last_used_at moves with the owner's own requests; whether a key still works is what matters here.
+      apiKeys: await db('api_keys').where(by).orderBy('id').select('id', 'name', 'key_hash', 'revoked_at'),
       apps: await db('app_configs').where(by).orderBy('id'),
     };
   }
@@ -108,6 +111,9 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
     const crawl = await call(api.url, '/crawl/create', { ...json({ url: 'https://private.test/', domain: 'private.test', max_urls: 5 }), key: owner.key });
     expect(crawl.status, JSON.stringify(crawl.body)).to.equal(200);
     ids.crawl = Number(crawl.body.data.id);
+    const apiKey = await call(api.url, '/key/create', { ...json({ name: 'owner\'s second key' }), key: owner.key });
+    expect(apiKey.status, JSON.stringify(apiKey.body)).to.equal(200);
+    ids.apiKey = Number(apiKey.body.data.id);
     const app = await call(api.url, '/app/create', { ...json({ app_id: 'owner-hook', type: 'webhook', settings: { url: 'https://hooks.private.test/in', secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` } }), key: owner.key });
     expect(app.status, JSON.stringify(app.body)).to.equal(200);
     ids.app = Number(app.body.data.id);
@@ -177,6 +183,7 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
     expect(info.body.data).to.include({ url: 'https://private.test/secret', status: 'finished', has_html: true, has_pdf: true, has_video: true });
     expect((await call(api.url, `/batch/info?id=${ids.batch}`, { key: owner.key })).body.data).to.include({ status: 'processing', name: 'mine' });
     expect((await call(api.url, `/crawl/info?id=${ids.crawl}`, { key: owner.key })).body.data.status).to.equal('processing');
+    expect((await call(api.url, '/key/list', { key: owner.key })).body.data.map((k: { id: number }) => k.id)).to.include(ids.apiKey);
   });
 
   it('lists and searches of another account never show the owner\'s records', async () => {

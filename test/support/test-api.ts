@@ -7,7 +7,7 @@ import { JwtService } from '../../api/accounts/jwt.js';
 import { startControlPlane, type ControlPlane } from '../../api/control-plane.js';
 import { loadConfig } from '../../core/config/load-config.js';
 import type { Config } from '../../core/config/config.js';
-import { createLogger } from '../../core/logger.js';
+import { createLogger, type Logger } from '../../core/logger.js';
 import { BROWSERS } from '../../core/capture-spec.js';
 import { openFarmParts, type FarmPartsHandle } from '../../grid/farm-parts.js';
 import { createAgent, type AgentOptions } from '../../node-agent/create-agent.js';
@@ -36,7 +36,7 @@ export interface TestApi {
  * Starts a control plane on a free loopback port over a test database, with settings from `env`
  * (on top of quiet defaults). Each suite gets its own data dir and database.
  */
-export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<string, string> = {}, opts: { agent?: boolean; agentOptions?: AgentOptions } = {}): Promise<TestApi> {
+export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<string, string> = {}, opts: { agent?: boolean; agentOptions?: AgentOptions; logger?: Logger } = {}): Promise<TestApi> {
   const database = await openTestDatabase(kind);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-test-'));
   const jwtSecret = 'test-secret-test-secret-test-secret-0123456789';
@@ -50,7 +50,8 @@ export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<stri
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const log = createLogger('silent');
+  // A suite that reads the log (the impersonation audit) passes its own logger.
+  const log = opts.logger ?? createLogger('silent');
   const parts = await openFarmParts(config, jwtSecret, log, 'shotfarm-test');
   let agent: NodeAgent | null = null;
   if (opts.agent) {

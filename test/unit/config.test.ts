@@ -31,7 +31,7 @@ describe('configuration (unit)', () => {
     const c = loadConfig({
       PORT: '9000', SHOTFARM_DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h/db', NATS_URL: 'nats://n:4222', S3_ENDPOINT: 'http://s3:9000', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b', S3_BUCKET: 'bk', S3_REGION: 'eu',
       SHOTFARM_BOOTSTRAP_KEY: 'bootstrap-key-0123456789', SHOTFARM_BOOTSTRAP_CREDITS: '5', SHOTFARM_RATE_LIMIT_PER_MINUTE: '7', SHOTFARM_ALLOW_PRIVATE_TARGETS: 'yes',
-      JWT_SECRET: 'x'.repeat(32), SHOTFARM_PUBLIC_URL: 'https://shots.example/', SHOTFARM_PRICING: '{"video":5}', SHOTFARM_CACHE_DEFAULT_SECONDS: '60', LOG_LEVEL: 'debug', NODE_ENV: 'production', HOST: '127.0.0.1',
+      JWT_SECRET: 'x'.repeat(32), SHOTFARM_PUBLIC_URL: 'https://shots.example/', SHOTFARM_PRICING: '{"video":5}', SHOTFARM_CACHE_DEFAULT_SECONDS: '60', LOG_LEVEL: 'debug', NODE_ENV: 'production', CAPTCHA_SECRET: 'captcha-secret', HOST: '127.0.0.1',
     });
     expect(c).to.deep.include({ port: 9000, dataDir: '/tmp/x', databaseUrl: 'postgres://u@h/db', natsUrl: 'nats://n:4222', bootstrapKey: 'bootstrap-key-0123456789', bootstrapCredits: 5, rateLimitPerMinute: 7, allowPrivateTargets: true, publicUrl: 'https://shots.example', cacheDefaultSeconds: 60, logLevel: 'debug', production: true, host: '127.0.0.1' });
     expect(c.s3).to.deep.equal({ endpoint: 'http://s3:9000', accessKey: 'a', secretKey: 'b', bucket: 'bk', region: 'eu' });

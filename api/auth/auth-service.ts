@@ -1,0 +1,137 @@
+import type { Config } from '../../core/config/config.js';
+import type { Db } from '../../core/db/connect.js';
+import { fieldError, invalidApiKey } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { generateApiKey, insertApiKey } from '../accounts/api-keys.js';
+import { createCompany } from '../accounts/companies.js';
+import type { JwtService } from '../accounts/jwt.js';
+import { passwordResetEmail, verificationEmail } from './account-email.js';
+import type { CaptchaVerifier } from './captcha.js';
+import type { LoginLimiter } from './login-limiter.js';
+import type { Mailer, OutgoingMail } from './mailer.js';
+import { consumeOneTimeToken, issueOneTimeToken, retireOneTimeTokens } from './one-time-tokens.js';
+import { hashPassword, passwordMatches } from './passwords.js';
+import { loadUserSession, type UserSession } from './user-session.js';
+
+export interface LoginResponse { token: string; user: UserSession }
+export interface SignupResponse extends LoginResponse { api_key: { key: string; name: string | null } }
+
+/** The name of the API key every signup starts with. */
+const FIRST_KEY_NAME = 'Default key';
+/** companies.name holds 200 characters; an email used as the account's name is cut to fit. */
+const MAX_COMPANY_NAME = 200;
+
+/** Postgres' unique_violation: two signups raced with one email. */
+const isUniqueViolation = (err: unknown): boolean => (err as { code?: string } | null)?.code === '23505';
+
+export interface AuthServiceDeps { db: Db; log: Logger; jwt: JwtService; config: Config; mailer: Mailer; captcha: CaptchaVerifier; loginLimiter: LoginLimiter }
+
+/** Signup, login, and the email flows (verification, password reset). Inputs arrive validated by the routes. */
+export class AuthService {
+  constructor(private readonly deps: AuthServiceDeps) {}
+
+  /** Whether signup and the password flows need a captcha_token (production). */
+  get captchaRequired(): boolean {
+    return this.deps.captcha.isRequired;
+  }
+
+  /** Creates the account (company), its user (role `user`, email unverified) and a first API key, shown once. */
+  async signup(input: { email: string; password: string; name?: string; company?: string; captcha_token?: string }, address: string): Promise<SignupResponse> {
+    const { db, config } = this.deps;
+    await this.deps.captcha.check(input.captcha_token, address);
+    if (await db('users').where({ email: input.email }).first('id')) throw fieldError('email', 'is already registered: log in, or reset the password');
+    const passwordHash = await hashPassword(input.password);
+    const key = generateApiKey();
+    let created: { userId: number; companyId: number; verifyToken: string };
+    try {
+      created = await db.transaction(async (trx) => {
+        const companyName = (input.company ?? input.name ?? input.email).slice(0, MAX_COMPANY_NAME);
+        const company = await createCompany(trx, { name: companyName, email: input.email }, config.auth.signupCredits, 'signup credits');
+        const [user] = await trx('users')
+          .insert({ company_id: company.id, email: input.email, password_hash: passwordHash, name: input.name ?? null, roles: JSON.stringify(['user']), email_verified: false, signup_provider: 'email' })
+          .returning('id');
+        const userId = Number(user.id);
+        await insertApiKey(trx, company.id, key, FIRST_KEY_NAME, userId);
+        const verifyToken = await issueOneTimeToken(trx, userId, 'verify_email', config.auth.verifyTokenTtlSeconds);
+        return { userId, companyId: company.id, verifyToken };
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw fieldError('email', 'is already registered: log in, or reset the password');
+      throw err;
+    }
+    await this.sendQuietly(verificationEmail(config.publicUrl, { id: created.userId, email: input.email }, created.verifyToken, config.auth.verifyTokenTtlSeconds));
+    this.deps.log.info({ user_id: created.userId, company_id: created.companyId }, 'signup');
+    return { ...(await this.session(created.userId)), api_key: { key, name: FIRST_KEY_NAME } };
+  }
+
+  /** A session token for the right email and password; 401 otherwise (429 after too many failures). */
+  async login(input: { email: string; password: string }, address: string): Promise<LoginResponse> {
+    const { db, loginLimiter } = this.deps;
+    await loginLimiter.assertAllowed(input.email, address);
+    const user = await db('users').where({ email: input.email }).first('id', 'password_hash');
+    if (!(await passwordMatches((user?.password_hash as string | null | undefined) ?? null, input.password)) || !user) {
+      await loginLimiter.failed(input.email, address);
+      throw invalidApiKey('Invalid email or password');
+    }
+    await loginLimiter.succeeded(input.email, address);
+    return this.session(Number(user.id));
+  }
+
+  /** Emails a reset link when the address has an account. The answer is the same either way. */
+  async forgotPassword(input: { email: string; captcha_token?: string }, address: string): Promise<void> {
+    const { db, config } = this.deps;
+    await this.deps.captcha.check(input.captcha_token, address);
+    const user = await db('users').where({ email: input.email }).first('id');
+    if (!user) {
+      this.deps.log.info({ address }, 'password reset asked for an email without an account');
+      return;
+    }
+    const token = await issueOneTimeToken(db, Number(user.id), 'reset_password', config.auth.resetTokenTtlSeconds);
+    await this.sendQuietly(passwordResetEmail(config.publicUrl, { id: Number(user.id), email: input.email }, token, config.auth.resetTokenTtlSeconds));
+  }
+
+  /**
+   * Sets a new password with a reset token (once). The reset also ends every session signed before it
+   * (the session version rises), retires the user's other reset links, and verifies the email: the link
+   * reached its inbox.
+   */
+  async resetPassword(input: { token: string; password: string; captcha_token?: string }, address: string): Promise<void> {
+    await this.deps.captcha.check(input.captcha_token, address);
+    const passwordHash = await hashPassword(input.password);
+    const userId = await this.deps.db.transaction(async (trx) => {
+      const id = await consumeOneTimeToken(trx, input.token, 'reset_password');
+      await trx('users').where({ id }).update({ password_hash: passwordHash, email_verified: true, session_version: trx.raw('session_version + 1') });
+      await retireOneTimeTokens(trx, id, 'reset_password');
+      return id;
+    });
+    this.deps.log.info({ user_id: userId }, 'password reset');
+  }
+
+  /** Marks the email of the token's user verified (once). */
+  async verifyEmail(input: { token: string }): Promise<void> {
+    const userId = await this.deps.db.transaction(async (trx) => {
+      const id = await consumeOneTimeToken(trx, input.token, 'verify_email');
+      await trx('users').where({ id }).update({ email_verified: true });
+      return id;
+    });
+    this.deps.log.info({ user_id: userId }, 'email verified');
+  }
+
+  /** A fresh session token and the User session of a user. */
+  private async session(userId: number): Promise<LoginResponse> {
+    const row = await this.deps.db('users').where({ id: userId }).first('company_id', 'session_version');
+    const user = await loadUserSession(this.deps.db, userId);
+    if (!row || !user) throw new Error(`user ${userId} vanished while signing in`);
+    const token = await this.deps.jwt.sign({ userId, companyId: Number(row.company_id), impersonatedBy: null, sessionVersion: Number(row.session_version) });
+    return { token, user };
+  }
+
+  /** The account is made even when its email cannot be queued: the log says so, and the outbox can be read. */
+  private async sendQuietly(mail: OutgoingMail): Promise<void> {
+    try {
+      await this.deps.mailer.send(mail);
+    } catch (err) {
+      this.deps.log.error({ err, to: mail.to, purpose: mail.purpose }, 'account email could not be queued');
+    }
+  }
+}

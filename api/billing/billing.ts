@@ -1,0 +1,31 @@
+import type { Plan } from '../../core/billing/plan.js';
+import type { PaymentProvider } from '../../core/contracts/payment-provider.js';
+import type { Db } from '../../core/db/connect.js';
+import type { Logger } from '../../core/logger.js';
+import { OfflinePaymentProvider } from './offline-provider.js';
+import { PaymentMethods } from './payment-methods.js';
+import { PlanCatalog } from './plan-catalog.js';
+import { SubscriptionRenewal } from './renewal.js';
+import { Subscriptions } from './subscriptions.js';
+
+/** The billing services of one control plane, all over the same provider. */
+export interface Billing {
+  provider: PaymentProvider;
+  plans: PlanCatalog;
+  methods: PaymentMethods;
+  subscriptions: Subscriptions;
+  renewal: SubscriptionRenewal;
+}
+
+/** Builds the billing services; without a provider, the built-in offline (invoice) one. */
+export function createBilling(db: Db, plans: readonly Plan[], log: Logger, provider: PaymentProvider = new OfflinePaymentProvider()): Billing {
+  const catalog = new PlanCatalog(plans);
+  const methods = new PaymentMethods(db, provider);
+  return {
+    provider,
+    plans: catalog,
+    methods,
+    subscriptions: new Subscriptions(db, catalog, methods, provider),
+    renewal: new SubscriptionRenewal(db, catalog, methods, provider, log),
+  };
+}

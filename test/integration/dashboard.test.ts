@@ -1,0 +1,163 @@
+import { expect } from 'chai';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { PASSWORD, outboxToken, signupAdmin, uniqueEmail } from '../support/auth-helpers.js';
+import { startTestApi, type TestApi } from '../support/test-api.js';
+import { TestSite } from '../support/test-site.js';
+
+/** Debian's Chromium: browsers cannot be downloaded here. */
+const CHROMIUM = '/usr/lib/chromium/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+/** Credits of a signed-up account: enough for the screenshot the test takes. */
+const SIGNUP_CREDITS = 100;
+
+/** The dashboard in a real Chromium against a running control plane with an embedded browser agent. */
+describe('web dashboard, in Chromium against the running service', function () {
+  this.timeout(90_000);
+  let api: TestApi;
+  let site: TestSite;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  const consoleErrors: string[] = [];
+  const email = uniqueEmail('dash');
+  let screenshotId = 0;
+
+  const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
+  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+  /** Waits until the <img> matched has really decoded an image (a broken blob would stay at 0). */
+  const decoded = async (selector: string): Promise<void> => {
+    await page.waitForFunction((sel) => {
+      const img = document.querySelector<HTMLImageElement>(sel);
+      return img !== null && img.complete && img.naturalWidth > 0;
+    }, selector, { timeout: 60_000, polling: 200 });
+  };
+  const logIn = async (address: string, password = PASSWORD): Promise<void> => {
+    await heading('Log in').waitFor();
+    await page.getByLabel('Email', { exact: true }).fill(address);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await heading('Overview').waitFor();
+  };
+
+  before(async () => {
+    site = await TestSite.start();
+    api = await startTestApi('pglite', { SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_SIGNUP_CREDITS: String(SIGNUP_CREDITS) }, { agent: true });
+    base = api.plane.url;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') consoleErrors.push(`${msg.text()} (${msg.location().url})`);
+    });
+    page.on('pageerror', (err) => consoleErrors.push(`page error: ${err.message}`));
+  });
+  after(async () => {
+    await browser?.close();
+    await api?.stop();
+    await site?.close();
+  });
+
+  it('is served at / with hashed, immutable assets, without shadowing the API, health or metrics', async () => {
+    const index = await fetch(`${base}/`);
+    expect(index.status).to.equal(200);
+    expect(index.headers.get('content-type')).to.match(/^text\/html/);
+    expect(index.headers.get('cache-control')).to.equal('no-cache');
+    expect(index.headers.get('content-security-policy')).to.include("script-src 'self'");
+    const html = await index.text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script, html).to.be.a('string');
+    const asset = await fetch(`${base}${script}`);
+    expect(asset.status).to.equal(200);
+    expect(asset.headers.get('content-type')).to.match(/^text\/javascript/);
+    expect(asset.headers.get('cache-control')).to.include('immutable');
+    expect((await fetch(`${base}/assets/no-such-file.js`)).status).to.equal(404);
+    expect(await (await fetch(`${base}/healthz`)).json()).to.deep.equal({ status: 'ok' });
+    expect((await fetch(`${base}/metrics`)).headers.get('content-type')).to.match(/^text\/plain/);
+    const unauthenticated = await fetch(`${base}/api/v1/screenshot/list`);
+    expect(unauthenticated.status).to.equal(401);
+    expect((await unauthenticated.json()).code).to.equal('INVALID_API_KEY');
+  });
+
+  it('signs up through the form and lands on the overview showing the balance and the first API key', async () => {
+    await page.goto(`${base}/`);
+    await heading('Log in').waitFor();
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await heading('Sign up').waitFor();
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Company (optional)').fill('Dashboard Test Co');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await heading('Overview').waitFor();
+    expect(await page.getByRole('group', { name: 'Balance' }).innerText()).to.include(`${SIGNUP_CREDITS} credits`);
+    expect(await page.locator('.notice code.secret').innerText()).to.match(/\S{20,}/);
+    expect(await page.getByText('Dashboard Test Co').count()).to.be.greaterThan(0);
+  });
+
+  it('logs out and logs in again', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await logIn(email);
+    expect(await page.locator('.user-email').innerText()).to.equal(email);
+  });
+
+  it('creates a screenshot of a local page from the form; the list shows its thumbnail once finished', async () => {
+    await nav('New screenshot').click();
+    await heading('New screenshot').waitFor();
+    await page.getByLabel('URLs').fill(site.url('/links.html'));
+    await page.getByLabel('Hide popups').check();
+    await page.getByRole('button', { name: 'Take screenshot' }).click();
+    await heading('Screenshots').waitFor();
+    const card = page.getByRole('article', { name: /^Screenshot \d+$/ });
+    await card.waitFor();
+    screenshotId = Number((await card.getAttribute('aria-label'))?.replace('Screenshot ', ''));
+    expect(screenshotId).to.be.greaterThan(0);
+    // The list polls while the record is processing; the thumbnail is fetched once it has finished.
+    await decoded(`article[aria-label="Screenshot ${screenshotId}"] img.thumb`);
+    expect(await card.locator('.badge').innerText()).to.equal('finished');
+  });
+
+  it('opens its detail page: every field of the record and the shot', async () => {
+    await page.getByRole('article', { name: `Screenshot ${screenshotId}` }).getByRole('link', { name: site.url('/links.html'), exact: true }).click();
+    await heading(`Screenshot ${screenshotId}`).waitFor();
+    const fields = page.getByRole('table', { name: 'Every field of the record' });
+    await fields.waitFor();
+    const rowOf = (name: string) => fields.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+    expect(await rowOf('url').innerText()).to.include(site.url('/links.html'));
+    expect(await rowOf('status').innerText()).to.include('finished');
+    expect(await rowOf('hide_popups').innerText()).to.include('true');
+    expect(await rowOf('id').innerText()).to.include(String(screenshotId));
+    await decoded('img[alt^="Shot 1 of"]');
+  });
+
+  it('lets an admin open the nodes page, which lists the embedded agent\'s node', async () => {
+    const admin = await signupAdmin(api);
+    const [node] = await api.parts.registry.list();
+    expect(node, 'the embedded agent heartbeats').to.not.equal(undefined);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await logIn(admin.user.email);
+    await nav('Nodes').click();
+    await heading('Nodes').waitFor();
+    const nodes = page.getByRole('table', { name: 'Live nodes of the farm' });
+    await nodes.getByRole('cell', { name: node!.id, exact: true }).waitFor();
+    expect(await nodes.innerText()).to.include('chrome');
+  });
+
+  it('resets a forgotten password from the email\'s link, then logs in with the new one', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await heading('Log in').waitFor();
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('an email with a reset link is on its way').waitFor();
+    // The link of the email, as account-email.ts writes it: a path of the control plane, not a hash route.
+    await page.goto(`${base}/reset-password?token=${encodeURIComponent(await outboxToken(api.database.db, email, 'reset_password'))}`);
+    await heading('Choose a new password').waitFor();
+    const newPassword = `${PASSWORD} renewed`;
+    await page.getByLabel('New password').fill(newPassword);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await logIn(email, newPassword);
+  });
+
+  it('logged no console errors and no page errors along the way', () => {
+    expect(consoleErrors).to.deep.equal([]);
+  });
+});
