@@ -1,4 +1,4 @@
-import { DEFAULT_FILENAME_TEMPLATE, renderFilename, type FilenameVars } from '../core/batch/filename-template.js';
+import { DEFAULT_FILENAME_TEMPLATE, renderFilename, renderRowFilename, type FilenameVars } from '../core/batch/filename-template.js';
 import type { AppFile, ScreenshotRecordData } from './contract.js';
 
 /**
@@ -11,16 +11,37 @@ import type { AppFile, ScreenshotRecordData } from './contract.js';
  */
 export function appFilename(screenshot: ScreenshotRecordData, file: AppFile, runFilename: string, template?: string | null): string {
   const source = runFilename || template || DEFAULT_FILENAME_TEMPLATE;
-  const vars: FilenameVars = {
+  const base = renderFilename(source, filenameVarsOf(screenshot, file));
+  const shotSuffix = file.kind === 'image' && file.shot !== null && file.shot > 1 && !source.includes('{shot}') ? `-${file.shot}` : '';
+  return `${base}${shotSuffix}.${file.extension}`;
+}
+
+/** The filename variables of one output of a screenshot record. */
+export function filenameVarsOf(screenshot: ScreenshotRecordData, file: AppFile): FilenameVars {
+  const created = typeof screenshot.created_at === 'string' ? new Date(screenshot.created_at) : new Date();
+  return {
     id: screenshot.id,
     url: screenshot.url,
     shot: file.shot,
     browser: typeof screenshot.browser === 'string' ? screenshot.browser : '',
     country: typeof screenshot.country === 'string' ? screenshot.country : '',
     tags: Array.isArray(screenshot.tag) ? screenshot.tag.map(String) : [],
-    date: typeof screenshot.created_at === 'string' ? new Date(screenshot.created_at) : new Date(),
+    date: Number.isNaN(created.getTime()) ? new Date() : created,
   };
-  const base = renderFilename(source, vars);
-  const shotSuffix = file.kind === 'image' && file.shot !== null && file.shot > 1 && !source.includes('{shot}') ? `-${file.shot}` : '';
-  return `${base}${shotSuffix}.${file.extension}`;
 }
+
+/**
+ * A FOLDER template (an app's folder setting, e.g. `Screenshots/{domain}`), rendered and sanitised like
+ * the folders of a filename template but with no `{id}` added: it is rendered with a placeholder file
+ * segment after it, which is then dropped (rendered alone, a folder that comes out empty would be named
+ * after the id). '' when it renders to nothing; never a leading or trailing `/`.
+ */
+export function renderFolderTemplate(template: string, screenshot: ScreenshotRecordData, file: AppFile): string {
+  if (template.trim() === '') return '';
+  const segments = renderRowFilename(`${template}/${FOLDER_PLACEHOLDER}`, filenameVarsOf(screenshot, file)).split('/');
+  segments.pop();
+  return segments.join('/');
+}
+
+/** The placeholder file segment of renderFolderTemplate: it keeps every segment of the template a folder. */
+export const FOLDER_PLACEHOLDER = '_';

@@ -1,4 +1,5 @@
 import type { Agent } from 'node:http';
+import type { AppEndpoints } from '../core/config/config.js';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 
@@ -132,15 +133,7 @@ export interface AppPlugin<Schema extends SettingsSchema = SettingsSchema> {
 }
 
 /** What SDK-based built-ins read from the service's configuration: the base URLs of the services. */
-export interface AppEndpoints {
-  slackApiUrl: string;
-  googleDriveApiUrl: string;
-  googleTokenUrl: string;
-  dropboxApiUrl: string;
-  dropboxContentUrl: string;
-  microsoftGraphUrl: string;
-  microsoftLoginUrl: string;
-}
+export type { AppEndpoints };
 
 /**
  * How plugins are exported by modules named in SHOTFARM_PLUGINS: `export default` (or `export const plugin`)

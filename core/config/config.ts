@@ -73,15 +73,7 @@ export interface AppsConfig {
   retrySeconds: number;
   timeoutSeconds: number;
   concurrency: number;
-  endpoints: {
-    slackApiUrl: string;
-    googleDriveApiUrl: string;
-    googleTokenUrl: string;
-    dropboxApiUrl: string;
-    dropboxContentUrl: string;
-    microsoftGraphUrl: string;
-    microsoftLoginUrl: string;
-  };
+  endpoints: AppEndpoints;
 }
 
 /** Plans and subscription renewal. */
@@ -109,4 +101,15 @@ export interface AuthConfig {
 export interface MailConfig {
   smtpUrl: string | null;
   from: string;
+}
+
+/** Base URLs of the services the SDK-based apps call (no trailing slash), so tests and gateways can stand in. */
+export interface AppEndpoints {
+  slackApiUrl: string;
+  googleDriveApiUrl: string;
+  googleTokenUrl: string;
+  dropboxApiUrl: string;
+  dropboxContentUrl: string;
+  microsoftGraphUrl: string;
+  microsoftLoginUrl: string;
 }

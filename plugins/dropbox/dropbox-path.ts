@@ -1,4 +1,4 @@
-import { renderRowFilename, type FilenameVars } from '../../core/batch/filename-template.js';
+import { renderFolderTemplate } from '../app-filename.js';
 import type { AppFile, AppRunContext } from '../contract.js';
 
 /**
@@ -19,7 +19,7 @@ import type { AppFile, AppRunContext } from '../contract.js';
  */
 export function dropboxPath(ctx: Pick<AppRunContext<unknown>, 'screenshot' | 'filename'>, file: AppFile, pathSetting: string): string {
   const { folder, name } = splitPathSetting(pathSetting);
-  const renderedFolder = folder === '' ? '' : renderFolder(folder, filenameVars(ctx.screenshot, file));
+  const renderedFolder = renderFolderTemplate(folder, ctx.screenshot, file);
   const fileName = ctx.filename(file, name === '' ? null : name);
   return `/${renderedFolder === '' ? '' : `${renderedFolder}/`}${fileName}`;
 }
@@ -31,26 +31,4 @@ export function splitPathSetting(pathSetting: string): { folder: string; name: s
   return cut < 0 ? { folder: '', name: inner } : { folder: inner.slice(0, cut), name: inner.slice(cut + 1) };
 }
 
-/**
- * Renders a folder template: as a row filename (no `{id}` injected) with a placeholder file name after it,
- * which is then removed. Rendered alone, a folder that comes out empty would be named after the id.
- */
-function renderFolder(folder: string, vars: FilenameVars): string {
-  const segments = renderRowFilename(`${folder}/x`, vars).split('/');
-  segments.pop();
-  return segments.join('/');
-}
 
-/** The same variables as the runner's ctx.filename (plugins/app-filename.ts) gives the file name. */
-function filenameVars(screenshot: AppRunContext<unknown>['screenshot'], file: AppFile): FilenameVars {
-  const created = typeof screenshot.created_at === 'string' ? new Date(screenshot.created_at) : new Date();
-  return {
-    id: screenshot.id,
-    url: screenshot.url,
-    shot: file.shot,
-    browser: typeof screenshot.browser === 'string' ? screenshot.browser : '',
-    country: typeof screenshot.country === 'string' ? screenshot.country : '',
-    tags: Array.isArray(screenshot.tag) ? screenshot.tag.map(String) : [],
-    date: Number.isNaN(created.getTime()) ? new Date() : created,
-  };
-}

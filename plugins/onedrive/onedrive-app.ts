@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { validateTemplate } from '../../core/batch/filename-template.js';
 import { AppRunError, defineAppPlugin, type AppEndpoints, type AppFile, type AppPlugin, type AppRunContext } from '../contract.js';
 import { secret } from '../secret-setting.js';
-import { drivePathProblem, renderDriveFolder } from './drive-path.js';
+import { drivePathProblem } from './drive-path.js';
+import { renderFolderTemplate } from '../app-filename.js';
 import { GraphCallError, GraphUploader, SIMPLE_UPLOAD_MAX_BYTES, type DriveItem, type DriveTarget } from './graph-upload.js';
 import { TokenCache, type TokenCredentials } from './microsoft-token.js';
 import { abortedError, graphHttpFailure } from './onedrive-errors.js';
@@ -131,7 +132,7 @@ export function createOneDriveApp(endpoints: Pick<AppEndpoints, 'microsoftGraphU
 
 /** `<drive_path folder>/<the run's file name>`. */
 function drivePathOf(ctx: AppRunContext<OneDriveSettings>, file: AppFile): string {
-  const folder = renderDriveFolder(ctx.settings.drive_path, ctx.screenshot, file);
+  const folder = renderFolderTemplate(ctx.settings.drive_path, ctx.screenshot, file);
   const name = ctx.filename(file, ctx.settings.filename ?? null);
   return folder === '' ? name : `${folder}/${name}`;
 }

@@ -7,6 +7,7 @@ import { startFakeMicrosoftGraph, type FakeMicrosoftGraph } from '../support/fak
 import { FAKE_SLACK_TOKEN, FakeSlack } from '../support/fake-slack.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
+import { until } from '../support/wait-until.js';
 
 /**
  * The SDK-based built-in apps (slack, gdrive, dropbox, onedrive) and webcategorize, end to end through the
@@ -53,15 +54,6 @@ const MS_REFRESH_TOKEN = 'M.C1_e2e-refresh-token';
 const RECIPE_QUERY = 'recipe=how+to+bake+the+best+banana+bread+at+home+with+ripe+bananas+and+this+easy+recipe+for+the+whole+family'
   + '&ingredients=flour+sugar+butter+eggs+tablespoon+teaspoon&method=bake+in+the+oven';
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('SDK-based apps end to end through the service (embedded Chromium, local fakes of Slack, Drive, Dropbox, Graph)', function () {
   this.timeout(60_000);

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { startS3rver, S3RVER_CREDENTIALS, type RunningS3rver } from '../support/s3rver.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
+import { until } from '../support/wait-until.js';
 import { shotKey } from '../../core/storage/storage-keys.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -20,15 +21,6 @@ async function readObject(client: Client, bucket: string, key: string): Promise<
   return Buffer.concat(chunks);
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('apps: configurations, runs, retries, events (embedded, real browser, s3rver)', function () {
   this.timeout(300_000);
