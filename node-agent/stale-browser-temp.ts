@@ -14,7 +14,7 @@ const STALE_PATTERNS = [/^playwright_chromiumdev_profile-/, /^playwright_firefox
 const MIN_AGE_MS = 60_000;
 
 /** Paths live processes name on their command line (--user-data-dir, -profile) or hold open. */
-async function pathsInUse(): Promise<string[]> {
+export async function pathsInUse(): Promise<string[]> {
   const used: string[] = [];
   for (const pid of (await fs.readdir('/proc').catch(() => [] as string[])).filter((p) => /^\d+$/.test(p))) {
     const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');

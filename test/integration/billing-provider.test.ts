@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -11,7 +10,7 @@ import type { AttachedPaymentMethod, PaymentMethodInput, PaymentProvider, Period
 import { ApiError } from '../../core/errors.js';
 import { createLogger } from '../../core/logger.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
-import { TEST_PLANS, backdateSubscription, plansEnv } from '../support/billing-fixtures.js';
+import { TEST_PLANS, backdateSubscription, plansEnv, removePlansFiles, writePlansFile } from '../support/billing-fixtures.js';
 
 /**
  * A card processor as an adapter would drive it, in memory: a nonce becomes a stored card, and each
@@ -50,13 +49,10 @@ const problemsOf = (env: Record<string, string>): string[] => {
   throw new Error('expected a ConfigError');
 };
 
-function writeTemp(text: string): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-plans-')), 'plans.json');
-  fs.writeFileSync(file, text);
-  return file;
-}
+const writeTemp = writePlansFile;
 
 describe('billing plans file (SHOTFARM_PLANS_FILE)', () => {
+  after(removePlansFiles);
   it('ships valid built-in plans, used when no file is set, with a public free plan', () => {
     expect(plansSchema.safeParse(DEFAULT_PLANS).success).to.equal(true);
     const config = loadConfig({});
@@ -103,7 +99,10 @@ describe('the renewal schedule of the control plane', function () {
     // Renewal every second: the schedule itself is under test.
     api = await startTestApi('pglite', { ...plansEnv(), SHOTFARM_BILLING_RENEWAL_SECONDS: '1' });
   });
-  after(async () => api?.stop());
+  after(async () => {
+    await api?.stop();
+    removePlansFiles();
+  });
 
   it('renews a subscription whose period ended by itself, once', async () => {
     const db = api.database.db;
@@ -139,7 +138,10 @@ describe('billing through a card processor adapter (the PaymentProvider contract
     // The control plane's own renewal runs at start and then hourly: it never races these tests.
     api = await startTestApi('pglite', { ...plansEnv(), SHOTFARM_BILLING_RENEWAL_SECONDS: '3600' });
   });
-  after(async () => api?.stop());
+  after(async () => {
+    await api?.stop();
+    removePlansFiles();
+  });
 
   it('stores what the adapter returns for a nonce, and charges that method', async () => {
     const acct = await api.account(0);

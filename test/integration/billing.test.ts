@@ -3,7 +3,7 @@ import { recordCredit } from '../../api/accounts/ledger.js';
 import { openPeriod } from '../../api/billing/period-opener.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
-import { ADMIN_KEY, TEST_PLANS, backdateSubscription, plansEnv } from '../support/billing-fixtures.js';
+import { ADMIN_KEY, TEST_PLANS, backdateSubscription, plansEnv, removePlansFiles } from '../support/billing-fixtures.js';
 
 type Init = RequestInit & { key?: string };
 const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -48,7 +48,10 @@ for (const kind of DATABASE_KINDS) {
     before(async () => {
       api = await startTestApi(kind, plansEnv());
     });
-    after(async () => api?.stop());
+    after(async () => {
+      await api?.stop();
+      removePlansFiles();
+    });
 
     describe('GET /billing/plans', () => {
       it('lists the public plans of the plans file to users, in the spec\'s Plan shape', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { generateApiKey, insertApiKey } from '../../api/accounts/api-keys.js';
-import { ADMIN_KEY, TEST_PLANS, plansEnv } from '../support/billing-fixtures.js';
+import { ADMIN_KEY, TEST_PLANS, plansEnv, removePlansFiles } from '../support/billing-fixtures.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
 
@@ -71,6 +71,7 @@ describe('dashboard and admin overviews, from real screenshots of the embedded f
   after(async () => {
     await api?.stop();
     await site?.close();
+    removePlansFiles();
   });
 
   it('answers a new account in the spec\'s Dashboard overview shape: its balance, no plan, nothing counted', async () => {

@@ -18,11 +18,28 @@ export const TEST_PLANS = [
 /** The bootstrap key of these suites: it acts as an admin user (api/accounts/bootstrap.ts). */
 export const ADMIN_KEY = 'test-admin-bootstrap-key-0123456789';
 
+/** This process's folder of plans files (made when first needed; removePlansFiles takes it away). */
+let plansDir: string | null = null;
+let written = 0;
+
+/** Writes a plans file (any text: the config tests also write broken ones); returns its path. */
+export function writePlansFile(text: string): string {
+  if (plansDir === null || !fs.existsSync(plansDir)) plansDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-plans-'));
+  written += 1;
+  const file = path.join(plansDir, `plans-${written}.json`);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+/** Removes the plans files: call it in the `after` of every suite that wrote some (config is read at start). */
+export function removePlansFiles(): void {
+  if (plansDir !== null) fs.rmSync(plansDir, { recursive: true, force: true });
+  plansDir = null;
+}
+
 /** Writes plans to a temporary file; returns the env that points the API at it, with the admin key. */
 export function plansEnv(plans: unknown = TEST_PLANS): Record<string, string> {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-plans-')), 'plans.json');
-  fs.writeFileSync(file, JSON.stringify(plans));
-  return { SHOTFARM_PLANS_FILE: file, SHOTFARM_BOOTSTRAP_KEY: ADMIN_KEY };
+  return { SHOTFARM_PLANS_FILE: writePlansFile(JSON.stringify(plans)), SHOTFARM_BOOTSTRAP_KEY: ADMIN_KEY };
 }
 
 /**

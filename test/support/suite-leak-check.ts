@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import { removeStaleBrowserTemp } from '../../node-agent/stale-browser-temp.js';
+import path from 'node:path';
+import { pathsInUse, removeStaleBrowserTemp } from '../../node-agent/stale-browser-temp.js';
 import { countOwnProcesses, waitForOwnProcesses } from './process-census.js';
 
 /**
@@ -26,7 +27,10 @@ export const mochaHooks = {
     const left = await waitForOwnProcesses(PROCESSES, [], 0, 30_000);
     if (left > 0) throw new Error(`${left} browser/driver/ffmpeg process(es) started by the tests are still running (${await countOwnProcesses(PROCESSES, [])} now)`);
     const removed = (await removeStaleBrowserTemp(os.tmpdir(), 0)).filter((p) => !tempBefore.has(p.slice(os.tmpdir().length + 1)));
-    const remaining = tempEntries().filter((name) => !tempBefore.has(name));
+    // Entries a live process still names or holds belong to that process: every process of the tests is
+    // gone (checked above), so it is another program on the machine (a developer's running service).
+    const inUse = await pathsInUse();
+    const remaining = tempEntries().filter((name) => !tempBefore.has(name) && !inUse.some((u) => u.includes(path.join(os.tmpdir(), name))));
     process.stdout.write(`leak check: no test process left; ${removed.length} temp folder(s) of killed browsers removed as an agent start does; ${remaining.length} left\n`);
     if (remaining.length > 0) throw new Error(`temp entries the tests left behind: ${remaining.slice(0, 20).join(', ')}${remaining.length > 20 ? ' …' : ''}`);
   },
