@@ -58,14 +58,17 @@ export function ipv6Groups(ipv6: string): number[] {
   return [...left, ...Array<string>(missing).fill('0'), ...right].map((g) => parseInt(g, 16));
 }
 
-/** The IPv4 address an IPv4-mapped or NAT64 IPv6 address carries, or null. */
+/**
+ * The IPv4 address an IPv6 address carries, or null: IPv4-mapped and NAT64 addresses carry it in their
+ * last 32 bits; 6to4 addresses (2002::/16, RFC 3056) carry it in bits 16–47, and a 6to4 relay would
+ * deliver to that IPv4 address, so `2002:7f00:1::` reaches 127.0.0.1's network as surely as 127.0.0.1.
+ */
 export function embeddedIpv4(ipv6: string): string | null {
-  if (net.isIPv6(ipv6) && EMBEDS_V4.check(ipv6, 'ipv6')) {
-    const g = ipv6Groups(ipv6);
-    const hi = g[6] ?? 0;
-    const lo = g[7] ?? 0;
-    return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
-  }
+  if (!net.isIPv6(ipv6)) return null;
+  const g = ipv6Groups(ipv6);
+  const v4 = (hi: number, lo: number): string => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
+  if (EMBEDS_V4.check(ipv6.split('%')[0] ?? ipv6, 'ipv6')) return v4(g[6] ?? 0, g[7] ?? 0);
+  if (g[0] === 0x2002) return v4(g[1] ?? 0, g[2] ?? 0);
   return null;
 }
 

@@ -8,6 +8,8 @@ import { resolveDestination } from '../../core/net/resolve-destination.js';
 
 describe('egress guard: address classification (unit)', () => {
   const cases: [string, string | null][] = [
+    // 6to4 (2002::/16) carries an IPv4 address in bits 16-47: judged as that address
+    ['2002:7f00:1::', 'loopback'], ['2002:a9fe:a9fe::1', 'link-local'], ['2002:0a00:0001::', 'private'], ['2002:cb00:7101::1', null],
     // loopback
     ['127.0.0.1', 'loopback'], ['127.255.255.254', 'loopback'], ['::1', 'loopback'],
     // RFC 1918 and unique local
