@@ -33,6 +33,10 @@ describe('API keys: /key/list, /key/create, /key/delete', function () {
     // last_used_at is written beside the request (it must never slow one down), so it may land a moment later.
     const lastUsed = await eventually(async () => (await call(api.url, '/key/list', { headers: bearer(made.token) })).body.data[0].last_used_at ?? undefined, 'last_used_at');
     expect(new Date(lastUsed).getTime()).to.be.closeTo(Date.now(), 60_000);
+    // A key used again within the minute does not write the row again (busy keys would write it per request).
+    for (let i = 0; i < 3; i++) await call(api.url, '/key/list', { key: made.api_key.key });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await call(api.url, '/key/list', { headers: bearer(made.token) })).body.data[0].last_used_at).to.equal(lastUsed);
   });
 
   it('POST /key/create returns the new secret once; the key works and the list never shows it', async () => {
