@@ -2,7 +2,9 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { BROWSERS, type BrowserName } from '../../core/capture-spec.js';
 import { QUEUE_TIERS, type CaptureJob, type CaptureResult, type Consumer, type JobHandler, type JobQueue } from '../../core/contracts/job-queue.js';
+import { serviceUnavailable } from '../../core/errors.js';
 import { createLogger, type Logger } from '../../core/logger.js';
+import { natsConnected } from '../nats/connect.js';
 import { ANY_COUNTRY, jobCountryToken, normalizeCountries } from './country-routing.js';
 import { encodeJson } from './nats/job-codec.js';
 import { JobStateStore } from './nats/job-state.js';
@@ -111,6 +113,7 @@ export class NatsJobQueue implements JobQueue {
 
   async enqueue(job: CaptureJob): Promise<void> {
     this.assertOpen();
+    this.assertConnected();
     if (!(QUEUE_TIERS as readonly string[]).includes(job.tier)) throw new Error(`unknown queue tier ${JSON.stringify(job.tier)}`);
     if (!(BROWSERS as readonly string[]).includes(job.spec.browser)) throw new Error(`unknown browser ${JSON.stringify(job.spec.browser)}`);
     const subject = this.ctx.names.jobSubject(job.spec.browser, job.tier, jobCountryToken(job));
@@ -190,7 +193,8 @@ export class NatsJobQueue implements JobQueue {
   }
 
   async reachable(): Promise<boolean> {
-    if (this.closing.signal.aborted || this.ctx.nc.isClosed()) return false;
+    // Disconnected (NATS restarting): say so at once; a request would wait out its timeout (issue 8).
+    if (this.closing.signal.aborted || !natsConnected(this.ctx.nc)) return false;
     try {
       const { jsm } = await this.handles();
       await jsm.getAccountInfo();
@@ -243,5 +247,13 @@ export class NatsJobQueue implements JobQueue {
 
   private assertOpen(): void {
     if (this.closing.signal.aborted) throw new Error('job queue closed');
+  }
+
+  /**
+   * While the connection is down a publish would wait out its timeout (5 s per job) before failing:
+   * fail at once instead, so the API answers promptly and the caller marks the record (issue 8).
+   */
+  private assertConnected(): void {
+    if (!natsConnected(this.ctx.nc)) throw serviceUnavailable('The job queue (NATS) is unreachable; try again shortly');
   }
 }

@@ -1,6 +1,8 @@
 import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { NodeRegistry, NodeStatus } from '../../core/contracts/node-registry.js';
+import { serviceUnavailable } from '../../core/errors.js';
+import { natsConnected } from '../nats/connect.js';
 import { openTtlBucket } from '../nats/kv-bucket.js';
 import { assertPrefix } from '../nats/names.js';
 
@@ -61,6 +63,9 @@ export class NatsNodeRegistry implements NodeRegistry {
 
   private kv(): Promise<KV> {
     if (this.closed) return Promise.reject(new Error('node registry closed'));
+    // While NATS is down a KV request waits out its timeout; fail at once with a 503 the API can pass on
+    // (admission reads the registry on every create), rather than hang the request (issue 8).
+    if (!natsConnected(this.options.connection)) return Promise.reject(serviceUnavailable('The node registry (NATS) is unreachable; try again shortly'));
     if (!this.bucket) {
       const opening = openTtlBucket(this.options.connection, this.bucketName, this.options.ttlMs);
       // A failed open (NATS down) is retried by the next call instead of being remembered.

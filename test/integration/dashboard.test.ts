@@ -145,6 +145,8 @@ describe('web dashboard, in Chromium against the running service', function () {
     await page.getByRole('button', { name: 'Log out' }).click();
     await heading('Log in').waitFor();
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    // The login form has an Email field too: fill the reset form's only once it is on screen.
+    await heading('Reset your password').waitFor();
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText('an email with a reset link is on its way').waitFor();
