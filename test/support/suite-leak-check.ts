@@ -12,7 +12,9 @@ import { countOwnProcesses, waitForOwnProcesses } from './process-census.js';
  * held by a live process, or is a test's data folder nobody removed: a leak, and the suite fails.
  */
 const PROCESSES = /\/usr\/lib\/chromium\/chromium|firefox-esr|chromedriver|ffmpeg|selenium-server[^ ]*\.jar/;
-const TEMP = /^(playwright_chromiumdev_profile-|playwright_firefoxdev_profile-|playwright-artifacts-|org\.chromium\.Chromium\.|shotfarm-)/;
+// Not a leak: the Firefox launcher's watchdog script (drivers/playwright/die-with-parent.ts) is written once
+// per browser binary and reused by every later launch, on purpose.
+const TEMP = /^(playwright_chromiumdev_profile-|playwright_firefoxdev_profile-|playwright-artifacts-|org\.chromium\.Chromium\.|shotfarm-(?!die-with-parent-))/;
 
 let tempBefore = new Set<string>();
 

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import { loadConfig } from '../../core/config/load-config.js';
 import type { AppPlugin } from '../../plugins/contract.js';
@@ -65,7 +68,8 @@ describe('app plugin registry (unit)', () => {
 
   it('`shotfarm api` stops at start-up with exit code 2 and the problem when a plugin cannot load', async function () {
     this.timeout(60_000);
-    const run = await runCli(['api'], { SHOTFARM_PLUGINS: './test/fixtures/plugins/duplicate-webhook.mjs', PORT: '0', SHOTFARM_DATA_DIR: '/tmp/shotfarm-plugin-cli-test', LOG_LEVEL: 'silent' });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-plugin-cli-'));
+    const run = await runCli(['api'], { SHOTFARM_PLUGINS: './test/fixtures/plugins/duplicate-webhook.mjs', PORT: '0', SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }).finally(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     expect(run.code).to.equal(2);
     expect(run.stderr).to.include('invalid app plugins').and.include('"webhook": type is declared twice');
   });
