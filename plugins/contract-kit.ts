@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { deflateSync } from 'node:zlib';
 import { z } from 'zod';
 import { appFilename } from './app-filename.js';
-import { APP_EVENT_TYPES, type AppEvent, type AppFile, type AppFiles, type AppOutput, type AppPlugin, type AppRunContext, type ScreenshotRecordData } from './contract.js';
+import { APP_EVENT_TYPES, AppRunError, type AppEvent, type AppFile, type AppFiles, type AppOutput, type AppPlugin, type AppRunContext, type ScreenshotRecordData } from './contract.js';
 import { secretFields } from './secret-setting.js';
 
 /**
@@ -64,6 +64,17 @@ export function runContext<S>(settings: S, opts: { screenshot?: ScreenshotRecord
     egress: { agent: (protocol) => (protocol === 'https:' ? https.globalAgent : http.globalAgent) },
     attempt: opts.attempt ?? 1,
   };
+}
+
+/** The AppRunError a run rejects with; an AssertionError when it resolves or rejects with anything else. */
+export async function expectRunError(run: Promise<unknown>): Promise<AppRunError> {
+  try {
+    await run;
+  } catch (error) {
+    assert.ok(error instanceof AppRunError, `expected an AppRunError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected the run to fail');
 }
 
 export interface ContractCheckOptions {

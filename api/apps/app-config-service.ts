@@ -1,6 +1,6 @@
-import type { z } from 'zod';
 import type { Db } from '../../core/db/connect.js';
 import { notFound, validationError, type FieldErrors } from '../../core/errors.js';
+import { checkSettings } from '../../plugins/check-settings.js';
 import type { AppRegistry } from '../../plugins/registry.js';
 import type { Caller } from '../http/state.js';
 import type { AppSettingsCodec } from './app-settings-codec.js';
@@ -106,19 +106,9 @@ export class AppConfigService {
       (fields.settings ??= []).push('must be a JSON object');
       return null;
     }
-    let parsed: ReturnType<typeof plugin.settingsSchema.safeParse>;
-    try {
-      parsed = plugin.settingsSchema.strict().safeParse(value);
-    } catch (err) {
-      // A plugin's own check that throws is the plugin's bug, but these settings still cannot be saved.
-      (fields.settings ??= []).push(`the ${type} app could not check these settings: ${err instanceof Error ? err.message : String(err)}`);
-      return null;
-    }
-    if (parsed.success) return parsed.data as Record<string, unknown>;
-    for (const issue of parsed.error.issues) {
-      const key = ['settings', ...issue.path.map(String)].join('.');
-      (fields[key] ??= []).push(issue.code === 'unrecognized_keys' ? `unknown setting(s): ${(issue as z.core.$ZodIssueUnrecognizedKeys).keys.join(', ')}` : issue.message);
-    }
+    const checked = checkSettings(plugin, value);
+    if (checked.ok) return checked.settings;
+    for (const problem of checked.problems) (fields[problem.path ? `settings.${problem.path}` : 'settings'] ??= []).push(problem.message);
     return null;
   }
 }

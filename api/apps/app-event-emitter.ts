@@ -1,6 +1,7 @@
 import type { Db } from '../../core/db/connect.js';
 import type { Logger } from '../../core/logger.js';
-import type { AppEventType, SettingsSchema } from '../../plugins/contract.js';
+import { checkSettings } from '../../plugins/check-settings.js';
+import type { AppEventType } from '../../plugins/contract.js';
 import type { AppRegistry } from '../../plugins/registry.js';
 import type { AppSettingsCodec } from './app-settings-codec.js';
 
@@ -27,9 +28,9 @@ export class AppEventEmitter {
       const plugin = this.registry.get(config.type);
       if (!plugin?.deliver) continue;
       if (plugin.wantsEvent) {
-        const parsed = safeParse(plugin.settingsSchema, this.openOrNull(config.type, config.settings));
+        const checked = checkSettings(plugin, this.openOrNull(config.type, config.settings));
         // Settings that no longer parse still get the delivery: its run reports the problem on the event.
-        if (parsed.success && !plugin.wantsEvent(parsed.data as never, event.type)) continue;
+        if (checked.ok && !plugin.wantsEvent(checked.settings as never, event.type)) continue;
       }
       rows.push({ company_id: companyId, app_config_id: config.id, type: event.type, message_id: event.messageId, payload: JSON.stringify(event.data) });
     }
@@ -56,11 +57,3 @@ export class AppEventEmitter {
   }
 }
 
-/** A schema whose own checks throw counts as settings that do not parse. */
-function safeParse(schema: SettingsSchema, value: unknown): { success: true; data: unknown } | { success: false } {
-  try {
-    return schema.safeParse(value);
-  } catch {
-    return { success: false };
-  }
-}

@@ -5,6 +5,7 @@ import type { Logger } from '../../core/logger.js';
 import { toScreenshotRecord } from '../../core/screenshot-record.js';
 import { appFilename } from '../../plugins/app-filename.js';
 import type { AppEgress, AppLogger, AppOutput, AppPlugin, ScreenshotRecordData } from '../../plugins/contract.js';
+import { checkSettings } from '../../plugins/check-settings.js';
 import type { AppRegistry } from '../../plugins/registry.js';
 import type { ScreenshotStore } from '../screenshots/screenshot-store.js';
 import type { AppEventEmitter } from './app-event-emitter.js';
@@ -126,20 +127,18 @@ export class AppRunner {
     if (!config) return;
     const log = this.deps.log.child({ app_type: config.type, app_config_id: job.appConfigId, [job.table === 'app_runs' ? 'app_run_id' : 'app_event_id']: job.id });
     const signal = AbortSignal.any([AbortSignal.timeout(this.deps.config.timeoutSeconds * 1000), this.stopping.signal]);
-    let screenshot: ScreenshotRecordData | null = null;
+    const plugin = this.deps.registry.get(config.type);
     try {
-      const plugin = this.deps.registry.get(config.type);
       if (!plugin) throw new NotRunnable(`the app type "${config.type}" is not installed on this service`);
-      const parsed = parseSettings(plugin, this.openSettings(config.type, config.settings));
-      if (!parsed.success) throw new NotRunnable(`the app's settings are no longer valid for ${config.type}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}; update them`);
-      const base = { settings: parsed.data, signal, log: appLogger(log), egress: this.deps.egress, attempt: job.attempts };
+      const checked = checkSettings(plugin, this.openSettings(config.type, config.settings));
+      if (!checked.ok) throw new NotRunnable(`the app's settings are no longer valid for ${config.type}: ${checked.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ')}; update them`);
+      const base = { settings: checked.settings, signal, log: appLogger(log), egress: this.deps.egress, attempt: job.attempts };
       let output: AppOutput;
       if (job.table === 'app_runs') {
-        screenshot = await this.screenshotOf(job);
+        const screenshot = await this.screenshotOf(job);
         if (screenshot.status === 'error' && !plugin.runsOnError) throw new NotRunnable(`not run: the screenshot failed (${screenshot.error ?? 'no reason given'}), so there was nothing to send`);
         const files = await screenshotAppFiles(this.deps.db, this.deps.objects, job.row.screenshot_id as number);
-        const record = screenshot;
-        output = await plugin.run({ ...base, screenshot: record, files, filename: (file, template) => appFilename(record, file, String(job.row.filename ?? ''), template) });
+        output = await plugin.run({ ...base, screenshot, files, filename: (file, template) => appFilename(screenshot, file, String(job.row.filename ?? ''), template) });
       } else {
         if (!plugin.deliver) throw new NotRunnable(`the app type "${config.type}" does not receive events`);
         const event = { id: String(job.row.message_id), type: job.row.type as never, timestamp: new Date(job.row.created_at as string), data: job.row.payload as Record<string, unknown> };
@@ -149,11 +148,11 @@ export class AppRunner {
       if (await this.jobs.finish(job, output)) await this.afterUpload(job, plugin, 'finished');
       log.info({ attempt: job.attempts }, 'app job finished');
     } catch (err) {
-      await this.recordFailure(job, err, log, signal);
+      await this.recordFailure(job, plugin, err, log, signal);
     }
   }
 
-  private async recordFailure(job: ClaimedJob, err: unknown, log: Logger, signal: AbortSignal): Promise<void> {
+  private async recordFailure(job: ClaimedJob, plugin: AppPlugin | undefined, err: unknown, log: Logger, signal: AbortSignal): Promise<void> {
     if (this.stopping.signal.aborted) {
       await this.jobs.release(job);
       return;
@@ -163,10 +162,7 @@ export class AppRunner {
     if (last) {
       const message = failure.retryable ? `${failure.message} (gave up after ${job.attempts} attempts)` : failure.message;
       log.warn({ attempt: job.attempts, error: failure.message }, 'app job failed');
-      if (await this.jobs.fail(job, message)) {
-        const plugin = this.deps.registry.get(String((await this.deps.db('app_configs').where({ id: job.appConfigId }).first('type'))?.type ?? ''));
-        if (plugin) await this.afterUpload(job, plugin, 'failed');
-      }
+      if (await this.jobs.fail(job, message) && plugin) await this.afterUpload(job, plugin, 'failed');
       return;
     }
     const delay = retryDelaySeconds(this.deps.config.retrySeconds, job.attempts);
@@ -199,14 +195,6 @@ export class AppRunner {
   }
 }
 
-/** The settings as the plugin's schema parses them; a schema that throws makes the run impossible, not retryable. */
-function parseSettings(plugin: AppPlugin, settings: Record<string, unknown>): ReturnType<AppPlugin['settingsSchema']['safeParse']> {
-  try {
-    return plugin.settingsSchema.safeParse(settings);
-  } catch (err) {
-    throw new NotRunnable(`the ${plugin.type} app could not check its settings: ${err instanceof Error ? err.message : String(err)}`);
-  }
-}
 
 function appLogger(log: Logger): AppLogger {
   return {

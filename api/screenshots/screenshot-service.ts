@@ -69,14 +69,16 @@ export class ScreenshotService {
     const appConfigIds = opts.appConfigIds ?? [];
     // An identical capture of this account, finished within `cache` seconds, is reused: no browser work, no cost.
     const reuse = await Promise.all(drafts.map((d) => (d.fields.cache > 0 ? this.store.findReusable(caller.companyId, d.specHash, d.fields.cache) : null)));
-    const fresh = drafts.filter((_, i) => !reuse[i]);
+    // Positions of the drafts that need a capture: the maps below stay linear for batches of thousands.
+    const freshAt = drafts.flatMap((_, i) => (reuse[i] ? [] : [i]));
+    const fresh = freshAt.map((i) => drafts[i] as ScreenshotDraft);
+    const runFilename = (i: number): string => opts.runFilenames?.[i] ?? '';
     const routes = await this.farm.plan(fresh.map((d) => d.spec));
     const total = fresh.reduce((sum, d) => sum + d.fields.cost, 0);
 
     const { rows, owner } = await this.db.transaction(async (trx) => {
       const { appConfigIds: preparedApps = [], ...owner } = (await opts.prepare?.(trx)) ?? {};
       const apps = [...appConfigIds, ...preparedApps];
-      const filenameOf = (d: ScreenshotDraft): string => opts.runFilenames?.[drafts.indexOf(d)] ?? '';
       // Lock the account row: concurrent creates of one account are checked one after the other.
       const company = await trx('companies').where({ id: caller.companyId }).forUpdate().first('balance');
       const balance = Number(company?.balance ?? 0);
@@ -84,18 +86,18 @@ export class ScreenshotService {
       if (balance <= 0 || available < total) {
         throw insufficientBalance(`Insufficient balance: this request costs ${total} credit(s) and ${Math.max(0, available)} are available`);
       }
-      const inserted = await this.store.insert(trx, caller.companyId, caller.apiKeyId, fresh, { appConfigIds: apps, ...owner, routings: routes.map((r) => r.routing), runFilenames: fresh.map(filenameOf) });
+      const inserted = await this.store.insert(trx, caller.companyId, caller.apiKeyId, fresh, { appConfigIds: apps, ...owner, routings: routes.map((r) => r.routing), runFilenames: freshAt.map(runFilename) });
       const byDraft = new Map<ScreenshotDraft, ScreenshotRow>(fresh.map((d, i) => [d, inserted[i] as ScreenshotRow]));
       const out: ScreenshotRow[] = [];
       for (const [i, draft] of drafts.entries()) {
         const source = reuse[i];
-        out.push(source ? await this.store.insertCacheHit(trx, caller, draft, source, apps, owner, filenameOf(draft)) : byDraft.get(draft) as ScreenshotRow);
+        out.push(source ? await this.store.insertCacheHit(trx, caller, draft, source, apps, owner, runFilename(i)) : byDraft.get(draft) as ScreenshotRow);
       }
       return { rows: out, owner };
     });
 
     const work = fresh.map((draft, i) => {
-      const row = rows[drafts.indexOf(draft)] as ScreenshotRow;
+      const row = rows[freshAt[i] as number] as ScreenshotRow;
       return { id: row.id, companyId: caller.companyId, priority: row.priority, spec: draft.spec, route: routes[i] as Route };
     });
     const notQueued = await this.farm.dispatch(work, opts.bulk ?? false);

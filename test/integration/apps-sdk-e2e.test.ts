@@ -7,7 +7,7 @@ import { startFakeMicrosoftGraph, type FakeMicrosoftGraph } from '../support/fak
 import { FAKE_SLACK_TOKEN, FakeSlack } from '../support/fake-slack.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
-import { until } from '../support/wait-until.js';
+import { appsSettled as settledApps, createScreenshot, storedObject } from '../support/app-runs.js';
 
 /**
  * The SDK-based built-in apps (slack, gdrive, dropbox, onedrive) and webcategorize, end to end through the
@@ -74,21 +74,9 @@ describe('SDK-based apps end to end through the service (embedded Chromium, loca
     if (res.status !== 200) throw new Error(`creating ${appId} (${type}): ${res.status} ${JSON.stringify(res.body)}`);
     configs.set(appId, { type, sent: settings, created: res.body.data });
   };
-  const screenshot = async (query: string): Promise<number> => {
-    const created = await call(api.url, `/screenshot/create?${query}`, { key: acct.key });
-    expect(created.status, JSON.stringify(created.body)).to.equal(200);
-    return created.body.data[0].id as number;
-  };
-  /** A file as the service stored it. */
-  const stored = async (key: string): Promise<Buffer> => {
-    const chunks: Buffer[] = [];
-    for await (const c of await api.parts.objects.get(key)) chunks.push(c as Buffer);
-    return Buffer.concat(chunks);
-  };
-  const appsSettled = (id: number) => until(`the apps of screenshot ${id}`, async () => {
-    const info = (await call(api.url, `/screenshot/info?id=${id}`, { key: acct.key })).body.data;
-    return info.status !== 'processing' && info.apps.length > 0 && info.apps.every((a: any) => a.status === 'finished' || a.status === 'error') ? info : null;
-  });
+  const screenshot = (query: string) => createScreenshot(api, acct.key, query);
+  const stored = (key: string): Promise<Buffer> => storedObject(api, key);
+  const appsSettled = (id: number) => settledApps(api, acct.key, id);
   const attemptsOf = async (screenshotId: number, appId: string): Promise<number> => {
     const config = configs.get(appId)?.created;
     const row = await api.database.db('app_runs').where({ screenshot_id: screenshotId, app_config_id: config.id }).first('attempts');

@@ -7,6 +7,7 @@ import { startS3rver, S3RVER_CREDENTIALS, type RunningS3rver } from '../support/
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
 import { until } from '../support/wait-until.js';
+import { appsSettled as settledApps, createScreenshot, storedObject } from '../support/app-runs.js';
 import { shotKey } from '../../core/storage/storage-keys.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -33,21 +34,9 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
 
   const createApp = (key: string, body: unknown) => call(api.url, '/app/create', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const s3AppSettings = (extra: Record<string, unknown> = {}) => ({ endpoint: s3.endpoint, bucket: CUSTOMER_BUCKET, access_key: S3RVER_CREDENTIALS.accessKey, secret_key: S3RVER_CREDENTIALS.secretKey, ...extra });
-  const screenshot = async (key: string, query: string) => {
-    const created = await call(api.url, `/screenshot/create?${query}`, { key });
-    expect(created.status, JSON.stringify(created.body)).to.equal(200);
-    return created.body.data[0].id as number;
-  };
-  /** A file as the service stored it. */
-  const stored = async (key: string): Promise<Buffer> => {
-    const chunks: Buffer[] = [];
-    for await (const c of await api.parts.objects.get(key)) chunks.push(c as Buffer);
-    return Buffer.concat(chunks);
-  };
-  const appsSettled = (key: string, id: number) => until(`the apps of screenshot ${id}`, async () => {
-    const info = (await call(api.url, `/screenshot/info?id=${id}`, { key })).body.data;
-    return info.status !== 'processing' && info.apps.length > 0 && info.apps.every((a: any) => a.status === 'finished' || a.status === 'error') ? info : null;
-  });
+  const screenshot = (key: string, query: string) => createScreenshot(api, key, query);
+  const stored = (key: string): Promise<Buffer> => storedObject(api, key);
+  const appsSettled = (key: string, id: number) => settledApps(api, key, id);
 
   before(async () => {
     site = await TestSite.start();

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { bearer, eventually, expectEnvelope, json, outboxToken, PASSWORD, signup, uniqueEmail } from '../support/auth-helpers.js';
+import { bearer, expectEnvelope, json, outboxToken, PASSWORD, signup, uniqueEmail } from '../support/auth-helpers.js';
+import { until } from '../support/wait-until.js';
 import { captureLog } from '../support/log-capture.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
@@ -147,10 +148,10 @@ describe('auth email over SMTP (a local SMTP server)', function () {
   let api: TestApi;
   let sink: SmtpSink;
   const FROM = 'shotfarm test <noreply@shotfarm.test>';
-  const outboxRow = (id: number, status: string): Promise<Record<string, any>> => eventually(async () => {
+  const outboxRow = (id: number, status: string): Promise<Record<string, any>> => until(`outbox message ${id} to be ${status}`, async () => {
     const row = await api.database.db('email_outbox').where({ id }).first();
     return row?.status === status ? row : undefined;
-  }, `outbox message ${id} to be ${status}`);
+  }, 10_000);
 
   before(async () => {
     sink = await SmtpSink.start();

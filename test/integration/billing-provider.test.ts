@@ -1,11 +1,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { configProblems } from '../support/config-problems.js';
 import { createBilling, type Billing } from '../../api/billing/billing.js';
 import type { Caller } from '../../api/http/state.js';
 import { DEFAULT_PLANS } from '../../core/billing/default-plans.js';
 import { plansSchema } from '../../core/billing/plan.js';
-import { ConfigError, loadConfig } from '../../core/config/load-config.js';
+import { loadConfig } from '../../core/config/load-config.js';
 import type { AttachedPaymentMethod, PaymentMethodInput, PaymentProvider, PeriodCharge, PeriodChargeInput } from '../../core/contracts/payment-provider.js';
 import { ApiError } from '../../core/errors.js';
 import { createLogger } from '../../core/logger.js';
@@ -39,17 +40,7 @@ class ScriptedProcessor implements PaymentProvider {
   }
 }
 
-const problemsOf = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).to.be.instanceOf(ConfigError);
-    return (err as ConfigError).problems;
-  }
-  throw new Error('expected a ConfigError');
-};
 
-const writeTemp = writePlansFile;
 
 describe('billing plans file (SHOTFARM_PLANS_FILE)', () => {
   after(removePlansFiles);
@@ -63,7 +54,7 @@ describe('billing plans file (SHOTFARM_PLANS_FILE)', () => {
   });
 
   it('reads the plans of the file given', () => {
-    const config = loadConfig({ SHOTFARM_PLANS_FILE: writeTemp(JSON.stringify(TEST_PLANS)), SHOTFARM_BILLING_RENEWAL_SECONDS: '60' });
+    const config = loadConfig({ SHOTFARM_PLANS_FILE: writePlansFile(JSON.stringify(TEST_PLANS)), SHOTFARM_BILLING_RENEWAL_SECONDS: '60' });
     expect(config.billing.plans).to.deep.equal(TEST_PLANS);
     expect(config.billing.renewalSeconds).to.equal(60);
   });
@@ -72,22 +63,22 @@ describe('billing plans file (SHOTFARM_PLANS_FILE)', () => {
     const plan = TEST_PLANS[0] as Record<string, unknown>;
     const cases: [string, RegExp][] = [
       [path.join(os.tmpdir(), 'no-such-dir-shotfarm', 'plans.json'), /cannot read .*plans\.json \(ENOENT\)/],
-      [writeTemp('[{"id": "free",'), /not valid JSON/],
-      [writeTemp('[]'), /must list at least one plan/],
-      [writeTemp(JSON.stringify([{ ...plan, price_usd: -1 }])), /0\.price_usd: /],
-      [writeTemp(JSON.stringify([{ ...plan, price_usd: 9.999 }])), /0\.price_usd: must have at most two decimals/],
-      [writeTemp(JSON.stringify([{ ...plan, monthly_screenshots: 1.5 }])), /0\.monthly_screenshots: /],
-      [writeTemp(JSON.stringify([{ ...plan, id: 'Has Spaces' }])), /0\.id: must be 1 to 64 lowercase/],
-      [writeTemp(JSON.stringify([plan, { ...plan }])), /1\.id: "free" is listed twice/],
+      [writePlansFile('[{"id": "free",'), /not valid JSON/],
+      [writePlansFile('[]'), /must list at least one plan/],
+      [writePlansFile(JSON.stringify([{ ...plan, price_usd: -1 }])), /0\.price_usd: /],
+      [writePlansFile(JSON.stringify([{ ...plan, price_usd: 9.999 }])), /0\.price_usd: must have at most two decimals/],
+      [writePlansFile(JSON.stringify([{ ...plan, monthly_screenshots: 1.5 }])), /0\.monthly_screenshots: /],
+      [writePlansFile(JSON.stringify([{ ...plan, id: 'Has Spaces' }])), /0\.id: must be 1 to 64 lowercase/],
+      [writePlansFile(JSON.stringify([plan, { ...plan }])), /1\.id: "free" is listed twice/],
       // A misspelt field is an error, not a silently ignored plan setting.
-      [writeTemp(JSON.stringify([{ ...plan, monthly_screenshot: 5 }])), /monthly_screenshot/],
-      [writeTemp(JSON.stringify([{ ...plan, public: 'yes' }])), /0\.public: /],
+      [writePlansFile(JSON.stringify([{ ...plan, monthly_screenshot: 5 }])), /monthly_screenshot/],
+      [writePlansFile(JSON.stringify([{ ...plan, public: 'yes' }])), /0\.public: /],
     ];
     for (const [file, problem] of cases) {
-      const problems = problemsOf({ SHOTFARM_PLANS_FILE: file });
+      const problems = configProblems({ SHOTFARM_PLANS_FILE: file });
       expect(problems.filter((p) => p.startsWith('SHOTFARM_PLANS_FILE: ')).join(' | '), file).to.match(problem);
     }
-    expect(problemsOf({ SHOTFARM_BILLING_RENEWAL_SECONDS: '0' }).join()).to.match(/^SHOTFARM_BILLING_RENEWAL_SECONDS: /);
+    expect(configProblems({ SHOTFARM_BILLING_RENEWAL_SECONDS: '0' }).join()).to.match(/^SHOTFARM_BILLING_RENEWAL_SECONDS: /);
   });
 });
 

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { MAX_KEYS_PER_ACCOUNT } from '../../api/accounts/key-management.js';
 import { hashApiKey } from '../../api/accounts/api-keys.js';
-import { bearer, eventually, expectEnvelope, json, signup } from '../support/auth-helpers.js';
+import { bearer, expectEnvelope, json, signup } from '../support/auth-helpers.js';
+import { until } from '../support/wait-until.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 
 const KEY_FIELDS = ['id', 'name', 'prefix', 'user_id', 'created_at', 'last_used_at', 'current'];
@@ -31,7 +32,7 @@ describe('API keys: /key/list, /key/create, /key/delete', function () {
     const viaKey = await call(api.url, '/key/list', { key: made.api_key.key });
     expect(viaKey.body.data[0].current).to.equal(true);
     // last_used_at is written beside the request (it must never slow one down), so it may land a moment later.
-    const lastUsed = await eventually(async () => (await call(api.url, '/key/list', { headers: bearer(made.token) })).body.data[0].last_used_at ?? undefined, 'last_used_at');
+    const lastUsed = await until('last_used_at', async () => (await call(api.url, '/key/list', { headers: bearer(made.token) })).body.data[0].last_used_at as string | null, 10_000);
     expect(new Date(lastUsed).getTime()).to.be.closeTo(Date.now(), 60_000);
     // A key used again within the minute does not write the row again (busy keys would write it per request).
     for (let i = 0; i < 3; i++) await call(api.url, '/key/list', { key: made.api_key.key });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AppRunError, type AppFile } from '../../plugins/contract.js';
-import { checkAppPlugin, memoryFiles, runContext, SAMPLE_HTML, SAMPLE_PNG, sampleFiles, sampleScreenshot } from '../../plugins/contract-kit.js';
+import { checkAppPlugin, expectRunError, memoryFiles, runContext, SAMPLE_HTML, SAMPLE_PNG, sampleFiles, sampleScreenshot } from '../../plugins/contract-kit.js';
 import { createDropboxApp, dropboxWebUrl } from '../../plugins/dropbox/dropbox-app.js';
 import { rechunk, rewriteDropboxUrl } from '../../plugins/dropbox/dropbox-client.js';
 import { dropboxSettingsSchema, type DropboxSettings } from '../../plugins/dropbox/dropbox-settings.js';
@@ -29,15 +29,6 @@ const INVALID = [
   { settings: { access_token: ACCESS_TOKEN, mode: 'update' }, why: 'an unknown mode' },
 ];
 
-async function rejection(promise: Promise<unknown>): Promise<AppRunError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(AppRunError);
-    return error as AppRunError;
-  }
-  throw new Error('expected the run to fail');
-}
 
 describe('dropbox app', () => {
   let fake: FakeDropbox;
@@ -192,25 +183,25 @@ describe('dropbox app', () => {
   describe('failures', () => {
     it('a bad access token: not retryable, nothing stored, no token in the message', async () => {
       const app = createDropboxApp(endpoints);
-      const error = await rejection(app.run(runContext(parse(accessSettings({ access_token: 'sl.wrong' })))));
+      const error = await expectRunError(app.run(runContext(parse(accessSettings({ access_token: 'sl.wrong' })))));
       expect(error.retryable).to.equal(false);
       expect(error.message).to.match(/invalid_access_token/).and.not.include('sl.wrong');
       expect(fake.files.size).to.equal(0);
     });
 
     it('an expired access token: not retryable, and says how to fix it', async () => {
-      const error = await rejection(createDropboxApp(endpoints).run(runContext(parse(accessSettings({ access_token: EXPIRED_TOKEN })))));
+      const error = await expectRunError(createDropboxApp(endpoints).run(runContext(parse(accessSettings({ access_token: EXPIRED_TOKEN })))));
       expect(error.retryable).to.equal(false);
       expect(error.message).to.match(/expired/).and.match(/refresh_token/);
     });
 
     it('a refused refresh token: not retryable, before any upload', async () => {
       const app = createDropboxApp(endpoints);
-      const error = await rejection(app.run(runContext(parse(refreshSettings({ refresh_token: 'revoked' })))));
+      const error = await expectRunError(app.run(runContext(parse(refreshSettings({ refresh_token: 'revoked' })))));
       expect(error.retryable).to.equal(false);
       expect(error.message).to.match(/refresh the access token.*invalid_grant/);
       expect(fake.uploads()).to.have.length(0);
-      const badSecret = await rejection(app.run(runContext(parse(refreshSettings({ app_secret: 'wrong' })))));
+      const badSecret = await expectRunError(app.run(runContext(parse(refreshSettings({ app_secret: 'wrong' })))));
       expect(badSecret.retryable).to.equal(false);
       expect(badSecret.message).to.match(/invalid_client/).and.not.include('wrong');
     });
@@ -218,7 +209,7 @@ describe('dropbox app', () => {
     for (const status of [500, 503]) {
       it(`a ${status} on upload is retryable`, async () => {
         fake.failNext('upload', { status, body: 'Internal Server Error' });
-        const error = await rejection(createDropboxApp(endpoints).run(runContext(parse(accessSettings()))));
+        const error = await expectRunError(createDropboxApp(endpoints).run(runContext(parse(accessSettings()))));
         expect(error.retryable).to.equal(true);
         expect(error.message).to.include(String(status));
       });
@@ -226,14 +217,14 @@ describe('dropbox app', () => {
 
     it('a 429 is retryable and passes on Retry-After', async () => {
       fake.failNext('upload', { status: 429, headers: { 'retry-after': '12' }, body: { error_summary: 'too_many_requests/..', error: { reason: { '.tag': 'too_many_requests' }, retry_after: 12 } } });
-      const error = await rejection(createDropboxApp(endpoints).run(runContext(parse(accessSettings()))));
+      const error = await expectRunError(createDropboxApp(endpoints).run(runContext(parse(accessSettings()))));
       expect(error.retryable).to.equal(true);
       expect(error.message).to.include('retry after 12 s');
     });
 
     it('a 5xx from the token endpoint is retryable', async () => {
       fake.failNext('token', { status: 502, body: 'Bad Gateway' });
-      const error = await rejection(createDropboxApp(endpoints).run(runContext(parse(refreshSettings()))));
+      const error = await expectRunError(createDropboxApp(endpoints).run(runContext(parse(refreshSettings()))));
       expect(error.retryable).to.equal(true);
     });
 
@@ -243,7 +234,7 @@ describe('dropbox app', () => {
     for (const [tag, retryable] of pathErrors) {
       it(`409 path/${tag} is ${retryable ? '' : 'not '}retryable`, async () => {
         fake.failNext('upload', { status: 409, body: { error_summary: `path/${tag}/...`, error: { '.tag': 'path', reason: { '.tag': tag }, upload_session_id: 'x' } } });
-        const error = await rejection(createDropboxApp(endpoints).run(runContext(parse(accessSettings()))));
+        const error = await expectRunError(createDropboxApp(endpoints).run(runContext(parse(accessSettings()))));
         expect(error.retryable).to.equal(retryable);
         expect(error.message).to.include(`path/${tag}`).and.include('/screenshots/www.example.com/4242.png');
       });
@@ -251,7 +242,7 @@ describe('dropbox app', () => {
 
     it('a 400 (malformed request) is not retryable', async () => {
       fake.failNext('upload', { status: 400, body: 'Error in call to API function "files/upload": HTTP header "Dropbox-API-Arg": could not decode input as JSON' });
-      const error = await rejection(createDropboxApp(endpoints).run(runContext(parse(accessSettings()))));
+      const error = await expectRunError(createDropboxApp(endpoints).run(runContext(parse(accessSettings()))));
       expect(error.retryable).to.equal(false);
       expect(error.message).to.include('could not decode input as JSON');
     });
@@ -260,7 +251,7 @@ describe('dropbox app', () => {
       const closed = await FakeDropbox.start();
       const url = closed.url;
       await closed.close();
-      const error = await rejection(createDropboxApp({ dropboxApiUrl: url, dropboxContentUrl: url }).run(runContext(parse(accessSettings()))));
+      const error = await expectRunError(createDropboxApp({ dropboxApiUrl: url, dropboxContentUrl: url }).run(runContext(parse(accessSettings()))));
       expect(error.retryable).to.equal(true);
       expect(error.message).to.match(/could not reach Dropbox: ECONNREFUSED/);
     });
@@ -271,7 +262,7 @@ describe('dropbox app', () => {
       const started = Date.now();
       const run = createDropboxApp(endpoints).run(runContext(parse(accessSettings()), { signal: controller.signal }));
       setTimeout(() => controller.abort(new Error('run timed out')), 100);
-      const error = await rejection(run);
+      const error = await expectRunError(run);
       expect(Date.now() - started).to.be.below(2000);
       expect(error.message).to.include('run timed out');
     });

@@ -2,8 +2,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { AppRunError, type AppPlugin } from '../../plugins/contract.js';
-import { checkAppPlugin, memoryFiles, runContext, SAMPLE_HTML, SAMPLE_PNG, sampleFiles } from '../../plugins/contract-kit.js';
+import type { AppRunError} from '../../plugins/contract.js';
+import { type AppPlugin } from '../../plugins/contract.js';
+import { checkAppPlugin, expectRunError, memoryFiles, runContext, SAMPLE_HTML, SAMPLE_PNG, sampleFiles } from '../../plugins/contract-kit.js';
 import { createGdriveApp, driveFileName, driveQueryString } from '../../plugins/gdrive/gdrive-app.js';
 import { clearDriveTokenCache, DRIVE_SCOPE } from '../../plugins/gdrive/gdrive-auth.js';
 import { gdriveSettingsSchema } from '../../plugins/gdrive/gdrive-settings.js';
@@ -42,14 +43,8 @@ async function run(plugin: AppPlugin, settings: Record<string, unknown>, opts: P
   return plugin.run(runContext(plugin.settingsSchema.parse(settings), opts));
 }
 
-async function runError(plugin: AppPlugin, settings: Record<string, unknown>, opts: Parameters<typeof runContext>[1] = {}): Promise<AppRunError> {
-  try {
-    await run(plugin, settings, opts);
-  } catch (err) {
-    expect(err, String(err)).to.be.instanceOf(AppRunError);
-    return err as AppRunError;
-  }
-  throw new Error('expected the run to fail');
+function runError(plugin: AppPlugin, settings: Record<string, unknown>, opts: Parameters<typeof runContext>[1] = {}): Promise<AppRunError> {
+  return expectRunError(run(plugin, settings, opts));
 }
 
 /** A port nothing listens on. */

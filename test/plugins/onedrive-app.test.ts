@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { checkAppPlugin, memoryFiles, runContext, SAMPLE_HTML, SAMPLE_PNG, sampleFiles } from '../../plugins/contract-kit.js';
-import { AppRunError, type AppFile } from '../../plugins/contract.js';
+import { checkAppPlugin, expectRunError, memoryFiles, runContext, SAMPLE_HTML, SAMPLE_PNG, sampleFiles } from '../../plugins/contract-kit.js';
+import type { AppFile } from '../../plugins/contract.js';
 import { fixedChunks, SESSION_CHUNK_UNIT } from '../../plugins/onedrive/graph-upload.js';
 import { createOneDriveApp, oneDriveSettingsSchema } from '../../plugins/onedrive/onedrive-app.js';
 import { FAKE_SCOPE, startFakeMicrosoftGraph, type FakeMicrosoftGraph } from '../support/fake-microsoft-graph.js';
@@ -23,16 +23,6 @@ const appOnlySettings = { tenant: TENANT, client_id: CLIENT_ID, client_secret: C
 
 const parse = (settings: Record<string, unknown>) => oneDriveSettingsSchema.strict().parse(settings);
 
-/** A run's rejection, as the runner sees it. */
-async function failure(promise: Promise<unknown>): Promise<AppRunError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(AppRunError);
-    return error as AppRunError;
-  }
-  throw new Error('expected the run to fail');
-}
 
 describe('onedrive app plugin', () => {
   let fake: FakeMicrosoftGraph;
@@ -126,7 +116,7 @@ describe('onedrive app plugin', () => {
       expect(fake.uploads[4]).to.include({ path: PNG_PATH, conflictBehavior: 'replace' });
       expect(fake.file('me', PNG_PATH)?.item.id).to.equal(first);
 
-      const error = await failure(app().run(runContext(parse({ ...delegatedSettings, conflict: 'fail' }))));
+      const error = await expectRunError(app().run(runContext(parse({ ...delegatedSettings, conflict: 'fail' }))));
       expect(error.retryable).to.equal(false);
       expect(error.message).to.match(/already exists.*conflict is "fail".*409/);
     });
@@ -170,7 +160,7 @@ describe('onedrive app plugin', () => {
       const controller = new AbortController();
       fake.onSessionPut = () => controller.abort(new Error('run timed out'));
       const files = memoryFiles([video(5 * 1024 * 1024)]);
-      const error = await failure(app().run(runContext(parse(delegatedSettings), { files, signal: controller.signal })));
+      const error = await expectRunError(app().run(runContext(parse(delegatedSettings), { files, signal: controller.signal })));
       expect(error.message).to.match(/aborted: run timed out/);
       expect(fake.uploads).to.have.length(0);
       for (let i = 0; i < 50 && fake.sessionDeletes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
@@ -179,7 +169,7 @@ describe('onedrive app plugin', () => {
 
     it('a failed range is retryable and the session is cancelled', async () => {
       fake.failNext('upload', 500);
-      const error = await failure(app().run(runContext(parse(delegatedSettings), { files: memoryFiles([video(5 * 1024 * 1024)]) })));
+      const error = await expectRunError(app().run(runContext(parse(delegatedSettings), { files: memoryFiles([video(5 * 1024 * 1024)]) })));
       expect(error.retryable).to.equal(true);
       for (let i = 0; i < 50 && fake.sessionDeletes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(fake.sessionDeletes).to.have.length(1);
@@ -197,34 +187,34 @@ describe('onedrive app plugin', () => {
 
   describe('failures', () => {
     it('a wrong client secret is not retryable (invalid_client), and nothing is uploaded', async () => {
-      const error = await failure(app().run(runContext(parse({ ...appOnlySettings, client_secret: 'wrong' }))));
+      const error = await expectRunError(app().run(runContext(parse({ ...appOnlySettings, client_secret: 'wrong' }))));
       expect(error.retryable).to.equal(false);
       expect(error.message).to.match(/invalid_client/).and.to.match(/AADSTS7000215/).and.not.to.include('wrong');
       expect(fake.graphRequests).to.have.length(0);
     });
 
     it('an expired or revoked refresh token is not retryable (invalid_grant)', async () => {
-      const error = await failure(app().run(runContext(parse({ ...delegatedSettings, refresh_token: 'revoked' }))));
+      const error = await expectRunError(app().run(runContext(parse({ ...delegatedSettings, refresh_token: 'revoked' }))));
       expect(error.retryable).to.equal(false);
       expect(error.message).to.match(/invalid_grant/);
     });
 
     it('a 503 from the token endpoint or from Graph is retryable', async () => {
       fake.failNext('token', 503);
-      const tokenError = await failure(app().run(runContext(parse(delegatedSettings))));
+      const tokenError = await expectRunError(app().run(runContext(parse(delegatedSettings))));
       expect(tokenError.retryable).to.equal(true);
 
       fake.failNext('graph', 503, { headers: { 'retry-after': '5' } });
-      const graphError = await failure(app().run(runContext(parse(delegatedSettings))));
+      const graphError = await expectRunError(app().run(runContext(parse(delegatedSettings))));
       expect(graphError.retryable).to.equal(true);
       expect(graphError.message).to.match(/503.*serviceNotAvailable/);
     });
 
     it('429 and a 5xx without a JSON body are retryable', async () => {
       fake.failNext('graph', 429, { body: { error: { code: 'activityLimitReached', message: 'throttled' } } });
-      expect((await failure(app().run(runContext(parse(delegatedSettings))))).retryable).to.equal(true);
+      expect((await expectRunError(app().run(runContext(parse(delegatedSettings))))).retryable).to.equal(true);
       fake.failNext('graph', 502, { body: '<html>Bad gateway</html>' });
-      const error = await failure(app().run(runContext(parse(delegatedSettings))));
+      const error = await expectRunError(app().run(runContext(parse(delegatedSettings))));
       expect(error.retryable).to.equal(true);
       expect(error.message).to.match(/answered 502/);
     });
@@ -233,18 +223,18 @@ describe('onedrive app plugin', () => {
       const plugin = createOneDriveApp({ microsoftGraphUrl: fake.graphUrl, microsoftLoginUrl: fake.loginUrl });
       await plugin.run(runContext(parse(delegatedSettings))); // a token is cached now
       await fake.stop();
-      const error = await failure(plugin.run(runContext(parse(delegatedSettings))));
+      const error = await expectRunError(plugin.run(runContext(parse(delegatedSettings))));
       expect(error.retryable).to.equal(true);
       expect(error.message).to.match(/could not be reached/);
     });
 
     it('403 and an unknown drive (404) are not retryable', async () => {
       fake.failNext('graph', 403, { body: { error: { code: 'accessDenied', message: 'Access denied' } } });
-      const denied = await failure(app().run(runContext(parse(appOnlySettings))));
+      const denied = await expectRunError(app().run(runContext(parse(appOnlySettings))));
       expect(denied.retryable).to.equal(false);
       expect(denied.message).to.match(/access denied \(403\)/);
 
-      const missing = await failure(app().run(runContext(parse({ ...appOnlySettings, drive_id: 'b!no-such-drive' }))));
+      const missing = await expectRunError(app().run(runContext(parse({ ...appOnlySettings, drive_id: 'b!no-such-drive' }))));
       expect(missing.retryable).to.equal(false);
       expect(missing.message).to.match(/not found \(404\)/);
     });
@@ -261,7 +251,7 @@ describe('onedrive app plugin', () => {
 
       // The cached token is refused, and the renewed one too: a second 401 is the end.
       fake.failNext('graph', 401, { times: 2, body: { error: { code: 'InvalidAuthenticationToken', message: 'Access token has expired.' } } });
-      const error = await failure(plugin.run(runContext(parse(delegatedSettings))));
+      const error = await expectRunError(plugin.run(runContext(parse(delegatedSettings))));
       expect(error.retryable).to.equal(false);
       expect(error.message).to.match(/refused the access token \(401\)/);
     });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { checkAppPlugin, memoryFiles, runContext, SAMPLE_HTML, SAMPLE_PNG, sampleFiles, sampleScreenshot } from '../../plugins/contract-kit.js';
+import { checkAppPlugin, expectRunError, memoryFiles, runContext, SAMPLE_HTML, SAMPLE_PNG, sampleFiles, sampleScreenshot } from '../../plugins/contract-kit.js';
 import { AppRunError, type AppEndpoints, type AppFile } from '../../plugins/contract.js';
 import { createSlackApp, filesToPost, slackSettingsSchema } from '../../plugins/slack/slack-app.js';
 import { ChannelNameCache } from '../../plugins/slack/slack-channel.js';
@@ -26,16 +26,6 @@ function image(shot: number, body: Buffer): { file: AppFile; body: Buffer } {
   return { file: { kind: 'image', shot, contentType: 'image/png', size: body.length, extension: 'png' }, body };
 }
 
-/** The AppRunError `promise` rejects with (fails the test when it resolves or rejects with something else). */
-async function runError(promise: Promise<unknown>): Promise<AppRunError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error, String(error)).to.be.instanceOf(AppRunError);
-    return error as AppRunError;
-  }
-  throw new Error('expected the run to fail');
-}
 
 describe('slack app (plugins/slack)', () => {
   let slack: FakeSlack;
@@ -169,7 +159,7 @@ describe('slack app (plugins/slack)', () => {
       expect(slack.uploads[0]!.bytes.equals(pdf)).to.equal(true);
 
       const htmlOnly = memoryFiles([sampleFiles()[1]!]);
-      const error = await runError(createSlackApp(endpoints(slack.apiUrl)).run(runContext(settingsFor(), { files: htmlOnly })));
+      const error = await expectRunError(createSlackApp(endpoints(slack.apiUrl)).run(runContext(settingsFor(), { files: htmlOnly })));
       expect(error.retryable).to.equal(false);
       expect(slack.calls).to.have.length(1 + 1); // only the PDF run's two calls
     });
@@ -208,14 +198,14 @@ describe('slack app (plugins/slack)', () => {
       await plugin.run(runContext(settingsFor({ channel: 'screenshots' })));
       expect(slack.completions[0]!.channel_id).to.equal('C0SCREENS1');
 
-      const error = await runError(plugin.run(runContext(settingsFor({ channel: 'secret-team' }))));
+      const error = await expectRunError(plugin.run(runContext(settingsFor({ channel: 'secret-team' }))));
       expect(error.retryable).to.equal(false);
       expect(error.message).to.contain('#secret-team').and.contain('channel_not_found');
     });
 
     it('an unknown or archived name is channel_not_found, not retryable, and nothing is uploaded', async () => {
       for (const channel of ['no-such-channel', 'old-stuff']) {
-        const error = await runError(createSlackApp(endpoints(slack.apiUrl)).run(runContext(settingsFor({ channel }))));
+        const error = await expectRunError(createSlackApp(endpoints(slack.apiUrl)).run(runContext(settingsFor({ channel }))));
         expect(error.retryable, channel).to.equal(false);
         expect(error.message).to.contain(`#${channel}`);
       }
@@ -243,7 +233,7 @@ describe('slack app (plugins/slack)', () => {
       createSlackApp(endpoints(slack.apiUrl)).run(runContext(settingsFor(over), { signal }));
 
     it('a bad token: invalid_auth, not retryable, the token not in the message', async () => {
-      const error = await runError(run({ token: 'xoxb-9999-wrong-token' }));
+      const error = await expectRunError(run({ token: 'xoxb-9999-wrong-token' }));
       expect(error.retryable).to.equal(false);
       expect(error.message).to.contain('invalid_auth').and.not.contain('xoxb-9999');
       expect(slack.calls).to.have.length(1);
@@ -251,31 +241,31 @@ describe('slack app (plugins/slack)', () => {
     });
 
     it('channel_not_found and not_in_channel from completeUploadExternal are not retryable and name the channel', async () => {
-      const missing = await runError(run({ channel: 'C0NOSUCH99' }));
+      const missing = await expectRunError(run({ channel: 'C0NOSUCH99' }));
       expect(missing.retryable).to.equal(false);
       expect(missing.message).to.contain('channel_not_found').and.contain('C0NOSUCH99');
 
-      const outside = await runError(run({ channel: 'C0OUTSIDE1' }));
+      const outside = await expectRunError(run({ channel: 'C0OUTSIDE1' }));
       expect(outside.retryable).to.equal(false);
       expect(outside.message).to.contain('not_in_channel').and.contain('/invite');
     });
 
     it('a revoked token, a missing scope, not_authed: not retryable', async () => {
       slack.failNext('files.getUploadURLExternal', { error: 'token_revoked' });
-      expect((await runError(run())).retryable).to.equal(false);
+      expect((await expectRunError(run())).retryable).to.equal(false);
       slack.failNext('files.getUploadURLExternal', { error: 'not_authed' });
-      expect((await runError(run())).retryable).to.equal(false);
+      expect((await expectRunError(run())).retryable).to.equal(false);
 
       await slack.stop();
       slack = await FakeSlack.start({ scopes: ['channels:read'] });
-      const scope = await runError(run());
+      const scope = await expectRunError(run());
       expect(scope.retryable).to.equal(false);
       expect(scope.message).to.contain('missing_scope').and.contain('files:write');
     });
 
     it('HTTP 500: retryable, one request (the SDK does not retry on its own)', async () => {
       slack.failNext('files.getUploadURLExternal', { status: 500 });
-      const error = await runError(run());
+      const error = await expectRunError(run());
       expect(error.retryable).to.equal(true);
       expect(error.message).to.contain('500');
       expect(slack.calls).to.have.length(1);
@@ -284,7 +274,7 @@ describe('slack app (plugins/slack)', () => {
     it('HTTP 429 with Retry-After: retryable at once (the SDK does not sleep through it)', async () => {
       slack.failNext('files.completeUploadExternal', { status: 429, retryAfter: 30 });
       const started = Date.now();
-      const error = await runError(run());
+      const error = await expectRunError(run());
       expect(Date.now() - started).to.be.below(5_000);
       expect(error.retryable).to.equal(true);
       expect(error.message).to.contain('429');
@@ -293,16 +283,16 @@ describe('slack app (plugins/slack)', () => {
 
     it('HTTP 429 without Retry-After, `ratelimited`, `internal_error`: retryable', async () => {
       slack.failNext('files.getUploadURLExternal', { status: 429 });
-      expect((await runError(run())).retryable).to.equal(true);
+      expect((await expectRunError(run())).retryable).to.equal(true);
       slack.failNext('files.getUploadURLExternal', { error: 'ratelimited' });
-      expect((await runError(run())).retryable).to.equal(true);
+      expect((await expectRunError(run())).retryable).to.equal(true);
       slack.failNext('files.completeUploadExternal', { error: 'internal_error' });
-      expect((await runError(run())).retryable).to.equal(true);
+      expect((await expectRunError(run())).retryable).to.equal(true);
     });
 
     it('the upload URL answering 503: retryable, the URL not in the message; the next attempt succeeds', async () => {
       slack.failNext('upload', { status: 503 });
-      const error = await runError(run());
+      const error = await expectRunError(run());
       expect(error.retryable).to.equal(true);
       expect(error.message).to.not.contain('/upload/v1/');
       expect(slack.completions).to.deep.equal([]);
@@ -315,7 +305,7 @@ describe('slack app (plugins/slack)', () => {
     it('Slack unreachable: retryable', async () => {
       const url = slack.apiUrl;
       await slack.stop();
-      const error = await runError(createSlackApp(endpoints(url)).run(runContext(settingsFor())));
+      const error = await expectRunError(createSlackApp(endpoints(url)).run(runContext(settingsFor())));
       expect(error.retryable).to.equal(true);
       expect(error.message).to.contain('could not reach Slack');
       slack = await FakeSlack.start(); // for afterEach

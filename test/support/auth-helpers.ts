@@ -47,14 +47,3 @@ export async function outboxToken(db: Db, to: string, purpose: 'verify_email' | 
   return token as string;
 }
 
-/** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    // 50 ms: quick enough for a test, slow enough not to hammer the database.
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

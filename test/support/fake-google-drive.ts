@@ -1,6 +1,6 @@
 import { createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback-server.js';
 
 /**
  * A local stand-in for Google's token endpoint and the Drive API v3, speaking what google-auth-library and
@@ -300,17 +300,10 @@ export async function startFakeGoogleDrive(opts: { serviceAccounts?: FakeService
       if (!res.headersSent) sendJson(res, 500, driveError({ status: 500, reason: 'backendError', message: String(err) }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  fake.url = listening.origin;
   fake.tokenUrl = `${fake.url}/token`;
-  let stopping: Promise<void> | null = null;
-  fake.stop = () => {
-    stopping ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-    return stopping;
-  };
+  fake.stop = listening.stop;
   return fake;
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback-server.js';
 
 /**
  * A local stand-in for the Microsoft identity platform's token endpoint and the Microsoft Graph drive
@@ -385,18 +385,11 @@ export async function startFakeMicrosoftGraph(options: FakeMicrosoftGraphOptions
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  origin = listening.origin;
   fake.graphUrl = `${origin}/graph/v1.0`;
   fake.loginUrl = `${origin}/login`;
-  let stopping: Promise<void> | null = null;
-  fake.stop = () => {
-    stopping ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-    return stopping;
-  };
+  fake.stop = listening.stop;
   return fake;
 }
 

@@ -1,16 +1,8 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../core/config/load-config.js';
+import { configProblems } from '../support/config-problems.js';
+import { loadConfig } from '../../core/config/load-config.js';
 import { SETTINGS } from '../../core/config/settings.js';
 
-const problemsOf = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).to.be.instanceOf(ConfigError);
-    return (err as ConfigError).problems;
-  }
-  throw new Error('expected a ConfigError');
-};
 
 describe('configuration (unit)', () => {
   it('has the documented defaults with an empty environment', () => {
@@ -21,7 +13,7 @@ describe('configuration (unit)', () => {
   });
 
   it('names every invalid setting at once', () => {
-    const problems = problemsOf({ PORT: 'http', DATABASE_URL: 'mysql://x', SHOTFARM_ALLOW_PRIVATE_TARGETS: 'perhaps', JWT_SECRET: 'short', SHOTFARM_PRICING: '{"base":-1}', S3_ENDPOINT: 'http://s3.local', LOG_LEVEL: 'loud', SHOTFARM_BOOTSTRAP_KEY: 'abc' });
+    const problems = configProblems({ PORT: 'http', DATABASE_URL: 'mysql://x', SHOTFARM_ALLOW_PRIVATE_TARGETS: 'perhaps', JWT_SECRET: 'short', SHOTFARM_PRICING: '{"base":-1}', S3_ENDPOINT: 'http://s3.local', LOG_LEVEL: 'loud', SHOTFARM_BOOTSTRAP_KEY: 'abc' });
     for (const name of ['PORT', 'DATABASE_URL', 'SHOTFARM_ALLOW_PRIVATE_TARGETS', 'JWT_SECRET', 'SHOTFARM_PRICING', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'LOG_LEVEL', 'SHOTFARM_BOOTSTRAP_KEY']) {
       expect(problems.some((p) => p.startsWith(`${name}:`)), `${name} in ${problems.join(' | ')}`).to.equal(true);
     }
