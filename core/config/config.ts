@@ -1,4 +1,5 @@
 import type { BrowserName } from '../capture-spec.js';
+import type { PngEncoding } from '../contracts/browser-driver.js';
 import type { Pricing } from '../pricing.js';
 import type { Plan } from '../billing/plan.js';
 
@@ -61,6 +62,7 @@ export interface AgentConfig {
   ffmpegPath: string | null;
   recycleAfterJobs: number;
   poolIdleSeconds: number;
+  pngEncoding: PngEncoding;
 }
 
 /** How the control plane runs apps (integrations) after screenshots. */

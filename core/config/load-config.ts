@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isCidrOrHost } from '../net/cidr.js';
 import { BROWSERS, type BrowserName } from '../capture-spec.js';
+import { PNG_ENCODINGS, type PngEncoding } from '../contracts/browser-driver.js';
 import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
 import { DEFAULT_PLANS } from '../billing/default-plans.js';
 import { readPlansFile } from './plans-file.js';
@@ -124,6 +125,8 @@ export function loadConfig(env: Env): Config {
   for (const entry of privateTargetAllowlist) {
     if (!isCidrOrHost(entry)) problems.push(`SHOTFARM_PRIVATE_TARGET_ALLOWLIST: "${entry}" is neither a CIDR (10.0.0.0/8, fd00::/8), an address nor a host name`);
   }
+  const pngEncoding = (text('SHOTFARM_PNG_ENCODING') ?? 'fast').toLowerCase();
+  if (!(PNG_ENCODINGS as readonly string[]).includes(pngEncoding)) problems.push(`SHOTFARM_PNG_ENCODING: must be ${PNG_ENCODINGS.join(' or ')} (got "${pngEncoding}")`);
   if (driver === 'selenium' && !seleniumGridUrl) problems.push('SELENIUM_GRID_URL: required when SHOTFARM_DRIVER is selenium');
 
   const decimal = (name: string, fallback: number, min: number, max: number): number => {
@@ -198,6 +201,7 @@ export function loadConfig(env: Env): Config {
       ffmpegPath: text('FFMPEG_PATH'),
       recycleAfterJobs: int('SHOTFARM_BROWSER_RECYCLE_AFTER', 200, 1, 100_000),
       poolIdleSeconds: int('SHOTFARM_POOL_IDLE_SECONDS', 300, 1, 86_400),
+      pngEncoding: pngEncoding as PngEncoding,
     },
     apps: {
       secretsKey,

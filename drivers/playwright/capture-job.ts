@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
+import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
 import { runCapturePipeline } from '../shared/capture-pipeline.js';
 import type { AdBlocker } from './ad-blocker.js';
@@ -14,6 +15,7 @@ export interface CaptureServices {
   videoEncoder: VideoEncoder;
   /** the deadline used when a spec's maxWait is 0 ("service default"), in ms */
   defaultMaxWaitMs: number;
+  pngEncoding: PngEncoding;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { chromium, firefox, type Browser } from 'playwright-core';
 import type { BrowserName } from '../../core/capture-spec.js';
-import type { BrowserDriver, BrowserHandle, LaunchOptions } from '../../core/contracts/browser-driver.js';
+import type { BrowserDriver, BrowserHandle, LaunchOptions, PngEncoding } from '../../core/contracts/browser-driver.js';
 import { CHROMIUM_FLAGS } from '../shared/chromium-flags.js';
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { VideoEncoder } from '../video/video-encoder.js';
@@ -23,6 +23,8 @@ export interface PlaywrightDriverOptions {
   filterListPath?: string;
   /** the job deadline when a spec's maxWait is 0, in seconds */
   defaultMaxWaitSeconds?: number;
+  /** Chromium's PNG compression effort (core/contracts/browser-driver.ts); fast by default */
+  pngEncoding?: PngEncoding;
 }
 
 const DEFAULT_CHROMIUM = '/usr/lib/chromium/chromium';
@@ -45,6 +47,7 @@ export class PlaywrightDriver implements BrowserDriver {
       adBlocker: new AdBlocker(options.filterListPath ?? defaultFilterListPath()),
       videoEncoder: new VideoEncoder({ ffmpegPath: options.ffmpegPath ?? 'ffmpeg' }),
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
+      pngEncoding: options.pngEncoding ?? 'fast',
     };
   }
 

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
+import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
 import type { CapturePage, ScreencastRecording } from '../shared/capture-adapter.js';
 import type { Deadline } from '../shared/deadline.js';
@@ -25,9 +26,10 @@ export class PlaywrightPage implements CapturePage {
     private readonly engine: Engine,
     readonly browserInfo: string,
     private readonly videoEncoder: VideoEncoder,
+    pngEncoding: PngEncoding,
   ) {
     this.documentResponse = new DocumentResponse(page);
-    this.shots = new PlaywrightShots(page, spec, engine);
+    this.shots = new PlaywrightShots(page, spec, engine, pngEncoding);
     this.steps = new PlaywrightSteps(page);
   }
 

@@ -1,7 +1,11 @@
 import type { Page } from 'playwright-core';
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
+import type { PngEncoding } from '../../core/contracts/browser-driver.js';
+import { OUTPUT_TIMEOUT_MS, withinOutputTime } from '../shared/output-timeout.js';
+import { cdpViewportScreenshot } from '../shared/cdp-viewport-screenshot.js';
 import type { ShotSource } from '../shared/shot-taker.js';
+import { viewportOf } from '../shared/viewport.js';
+import { cdpSessionFor } from './cdp-session.js';
 import type { Engine } from './engine.js';
 import { fullPageScreenshot } from './full-page-screenshot.js';
 
@@ -30,6 +34,7 @@ export class PlaywrightShots implements ShotSource {
     private readonly page: Page,
     private readonly spec: CaptureSpec,
     private readonly engine: Engine,
+    private readonly pngEncoding: PngEncoding,
   ) {}
 
   async element(selector: string, timeoutMs: number): Promise<Buffer> {
@@ -40,10 +45,18 @@ export class PlaywrightShots implements ShotSource {
 
   fullPage(): Promise<Buffer> {
     const hasTouch = this.engine.name === 'chromium' && this.spec.device.touch;
-    return withRepaintRetry(() => fullPageScreenshot(this.page, this.engine, this.spec.maxHeight, hasTouch));
+    return withRepaintRetry(() => withinOutputTime(fullPageScreenshot(this.page, this.engine, this.spec.maxHeight, hasTouch, this.pngEncoding), 'the full-page screenshot'));
+  }
+
+  private async chromiumViewport(): Promise<Buffer> {
+    const cdp = await cdpSessionFor(this.page);
+    return cdpViewportScreenshot((method, params) => cdp.send(method as 'Page.captureScreenshot', params), viewportOf(this.spec), this.spec.device.scale, this.pngEncoding);
   }
 
   viewport(): Promise<Buffer> {
+    // Chromium: straight through CDP, to choose the encoder effort (Playwright's call always compresses hard).
+    // Our CDP session has no device-metrics override, so it asks for the device scale itself.
+    if (this.engine.name === 'chromium') return withRepaintRetry(() => withinOutputTime(this.chromiumViewport(), 'the screenshot'));
     return withRepaintRetry(() => this.page.screenshot({ timeout: OUTPUT_TIMEOUT_MS }));
   }
 }

@@ -1,3 +1,4 @@
+import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
 import type { AdBlockEngine } from './ad-block.js';
 
@@ -9,4 +10,5 @@ export interface SeleniumCaptureServices {
   chromeFlags: readonly string[];
   /** the job deadline when a spec's maxWait is 0 ("service default"), in ms */
   defaultMaxWaitMs: number;
+  pngEncoding: PngEncoding;
 }

@@ -1,4 +1,5 @@
 import type { WebDriver } from 'selenium-webdriver';
+import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import { documentSize } from '../page-scripts/document-size.js';
 import type { CdpSession } from './cdp-session.js';
 import { inPage } from './in-page.js';
@@ -9,13 +10,15 @@ import { inPage } from './in-page.js';
  * (drivers/playwright/full-page-screenshot.ts), on the same document rectangle, hence the same pixels.
  * WebDriver itself has no full-page screenshot for Chrome.
  */
-export async function fullPageScreenshot(driver: WebDriver, cdp: CdpSession, viewport: { width: number; height: number }, maxHeight: number, hasTouch: boolean): Promise<Buffer> {
+export async function fullPageScreenshot(driver: WebDriver, cdp: CdpSession, viewport: { width: number; height: number }, maxHeight: number, hasTouch: boolean, encoding: PngEncoding): Promise<Buffer> {
   const size = await inPage(driver, documentSize);
   const clip = { x: 0, y: 0, width: size.width, height: maxHeight > 0 ? Math.min(size.height, maxHeight) : size.height };
   const fitsViewport = size.width <= viewport.width && size.height <= viewport.height;
   const { data } = await cdp.send<{ data: string }>('Page.captureScreenshot', {
     format: 'png',
-    clip: { ...clip, scale: 1 }, // scale 1 = device pixels
+    optimizeForSpeed: encoding === 'fast',
+    // Device pixels: the device-metrics override is chromedriver's (mobileEmulation), not on this session.
+    clip: { ...clip, scale: size.deviceScale },
     captureBeyondViewport: !fitsViewport,
   });
   // Capturing beyond the viewport resets touch emulation in Chromium; it is turned back on, as Playwright does.

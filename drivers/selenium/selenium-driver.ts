@@ -1,5 +1,5 @@
 import type { BrowserName } from '../../core/capture-spec.js';
-import type { BrowserDriver, BrowserHandle, LaunchOptions } from '../../core/contracts/browser-driver.js';
+import type { BrowserDriver, BrowserHandle, LaunchOptions, PngEncoding } from '../../core/contracts/browser-driver.js';
 import { CHROMIUM_FLAGS } from '../shared/chromium-flags.js';
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { VideoEncoder } from '../video/video-encoder.js';
@@ -16,6 +16,8 @@ export interface SeleniumDriverOptions {
   filterListPath?: string;
   /** the job deadline when a spec's maxWait is 0, in seconds */
   defaultMaxWaitSeconds?: number;
+  /** Chromium's PNG compression effort (core/contracts/browser-driver.ts); fast by default */
+  pngEncoding?: PngEncoding;
 }
 
 /**
@@ -46,6 +48,7 @@ export class SeleniumDriver implements BrowserDriver {
       videoEncoder: new VideoEncoder({ ffmpegPath: options.ffmpegPath ?? 'ffmpeg' }),
       chromeFlags: SESSION_CHROME_FLAGS,
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
+      pngEncoding: options.pngEncoding ?? 'fast',
     };
   }
 

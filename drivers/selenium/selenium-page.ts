@@ -1,6 +1,7 @@
 import type { FiltersEngine } from '@ghostery/adblocker';
 import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
+import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { CapturePage, ScreencastRecording } from '../shared/capture-adapter.js';
 import { addScriptTag } from '../shared/add-script-tag.js';
 import type { Deadline } from '../shared/deadline.js';
@@ -34,8 +35,9 @@ export class SeleniumPage implements CapturePage {
     /** the hide_ads filter engine, null without hide_ads */
     private readonly adEngine: FiltersEngine | null,
     private readonly videoEncoder: VideoEncoder,
+    pngEncoding: PngEncoding,
   ) {
-    this.shots = new SeleniumShots(driver, cdp, spec);
+    this.shots = new SeleniumShots(driver, cdp, spec, pngEncoding);
     this.steps = new SeleniumSteps(driver, cdp);
   }
 

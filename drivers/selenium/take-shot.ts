@@ -1,6 +1,8 @@
 import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureSpec } from '../../core/capture-spec.js';
+import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
+import { cdpViewportScreenshot } from '../shared/cdp-viewport-screenshot.js';
 import type { ShotSource } from '../shared/shot-taker.js';
 import { viewportOf } from '../shared/viewport.js';
 import { withTimeout } from '../shared/with-timeout.js';
@@ -10,14 +12,14 @@ import { fullPageScreenshot } from './full-page.js';
 
 /**
  * The pictures of a WebDriver session (drivers/shared/shot-taker.ts decides which one a shot takes):
- * the element with WebDriver's element screenshot, the full page over CDP, the viewport with
- * WebDriver's own screenshot.
+ * the element with WebDriver's element screenshot, the full page and the viewport over CDP.
  */
 export class SeleniumShots implements ShotSource {
   constructor(
     private readonly driver: WebDriver,
     private readonly cdp: CdpSession,
     private readonly spec: CaptureSpec,
+    private readonly pngEncoding: PngEncoding,
   ) {}
 
   async element(selector: string, timeoutMs: number): Promise<Buffer> {
@@ -27,13 +29,17 @@ export class SeleniumShots implements ShotSource {
 
   fullPage(): Promise<Buffer> {
     return withTimeout(
-      fullPageScreenshot(this.driver, this.cdp, viewportOf(this.spec), this.spec.maxHeight, this.spec.device.touch),
+      fullPageScreenshot(this.driver, this.cdp, viewportOf(this.spec), this.spec.maxHeight, this.spec.device.touch, this.pngEncoding),
       OUTPUT_TIMEOUT_MS,
       'the full-page screenshot timed out',
     );
   }
 
   async viewport(): Promise<Buffer> {
-    return Buffer.from(await withTimeout(this.driver.takeScreenshot(), OUTPUT_TIMEOUT_MS, 'the screenshot timed out'), 'base64');
+    // Over CDP rather than WebDriver's screenshot, to choose the encoder effort as the Playwright driver
+    // does. The device-metrics override is chromedriver's (mobileEmulation), not on this session, so the
+    // device scale is asked for explicitly.
+    const shot = cdpViewportScreenshot((method, params) => this.cdp.send(method, params), viewportOf(this.spec), this.spec.device.scale, this.pngEncoding);
+    return withTimeout(shot, OUTPUT_TIMEOUT_MS, 'the screenshot timed out');
   }
 }

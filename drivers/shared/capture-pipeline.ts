@@ -1,6 +1,7 @@
 import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import { collectLinks } from '../page-scripts/collect-links.js';
 import { lazyLoadScroll } from '../page-scripts/lazy-load-scroll.js';
+import { SCROLL_WATCH_KEY } from '../page-scripts/scroll-watch.js';
 import type { CaptureSession, ScreencastRecording } from './capture-adapter.js';
 import { Deadline } from './deadline.js';
 import { errorText } from './error-text.js';
@@ -56,7 +57,7 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     }
     if (spec.size === 'page' && !deadline.passed) {
       await deadline
-        .race(page.evaluate(lazyLoadScroll, { maxHeight: spec.maxHeight, budgetMs: deadline.remaining() }), 'the scroll through the page')
+        .race(page.evaluate(lazyLoadScroll, { maxHeight: spec.maxHeight, budgetMs: deadline.remaining(), watchKey: SCROLL_WATCH_KEY }), 'the scroll through the page')
         .catch((error: unknown) => warnings.push(`Lazy content may be missing: ${errorText(error)}`));
     }
     clock.lap('wait');

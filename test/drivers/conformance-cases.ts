@@ -58,6 +58,15 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     check: async (output) => expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 1600, height: 1200 }),
   },
   {
+    name: 'device scale 2 doubles the pixels of a full page too',
+    spec: ({ site }) => ({ url: site.url('/long.html'), size: 'page', maxHeight: 1200, device: { name: null, width: 800, height: 600, scale: 2, mobile: false, touch: false, landscape: false } }),
+    check: async (output) => {
+      expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 1600, height: 2400 });
+      // Blocks alternate every 1000 CSS px: device row 2100 is CSS row 1050, the second (darker) block.
+      expect(near(await pixel(output.images[0]!, 400, 2100), [0xcc, 0xcc, 0xcc])).to.equal(true);
+    },
+  },
+  {
     name: 'device emulation: landscape, mobile, touch',
     spec: ({ site }) => ({ url: site.url('/env.html'), html: true, device: { name: null, width: 400, height: 700, scale: 1, mobile: true, touch: true, landscape: true } }),
     check: async (output, { browser }) => {
@@ -88,6 +97,14 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
       expect(site.hits(`/lazy.png?token=${token}`)).to.equal(1);
     },
   },
+  ...['/lazy-observer.html', '/lazy-scroll-listener.html'].map((path): ConformanceCase => ({
+    name: `size page: what ${path} loads when scrolled to is in`,
+    spec: ({ site, token }) => ({ url: site.url(`${path}?token=${token}`), size: 'page' }),
+    check: async (output, { site, token }) => {
+      expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 800, height: 4000 });
+      expect(site.hits(`/lazy.png?token=${token}`)).to.equal(1);
+    },
+  })),
   {
     name: 'max height cuts the full page',
     spec: ({ site }) => ({ url: site.url('/long.html'), size: 'page', maxHeight: 1200 }),

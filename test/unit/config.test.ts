@@ -19,6 +19,12 @@ describe('configuration (unit)', () => {
     }
   });
 
+  it('encodes Chromium PNGs fast unless told small, and refuses anything else', () => {
+    expect(loadConfig({}).agent.pngEncoding).to.equal('fast');
+    expect(loadConfig({ SHOTFARM_PNG_ENCODING: 'Small' }).agent.pngEncoding).to.equal('small');
+    expect(configProblems({ SHOTFARM_PNG_ENCODING: 'tiny' })).to.deep.equal(['SHOTFARM_PNG_ENCODING: must be fast or small (got "tiny")']);
+  });
+
   it('reads every setting it documents', () => {
     const c = loadConfig({
       PORT: '9000', SHOTFARM_DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h/db', NATS_URL: 'nats://n:4222', S3_ENDPOINT: 'http://s3:9000', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b', S3_BUCKET: 'bk', S3_REGION: 'eu',

@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { lazyLoadScroll, type LazyLoadScrollResult } from '../../drivers/page-scripts/lazy-load-scroll.js';
+import { installScrollWatch, SCROLL_WATCH_KEY } from '../../drivers/page-scripts/scroll-watch.js';
+import { CHROMIUM_FLAGS } from '../../drivers/shared/chromium-flags.js';
+import { TestSite } from '../support/test-site.js';
+
+/** Enough for the slowest page here (four viewports of steps and the settle pause) on a loaded machine. */
+const BUDGET_MS = 10_000;
+
+/**
+ * The lazy-load scroll steps through a full page only when the page can react to scrolling (the watch
+ * saw an IntersectionObserver or a scroll listener); either way lazy images end up loaded.
+ */
+describe('scroll watch: the lazy-load scroll runs only where scrolling can change the page', function () {
+  let site: TestSite;
+  let browser: Browser;
+  let token = 0;
+
+  before(async function () {
+    site = await TestSite.start();
+    browser = await chromium.launch({ executablePath: '/usr/lib/chromium/chromium', args: CHROMIUM_FLAGS });
+  });
+
+  after(async function () {
+    await browser?.close();
+    await site?.close();
+  });
+
+  /** Opens a fixture (with the watch unless told otherwise), lets `before` touch the page, runs the scroll. */
+  async function scrollThrough(path: string, options: { watch: boolean; before?: (page: Page) => Promise<void> }): Promise<LazyLoadScrollResult & { lazyHits: number }> {
+    const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+    try {
+      if (options.watch) await context.addInitScript(installScrollWatch, SCROLL_WATCH_KEY);
+      const page = await context.newPage();
+      const query = `?token=${++token}`;
+      await page.goto(site.url(`${path}${query}`));
+      await options.before?.(page);
+      const result = await page.evaluate(lazyLoadScroll, { maxHeight: 0, budgetMs: BUDGET_MS, watchKey: SCROLL_WATCH_KEY });
+      return { ...result, lazyHits: site.hits(`/lazy.png${query}`) };
+    } finally {
+      await context.close();
+    }
+  }
+
+  it('does not scroll a page without observers or scroll listeners, and still loads its loading=lazy image', async function () {
+    const result = await scrollThrough('/long.html', { watch: true });
+    expect(result).to.deep.equal({ height: 5000, scrolled: false, lazyHits: 1 });
+  });
+
+  for (const path of ['/lazy-observer.html', '/lazy-scroll-listener.html']) {
+    it(`scrolls ${path}, which loads its image when scrolled to`, async function () {
+      expect(await scrollThrough(path, { watch: true })).to.deep.equal({ height: 4000, scrolled: true, lazyHits: 1 });
+    });
+  }
+
+  it('scrolls a page that set window.onscroll (a property, not a listener)', async function () {
+    const result = await scrollThrough('/long.html', { watch: true, before: (page) => page.evaluate(() => { window.onscroll = () => undefined; }) });
+    expect(result.scrolled).to.equal(true);
+  });
+
+  it('scrolls every page when the watch is not installed (nothing is known about the page)', async function () {
+    expect((await scrollThrough('/long.html', { watch: false })).scrolled).to.equal(true);
+  });
+
+  it('leaves the wrapped methods looking native to the page', async function () {
+    const context = await browser.newContext();
+    try {
+      await context.addInitScript(installScrollWatch, SCROLL_WATCH_KEY);
+      const page = await context.newPage();
+      await page.goto(site.url('/target.html'));
+      const looks = await page.evaluate(() => [IntersectionObserver.prototype.observe, EventTarget.prototype.addEventListener]
+        .map((fn) => ({ name: fn.name, length: fn.length, native: Function.prototype.toString.call(fn).includes('[native code]') })));
+      expect(looks).to.deep.equal([{ name: 'observe', length: 1, native: true }, { name: 'addEventListener', length: 2, native: true }]);
+      expect(await page.evaluate(() => Object.keys(window).some((key) => key.includes('shotfarm')))).to.equal(false);
+    } finally {
+      await context.close();
+    }
+  });
+});
