@@ -11,6 +11,13 @@ import type { Engine } from './engine.js';
  */
 const HEALTH_PROBE_TIMEOUT_MS = 5_000;
 /**
+ * The pool asks `healthy()` before every capture. A capture that finished in this browser within the
+ * last 30 s already proved it answers, so only a browser idle for longer pays for the probe (a context
+ * opened and closed: ~20–60 ms of browser time, which every capture used to pay). Crashes need no probe:
+ * the disconnect is seen at once.
+ */
+const PROVEN_HEALTHY_MS = 30_000;
+/**
  * A browser that does not close within 10 s is hung: we stop waiting so the pool can go on. Playwright
  * still holds the process and kills it when the node process exits.
  */
@@ -19,6 +26,8 @@ const CLOSE_TIMEOUT_MS = 10_000;
 /** One launched Playwright browser; every capture gets its own context (runCapture). */
 export class PlaywrightHandle implements BrowserHandle {
   private closing = false;
+  /** when a capture last finished here (ms since the epoch): the browser answered then */
+  private provenAt = 0;
 
   constructor(
     private readonly playwrightBrowser: Browser,
@@ -35,14 +44,19 @@ export class PlaywrightHandle implements BrowserHandle {
     if (spec.browser !== this.engine.browser) {
       return Promise.reject(new Error(`this handle runs ${this.engine.browser}, the spec asks for ${spec.browser}`));
     }
-    return runCapture(this.playwrightBrowser, this.engine, this.info, spec, signal, this.services);
+    return runCapture(this.playwrightBrowser, this.engine, this.info, spec, signal, this.services).then((output) => {
+      this.provenAt = Date.now();
+      return output;
+    });
   }
 
   async healthy(): Promise<boolean> {
     if (this.closing || !this.playwrightBrowser.isConnected()) return false;
+    if (Date.now() - this.provenAt < PROVEN_HEALTHY_MS) return true;
     try {
       const probe = withTimeout(this.playwrightBrowser.newContext(), HEALTH_PROBE_TIMEOUT_MS, 'health probe timed out');
       await (await probe).close();
+      this.provenAt = Date.now();
       return true;
     } catch {
       return false;

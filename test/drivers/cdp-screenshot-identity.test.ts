@@ -55,6 +55,7 @@ describe('chromium screenshots through CDP give Playwright\'s pixels', function 
     for (const scale of [1, 2]) {
       it(`full page, ${encoding} encoding, device scale ${scale}`, async function () {
         await onPage('/steps.html', { viewport: { width: 800, height: 600 }, deviceScaleFactor: scale }, async (page) => {
+          await page.locator('#late').waitFor(); // the page shows it 1 s after load: both shots must see the same page
           const ours = await fullPageScreenshot(page, engine, 0, false, encoding);
           // caret 'initial': Playwright would otherwise hide text carets, which the CDP route does not touch.
           await expectSamePixels(ours, await page.screenshot({ fullPage: true, caret: 'initial' }));
