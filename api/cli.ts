@@ -251,7 +251,7 @@ credits.command('add').description('grant credits to an account (through the led
     const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
       await migrateLatest(db);
-      const companyId = opts.company ?? (opts.key ? (await findApiKey(db, opts.key))?.company_id : undefined);
+      const companyId = opts.company ?? (opts.key ? (await findApiKey(db, opts.key))?.key.company_id : undefined);
       if (companyId === undefined || !(await getCompany(db, Number(companyId)))) {
         process.stderr.write('shotfarm: name an existing account with --company ID or --key KEY\n');
         process.exitCode = 2;

@@ -96,7 +96,10 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   c.register(TOKENS.ResultRecorder, { useValue: recorder });
   const apps = createAppServices({ registry: plugins, db, objects, config, screenshots: c.resolve<ScreenshotStore>(TOKENS.ScreenshotStore), log });
   // A screenshot that ended has its app runs queued: start them now rather than at the runner's next poll.
-  recorder.onApplied(async () => apps.runner.wake());
+  // Most screenshots have none, and a wake costs the runner four queries: only when there is work.
+  recorder.onApplied(async (done) => {
+    if (done.appRunsQueued > 0) apps.runner.wake();
+  });
   const batches = new BatchService(db, screenshots, queue, config, apps.hosting);
   recorder.onApplied(async (done) => {
     if (done.batchId !== null) await batches.onScreenshotDone(done.batchId, done.status === 'finished');

@@ -12,7 +12,11 @@ export const SCREENSHOT_DEBIT = 'screenshot';
 export type RecordOutcome = 'applied' | 'duplicate' | 'orphan';
 
 /** Hooks run after a result is applied (batches, crawls, apps); they never fail the recording. */
-export type ResultListener = (screenshot: { id: number; companyId: number; status: 'finished' | 'error'; batchId: number | null; crawlId: number | null; links: string[] }) => Promise<void>;
+export type ResultListener = (screenshot: {
+  id: number; companyId: number; status: 'finished' | 'error'; batchId: number | null; crawlId: number | null; links: string[];
+  /** app runs of the screenshot that were waiting for it and are now queued */
+  appRunsQueued: number;
+}) => Promise<void>;
 
 /**
  * The only writer of capture results. Applying a result is idempotent: a redelivered or duplicated
@@ -60,8 +64,8 @@ export class ResultRecorder {
         await recordCredit(trx, { companyId: Number(row.company_id), delta: -Number(row.cost), reason: SCREENSHOT_DEBIT, screenshotId: result.id });
       }
       // Apps wait for the screenshot: now that it is done they can be queued.
-      await trx('app_runs').where({ screenshot_id: result.id, status: 'pending' }).update({ status: 'queued', updated_at: trx.fn.now() });
-      return { kind: 'applied' as const, companyId: Number(row.company_id), batchId: row.batch_id === null ? null : Number(row.batch_id), crawlId: row.crawl_id === null ? null : Number(row.crawl_id) };
+      const appRunsQueued = await trx('app_runs').where({ screenshot_id: result.id, status: 'pending' }).update({ status: 'queued', updated_at: trx.fn.now() });
+      return { kind: 'applied' as const, appRunsQueued, companyId: Number(row.company_id), batchId: row.batch_id === null ? null : Number(row.batch_id), crawlId: row.crawl_id === null ? null : Number(row.crawl_id) };
     });
 
     if (outcome.kind !== 'applied') {
@@ -73,7 +77,7 @@ export class ResultRecorder {
     }
     this.events.finished(result.id);
     for (const listener of this.listeners) {
-      await listener({ id: result.id, companyId: outcome.companyId, status: result.status, batchId: outcome.batchId, crawlId: outcome.crawlId, links: result.links })
+      await listener({ id: result.id, companyId: outcome.companyId, status: result.status, batchId: outcome.batchId, crawlId: outcome.crawlId, links: result.links, appRunsQueued: outcome.appRunsQueued })
         .catch((err: unknown) => this.log.error({ err, id: result.id }, 'a result listener failed'));
     }
     return 'applied';

@@ -25,13 +25,13 @@ export function authenticate(db: Db, jwt: JwtService) {
     const authorization = ctx.get('Authorization');
     const key = headerKey || queryKey;
     if (key) {
-      const row = await findApiKey(db, key.trim());
-      if (!row) throw invalidApiKey('Invalid API key');
-      const roles = row.user_id === null ? [] : await rolesOf(db, Number(row.user_id));
+      const holder = await findApiKey(db, key.trim());
+      if (!holder) throw invalidApiKey('Invalid API key');
+      const { key: row, roles } = holder;
       ctx.state.caller = { companyId: Number(row.company_id), apiKeyId: Number(row.id), userId: row.user_id === null ? null : Number(row.user_id), credential: `key:${row.id}`, roles };
       // last_used_at is informative; updating it must never slow or fail the request, and a key used many
       // times a second writes it at most once a minute (the row was just read: no extra query to decide).
-      const lastUsed = (row as { last_used_at?: Date | string | null }).last_used_at;
+      const lastUsed = row.last_used_at;
       if (!lastUsed || Date.now() - new Date(lastUsed).getTime() >= LAST_USED_RESOLUTION_MS) {
         db('api_keys').where({ id: row.id }).update({ last_used_at: db.fn.now() }).catch(() => undefined);
       }

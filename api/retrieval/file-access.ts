@@ -7,15 +7,20 @@ export interface StoredFileRow { storage_key: string; content_type: string; size
 
 /** Finds a finished screenshot's stored file of one kind (and shot), scoped by account; 404 otherwise. */
 export async function findFile(db: Db, companyId: number, id: number, kind: 'image' | 'html' | 'pdf' | 'video', shot: number | null): Promise<StoredFileRow> {
-  const shotRow = await db('screenshots').where({ company_id: companyId, id }).first('status');
-  if (!shotRow) throw notFound('Screenshot');
-  const q = db('screenshot_files').where({ company_id: companyId, screenshot_id: id, kind });
-  if (shot !== null) q.andWhere({ shot });
-  const file = await q.orderBy('shot').first('storage_key', 'content_type', 'size_bytes', 'kind', 'shot');
-  if (shotRow.status !== 'finished' || !file) {
+  // One query (every image download runs it): the record, and its file when there is one.
+  const row = await db('screenshots as s')
+    .leftJoin('screenshot_files as f', (on) => {
+      on.on('f.screenshot_id', 's.id').andOn('f.company_id', 's.company_id').andOnVal('f.kind', kind);
+      if (shot !== null) on.andOnVal('f.shot', shot);
+    })
+    .where({ 's.company_id': companyId, 's.id': id }).orderBy('f.shot')
+    .first('s.status', 'f.storage_key', 'f.content_type', 'f.size_bytes', 'f.kind', 'f.shot') as ({ status: string } & { [K in keyof StoredFileRow]: StoredFileRow[K] | null }) | undefined;
+  if (!row) throw notFound('Screenshot');
+  const { status, ...file } = row;
+  if (status !== 'finished' || file.storage_key === null) {
     throw notFound(kind === 'image' ? 'Screenshot image (not ready, or no image was captured)' : `The ${kind} output (not requested, not ready or deleted)`);
   }
-  return { ...file, size_bytes: Number(file.size_bytes) };
+  return { storage_key: file.storage_key, content_type: String(file.content_type), size_bytes: Number(file.size_bytes), kind: String(file.kind), shot: file.shot };
 }
 
 export async function readAll(store: ObjectStore, key: string): Promise<Buffer> {

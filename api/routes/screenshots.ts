@@ -28,14 +28,14 @@ export function screenshotRoutes(deps: ScreenshotRouteDeps): Router<AppState> {
   router.get('/info', async (ctx) => {
     const { id, wait } = readParams(SCREENSHOT_INFO_PARAMS, queryOf(ctx), ['id']);
     const caller = callerOf(ctx);
-    let row = await service.get(caller, id as number);
-    if (wait && row.status === 'processing') {
-      // Beyond the spec: hold the answer until the record leaves processing, at most `wait` seconds.
+    // Beyond the spec: `wait` holds the answer until the record leaves processing, at most `wait` seconds.
+    // The look before waiting reads the status only; the record is read once, when it is answered.
+    if (wait && (await service.status(caller, id as number)) === 'processing') {
       const gone = new AbortController();
       ctx.req.once('close', () => gone.abort());
-      await deps.events.waitFor(row.id, wait * 1000, gone.signal);
-      row = await service.get(caller, row.id);
+      await deps.events.waitFor(id as number, wait * 1000, gone.signal);
     }
+    const row = await service.get(caller, id as number);
     const kinds = await service.outputKinds(caller, row.id);
     ctx.body = { success: true, data: { ...toScreenshotRecord(row), has_html: kinds.has('html'), has_pdf: kinds.has('pdf'), has_video: kinds.has('video') } };
   });

@@ -115,6 +115,13 @@ export class ScreenshotService {
     return row;
   }
 
+  /** The record's status alone (404 when the caller has no such record). */
+  async status(caller: Caller, id: number): Promise<string> {
+    const status = await this.store.status(caller.companyId, id);
+    if (status === null) throw notFound('Screenshot');
+    return status;
+  }
+
   async outputKinds(caller: Caller, id: number): Promise<Set<string>> {
     return this.store.outputKinds(caller.companyId, id);
   }

@@ -80,6 +80,12 @@ export class ScreenshotStore {
     return row ? ((await this.withApps([normaliseRow(row)]))[0] as ScreenshotRow) : null;
   }
 
+  /** Only the status of a record (null when the account has no such record): the cheap look before a wait. */
+  async status(companyId: number, id: number): Promise<string | null> {
+    const row = await this.db('screenshots').where({ company_id: companyId, id }).first('status');
+    return row ? String(row.status) : null;
+  }
+
   /** The CaptureSpec to send to the farm, with the record id filled in. */
   async captureSpec(companyId: number, id: number): Promise<CaptureSpec | null> {
     const row = await this.db('screenshots').where({ company_id: companyId, id }).first('capture_spec');

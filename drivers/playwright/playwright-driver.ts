@@ -36,6 +36,13 @@ const DEFAULT_FIREFOX = '/usr/bin/firefox-esr';
 const DEFAULT_MAX_WAIT_SECONDS = 30;
 /** A cold browser start takes 1–3 s here; 30 s means it is not going to start. */
 const LAUNCH_TIMEOUT_MS = 30_000;
+/**
+ * Signals are the process's business, not Playwright's: by default Playwright closes every browser on
+ * SIGINT/SIGTERM/SIGHUP, which killed the captures a stopping agent was draining. The agent closes its
+ * browsers itself once drained; if the process dies instead, Chromium exits with its pipe and Firefox
+ * with its watchdog (die-with-parent.ts).
+ */
+const LEAVE_SIGNALS_TO_US = { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } as const;
 
 /** Launches Playwright browsers: chrome (Chromium), firefox (Firefox ESR over BiDi), brave (binary or emulation). */
 export class PlaywrightDriver implements BrowserDriver {
@@ -82,6 +89,7 @@ export class PlaywrightDriver implements BrowserDriver {
           executablePath: dieWithParent(opts.executablePath ?? this.options.firefoxPath ?? DEFAULT_FIREFOX),
           firefoxUserPrefs: { ...FIREFOX_PREFS, ...(dark ? FIREFOX_DARK_PREFS : {}) },
           timeout: LAUNCH_TIMEOUT_MS,
+          ...LEAVE_SIGNALS_TO_US,
         });
         const engine: Engine = { browser, name: 'firefox', braveEmulation: false, launchedDark: dark };
         return { playwrightBrowser, engine, info: `firefox ${playwrightBrowser.version()} (webdriver bidi${dark ? ', dark' : ''})` };
@@ -90,6 +98,6 @@ export class PlaywrightDriver implements BrowserDriver {
   }
 
   private launchChromium(executablePath: string): Promise<Browser> {
-    return chromium.launch({ executablePath, args: CHROMIUM_FLAGS, timeout: LAUNCH_TIMEOUT_MS });
+    return chromium.launch({ executablePath, args: CHROMIUM_FLAGS, timeout: LAUNCH_TIMEOUT_MS, ...LEAVE_SIGNALS_TO_US });
   }
 }

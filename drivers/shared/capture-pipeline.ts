@@ -1,6 +1,6 @@
 import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
-import { collectLinks } from '../page-scripts/collect-links.js';
 import { lazyLoadScroll } from '../page-scripts/lazy-load-scroll.js';
+import { linksAndUserAgent } from '../page-scripts/links-and-user-agent.js';
 import { SCROLL_WATCH_KEY } from '../page-scripts/scroll-watch.js';
 import type { CaptureSession, ScreencastRecording } from './capture-adapter.js';
 import { Deadline } from './deadline.js';
@@ -66,11 +66,10 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     clock.lap('shots');
 
     const html = spec.html ? await withinOutputTime(page.html(), 'the HTML') : null;
-    const links = await withinOutputTime(page.evaluate(collectLinks), 'collecting links').catch((error: unknown) => {
+    const { links, userAgent } = await withinOutputTime(page.evaluate(linksAndUserAgent), 'collecting links').catch((error: unknown) => {
       warnings.push(`Links could not be collected: ${errorText(error)}`);
-      return [];
+      return { links: [], userAgent: spec.userAgent ?? '' };
     });
-    const userAgent = await withinOutputTime(page.evaluate(() => navigator.userAgent), 'reading the user agent').catch(() => spec.userAgent ?? '');
     clock.lap('html_links');
 
     let video: CaptureOutput['video'] = null;

@@ -3,8 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { connectDatabase } from '../../core/db/connect.js';
 import { createThrowawayPostgres } from '../support/databases.js';
 import { CLI_PATH as CLI, runCli, type CliRun } from '../support/run-cli.js';
+import { TestSite } from '../support/test-site.js';
+import { until } from '../support/wait-until.js';
 
 
 /** The CLI with quiet logs and the given settings. */
@@ -69,6 +72,42 @@ describe('shotfarm CLI', function () {
       child.kill('SIGTERM');
       const code = await new Promise((r) => child.once('exit', r));
       expect(code).to.equal(0);
+    }
+  });
+
+  it('serve drains on SIGTERM: a capture in flight finishes and is recorded before the process exits', async () => {
+    const site = await TestSite.start();
+    const drainDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-cli-drain-'));
+    const key = 'drain-test-key-0123456789';
+    const child = spawn(process.execPath, [CLI, 'serve'], {
+      env: {
+        PATH: process.env.PATH ?? '', PORT: '18932', HOST: '127.0.0.1', SHOTFARM_DATA_DIR: drainDir, LOG_LEVEL: 'silent',
+        SHOTFARM_BOOTSTRAP_KEY: key, SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true', SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: '1',
+      },
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const api = 'http://127.0.0.1:18932/api/v1';
+      await until('the service to be ready', async () => (await fetch('http://127.0.0.1:18932/readyz').catch(() => null))?.status === 200);
+      // A 3 s delay keeps the capture in the browser while the service is told to stop.
+      const created = await (await fetch(`${api}/screenshot/create?key=${key}&delay=3&url=${encodeURIComponent(site.url('/target.html'))}`)).json() as { data: { id: number }[] };
+      const id = created.data[0]!.id;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      child.kill('SIGTERM');
+      expect(await exited).to.equal(0);
+      const db = connectDatabase({ databaseUrl: null, dataDir: drainDir });
+      try {
+        const record = await db('screenshots').where({ id }).first('status', 'error');
+        expect(record).to.deep.equal({ status: 'finished', error: '' });
+        expect(await db('credit_ledger').where({ screenshot_id: id }).count({ n: '*' }).first()).to.deep.equal({ n: 1 });
+      } finally {
+        await db.destroy();
+      }
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+      await site.close();
+      fs.rmSync(drainDir, { recursive: true, force: true });
     }
   });
 });
