@@ -88,19 +88,23 @@ export class FilesystemObjectStore implements ObjectStore {
       assertValidContentType(meta.contentType);
       checkDeclaredSize(body, meta.size);
       const folder = dirname(path);
-      const data = await this.writeTemp(folder, body, meta.size);
+      // The object and its sidecar are written and synced at the same time (their two fsyncs overlap; the
+      // capture's result waits for them); the renames below keep the order that matters.
+      const [data, sidecar] = await Promise.allSettled([
+        this.writeTemp(folder, body, meta.size),
+        this.writeTemp(folder, Buffer.from(JSON.stringify({ contentType: meta.contentType })), undefined),
+      ]);
+      const temps = [data, sidecar].flatMap((written) => (written.status === 'fulfilled' ? [written.value.path] : []));
       try {
-        const sidecar = await this.writeTemp(folder, Buffer.from(JSON.stringify({ contentType: meta.contentType })), undefined);
-        await rename(sidecar.path, join(folder, sidecarName(basename(path)))).catch(async (error: unknown) => {
-          await rm(sidecar.path, { force: true });
-          throw error;
-        });
-        await rename(data.path, path);
+        if (data.status === 'rejected') throw data.reason;
+        if (sidecar.status === 'rejected') throw sidecar.reason;
+        await rename(sidecar.value.path, join(folder, sidecarName(basename(path))));
+        await rename(data.value.path, path);
+        return { key, size: data.value.size, contentType: meta.contentType };
       } catch (error) {
-        await rm(data.path, { force: true });
+        await Promise.all(temps.map((temp) => rm(temp, { force: true })));
         throw error;
       }
-      return { key, size: data.size, contentType: meta.contentType };
     } catch (error) {
       // put owns the body: a stream it did not (fully) read must not keep its source open.
       if (!Buffer.isBuffer(body)) body.destroy();

@@ -3,7 +3,7 @@ export interface LazyLoadScrollOptions {
   maxHeight: number;
   /** time budget in ms; the scroll stops when it runs out (the job's deadline) */
   budgetMs: number;
-  /** the symbol name the scroll watch (scroll-watch.ts) records under, when the driver installed it */
+  /** the symbol name the scroll watch (full-page-init.ts) records under, when the driver installed it */
   watchKey: string;
 }
 
@@ -51,10 +51,16 @@ export async function lazyLoadScroll(options: LazyLoadScrollOptions): Promise<La
     if (Date.now() - started < options.budgetMs) await sleep(Math.min(SETTLE_MS, options.budgetMs));
     window.scrollTo(0, 0);
   }
-  // Then wait (within the budget) for the images the scroll started to finish, polling every 50 ms:
-  // a full-page capture taken now would otherwise show them half-loaded.
-  const IMAGE_POLL_MS = 50;
-  const pending = (): boolean => Array.from(document.images).some((image) => !image.complete);
-  while (pending() && Date.now() - started < options.budgetMs) await sleep(IMAGE_POLL_MS);
+  // Then wait (within the budget) for the images still loading: a full-page capture taken now would show
+  // them half-loaded. Their load/error events end the wait at once (polling would add up to a period);
+  // images that start meanwhile (a loader reacting to the last scroll) are waited for in the next turn.
+  const incomplete = (): HTMLImageElement[] => Array.from(document.images).filter((image) => !image.complete);
+  const settled = (image: HTMLImageElement): Promise<void> => new Promise((resolve) => {
+    image.addEventListener('load', () => resolve(), { once: true });
+    image.addEventListener('error', () => resolve(), { once: true });
+  });
+  for (let images = incomplete(); images.length > 0 && Date.now() - started < options.budgetMs; images = incomplete()) {
+    await Promise.race([Promise.all(images.map(settled)), sleep(options.budgetMs - (Date.now() - started))]);
+  }
   return { height: limit(), scrolled: position > 0 };
 }

@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import { installScrollWatch, SCROLL_WATCH_KEY } from '../page-scripts/scroll-watch.js';
+import { prepareFullPage, SCROLL_WATCH_KEY } from '../page-scripts/full-page-init.js';
 import type { CaptureSession } from '../shared/capture-adapter.js';
 import { applyBraveEmulation } from './brave-emulation.js';
 import type { CaptureServices } from './capture-job.js';
@@ -24,8 +24,8 @@ export class PlaywrightSession implements CaptureSession {
     if (spec.cookies.length > 0) {
       await context.addCookies(spec.cookies.map((cookie) => ({ name: cookie.name, value: cookie.value, url: spec.url })));
     }
-    // Full page only: the lazy-load scroll asks the watch whether the page can react to scrolling.
-    if (spec.size === 'page') await context.addInitScript(installScrollWatch, SCROLL_WATCH_KEY);
+    // Full page only: lazy images load with the page, and the lazy-load scroll learns whether it is needed.
+    if (spec.size === 'page') await context.addInitScript(prepareFullPage, SCROLL_WATCH_KEY);
     const page = await context.newPage();
     if (engine.braveEmulation) await applyBraveEmulation(page, spec);
     // Brave blocks by itself (its shields); hide_ads asks the same of chrome and firefox.

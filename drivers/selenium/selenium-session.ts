@@ -1,6 +1,6 @@
 import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import { scrollWatchSource } from '../page-scripts/scroll-watch.js';
+import { fullPageInitSource } from '../page-scripts/full-page-init.js';
 import type { CaptureSession } from '../shared/capture-adapter.js';
 import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
 import type { SeleniumCaptureServices } from './capture-services.js';
@@ -44,8 +44,8 @@ export class SeleniumSession implements CaptureSession {
     const cdp = await cdpOf(driver);
     this.cdp = cdp;
     await applyEmulation(cdp, spec);
-    // Full page only: the lazy-load scroll asks the watch whether the page can react to scrolling.
-    if (spec.size === 'page') await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: scrollWatchSource() });
+    // Full page only: lazy images load with the page, and the lazy-load scroll learns whether it is needed.
+    if (spec.size === 'page') await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: fullPageInitSource() });
     const engine = spec.hideAds ? await this.services.adBlock.load() : null;
     await RequestInterceptor.start(cdp, new URL(spec.url).href, spec.postData, engine);
     return new SeleniumPage(driver, cdp, spec, browserInfo, new DocumentStatus(cdp), engine, this.services.videoEncoder, this.services.pngEncoding);

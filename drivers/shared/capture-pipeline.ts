@@ -1,7 +1,7 @@
 import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import { lazyLoadScroll } from '../page-scripts/lazy-load-scroll.js';
 import { linksAndUserAgent } from '../page-scripts/links-and-user-agent.js';
-import { SCROLL_WATCH_KEY } from '../page-scripts/scroll-watch.js';
+import { SCROLL_WATCH_KEY } from '../page-scripts/full-page-init.js';
 import type { CaptureSession, ScreencastRecording } from './capture-adapter.js';
 import { Deadline } from './deadline.js';
 import { errorText } from './error-text.js';

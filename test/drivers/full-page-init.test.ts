@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { lazyLoadScroll, type LazyLoadScrollResult } from '../../drivers/page-scripts/lazy-load-scroll.js';
-import { installScrollWatch, SCROLL_WATCH_KEY } from '../../drivers/page-scripts/scroll-watch.js';
+import { prepareFullPage, SCROLL_WATCH_KEY } from '../../drivers/page-scripts/full-page-init.js';
 import { CHROMIUM_FLAGS } from '../../drivers/shared/chromium-flags.js';
 import { TestSite } from '../support/test-site.js';
 
@@ -12,7 +12,7 @@ const BUDGET_MS = 10_000;
  * The lazy-load scroll steps through a full page only when the page can react to scrolling (the watch
  * saw an IntersectionObserver or a scroll listener); either way lazy images end up loaded.
  */
-describe('scroll watch: the lazy-load scroll runs only where scrolling can change the page', function () {
+describe('full-page init script: lazy images load with the page, the lazy-load scroll runs only where scrolling can change it', function () {
   let site: TestSite;
   let browser: Browser;
   let token = 0;
@@ -31,7 +31,7 @@ describe('scroll watch: the lazy-load scroll runs only where scrolling can chang
   async function scrollThrough(path: string, options: { watch: boolean; before?: (page: Page) => Promise<void> }): Promise<LazyLoadScrollResult & { lazyHits: number }> {
     const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
     try {
-      if (options.watch) await context.addInitScript(installScrollWatch, SCROLL_WATCH_KEY);
+      if (options.watch) await context.addInitScript(prepareFullPage, SCROLL_WATCH_KEY);
       const page = await context.newPage();
       const query = `?token=${++token}`;
       await page.goto(site.url(`${path}${query}`));
@@ -46,6 +46,24 @@ describe('scroll watch: the lazy-load scroll runs only where scrolling can chang
   it('does not scroll a page without observers or scroll listeners, and still loads its loading=lazy image', async function () {
     const result = await scrollThrough('/long.html', { watch: true });
     expect(result).to.deep.equal({ height: 5000, scrolled: false, lazyHits: 1 });
+  });
+
+  it('loads loading=lazy images with the page: they are in by the time the page has loaded', async function () {
+    const hitsAfterLoad = async (init: boolean): Promise<number> => {
+      const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+      try {
+        if (init) await context.addInitScript(prepareFullPage, SCROLL_WATCH_KEY);
+        const page = await context.newPage();
+        const query = `?token=${++token}`;
+        await page.goto(site.url(`/long.html${query}`), { waitUntil: 'load' });
+        return site.hits(`/lazy.png${query}`);
+      } finally {
+        await context.close();
+      }
+    };
+    // Without the init script Chromium leaves the image 4000 px below the fold alone: the check means something.
+    expect(await hitsAfterLoad(false)).to.equal(0);
+    expect(await hitsAfterLoad(true)).to.equal(1);
   });
 
   for (const path of ['/lazy-observer.html', '/lazy-scroll-listener.html']) {
@@ -66,7 +84,7 @@ describe('scroll watch: the lazy-load scroll runs only where scrolling can chang
   it('leaves the wrapped methods looking native to the page', async function () {
     const context = await browser.newContext();
     try {
-      await context.addInitScript(installScrollWatch, SCROLL_WATCH_KEY);
+      await context.addInitScript(prepareFullPage, SCROLL_WATCH_KEY);
       const page = await context.newPage();
       await page.goto(site.url('/target.html'));
       const looks = await page.evaluate(() => [IntersectionObserver.prototype.observe, EventTarget.prototype.addEventListener]
