@@ -5,6 +5,8 @@ import { BrowserPool } from '../drivers/pool/browser-pool.js';
 export interface PoolSettings {
   /** captures at once on this node: the most browsers one pool may start */
   slots: number;
+  /** captures one browser serves at once (each in its own context) */
+  capturesPerBrowser: number;
   recycleAfterJobs: number;
   poolIdleSeconds: number;
   /** a real Brave binary, if the node has one */
@@ -44,6 +46,7 @@ export class BrowserPools {
       pool = new BrowserPool(this.driver, spec.browser, launch, {
         min: warm ? 1 : 0,
         max: this.settings.slots,
+        capturesPerBrowser: this.settings.capturesPerBrowser,
         recycleAfterJobs: this.settings.recycleAfterJobs,
         idleTimeoutMs: this.settings.poolIdleSeconds * 1000,
         evictionIntervalMs: EVICTION_INTERVAL_MS,
@@ -79,7 +82,7 @@ export class BrowserPools {
 
   /** Browsers started per pool, for metrics. */
   sizes(): Record<string, number> {
-    return Object.fromEntries([...this.pools].map(([key, pool]) => [key, pool.stats().size]));
+    return Object.fromEntries([...this.pools].map(([key, pool]) => [key, pool.stats().browsers]));
   }
 
   async close(): Promise<void> {

@@ -61,6 +61,7 @@ export interface AgentConfig {
   bravePath: string | null;
   ffmpegPath: string | null;
   recycleAfterJobs: number;
+  capturesPerBrowser: number;
   poolIdleSeconds: number;
   pngEncoding: PngEncoding;
 }

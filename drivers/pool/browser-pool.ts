@@ -4,52 +4,72 @@ import type { BrowserDriver, BrowserHandle, LaunchOptions } from '../../core/con
 
 /** Sizes and lifetimes of one pool; passed in from config (nothing here reads the environment). */
 export interface BrowserPoolOptions {
-  /** browsers kept started even when idle */
+  /** capture lanes kept ready even when idle (their browser stays started) */
   min: number;
-  /** browsers started at most (the node's slots for this browser) */
+  /** captures at once at most (the node's slots for this browser) */
   max: number;
+  /**
+   * captures one browser serves at once, each in its own context; more lanes start another browser.
+   * The speed benchmark chose it (README, "Speed benchmark"): on 2 cores one browser with 2 or 4
+   * contexts captured viewports 1.26–1.38x faster than one browser per capture slot, full pages alike.
+   */
+  capturesPerBrowser: number;
   /** a browser is closed and replaced after this many captures (leaks in long-lived browsers) */
   recycleAfterJobs: number;
-  /** an idle browser above `min` is closed after this many ms */
+  /** an idle lane above `min` is dropped after this many ms; a browser without lanes is closed */
   idleTimeoutMs: number;
-  /** how often idle browsers are checked for eviction, in ms */
+  /** how often idle lanes are checked for eviction, in ms */
   evictionIntervalMs: number;
-  /** how long `acquire` waits for a free browser before failing, in ms */
+  /** how long `acquire` waits for a free lane before failing, in ms */
   acquireTimeoutMs: number;
   /** told when a browser is replaced: it crashed, or it served its recycleAfterJobs captures (metrics) */
   onReplace?: (reason: 'crash' | 'recycle') => void;
 }
 
+/** One started browser and the lanes (captures at once) it hosts. */
+interface SharedBrowser {
+  handle: BrowserHandle;
+  /** lanes of the pool on this browser, borrowed or idle */
+  lanes: number;
+  /** captures it has served */
+  jobs: number;
+  /** served its recycleAfterJobs or crashed: takes no new lane, closes when its last lane goes */
+  retiring: boolean;
+  crashed: boolean;
+}
+
+/** What the pool lends: one capture's place (a context) in a shared browser. */
+interface Lane { readonly browser: SharedBrowser }
+
 /**
- * A pool of started browsers for ONE (driver, browser, launch variant), on generic-pool:
- * - borrow tests health (`testOnBorrow` → handle.healthy()); a sick browser is destroyed and replaced,
- * - a browser is recycled after `recycleAfterJobs` captures,
- * - a browser that disconnects (crash, killed process) is destroyed at once, borrowed or idle,
- * - idle browsers above `min` are evicted after `idleTimeoutMs`,
- * - close() waits for borrowed browsers to come back (drain), then closes them all (clear).
+ * A pool of capture lanes on started browsers for ONE (driver, browser, launch variant), on generic-pool.
+ * A lane is a place for one capture at a time; up to `capturesPerBrowser` lanes share one browser, each
+ * capture in a fresh context of its own. generic-pool manages the lanes:
+ * - borrow tests health (`testOnBorrow` → handle.healthy()); a lane on a sick browser is dropped,
+ * - a browser retires after `recycleAfterJobs` captures: its lanes are dropped as they come back,
+ * - a browser that disconnects (crash, killed process) retires at once, its idle lanes are swept,
+ * - idle lanes above `min` are evicted after `idleTimeoutMs`,
+ * - a browser is closed when its last lane is dropped,
+ * - close() waits for borrowed lanes to come back (drain), then closes every browser (clear).
  */
 export class BrowserPool {
-  private readonly pool: Pool<BrowserHandle>;
-  private readonly jobs = new WeakMap<BrowserHandle, number>();
-  private readonly crashed = new WeakSet<BrowserHandle>();
+  private readonly pool: Pool<Lane>;
+  private readonly browsers = new Set<SharedBrowser>();
+  /** the launch in progress: lanes created meanwhile wait for it instead of launching their own */
+  private launching: Promise<SharedBrowser> | null = null;
   private closed = false;
 
   constructor(
-    driver: BrowserDriver,
+    private readonly driver: BrowserDriver,
     readonly browser: BrowserName,
     readonly launchOptions: LaunchOptions,
     private readonly options: BrowserPoolOptions,
   ) {
-    this.pool = genericPool.createPool<BrowserHandle>(
+    this.pool = genericPool.createPool<Lane>(
       {
-        create: async () => {
-          const handle = await driver.launch(browser, launchOptions);
-          this.jobs.set(handle, 0);
-          handle.onDisconnected?.(() => this.onCrash(handle));
-          return handle;
-        },
-        destroy: (handle) => handle.close(),
-        validate: async (handle) => !this.crashed.has(handle) && (await handle.healthy()),
+        create: () => this.openLane(),
+        destroy: (lane) => this.dropLane(lane),
+        validate: async (lane) => !lane.browser.retiring && (await lane.browser.handle.healthy()),
       },
       {
         min: options.min,
@@ -58,54 +78,85 @@ export class BrowserPool {
         idleTimeoutMillis: options.idleTimeoutMs,
         evictionRunIntervalMillis: options.evictionIntervalMs,
         acquireTimeoutMillis: options.acquireTimeoutMs,
-        // Reuse the most recently returned browser first: the others stay idle and can be evicted.
+        // Reuse the most recently returned lane first: the others stay idle and can be evicted.
         fifo: false,
         autostart: true,
       },
     );
   }
 
-  /** A crashed browser leaves the pool now; a borrowed one is removed when it is released. */
-  private onCrash(handle: BrowserHandle): void {
+  /** A lane on a live browser with room, or on a newly launched one. */
+  private async openLane(): Promise<Lane> {
+    for (;;) {
+      const roomy = [...this.browsers].find((b) => !b.retiring && b.lanes < this.options.capturesPerBrowser);
+      const browser = roomy ?? (await (this.launching ??= this.launch().finally(() => (this.launching = null))));
+      // Several lanes may have waited for the same launch: the ones it has no room for look again.
+      if (browser.retiring || browser.lanes >= this.options.capturesPerBrowser) continue;
+      browser.lanes += 1;
+      return { browser };
+    }
+  }
+
+  private async launch(): Promise<SharedBrowser> {
+    const handle = await this.driver.launch(this.browser, this.launchOptions);
+    const browser: SharedBrowser = { handle, lanes: 0, jobs: 0, retiring: false, crashed: false };
+    handle.onDisconnected?.(() => this.onCrash(browser));
+    this.browsers.add(browser);
+    return browser;
+  }
+
+  private async dropLane(lane: Lane): Promise<void> {
+    const browser = lane.browser;
+    browser.lanes -= 1;
+    if (browser.lanes > 0) return;
+    this.browsers.delete(browser);
+    await browser.handle.close();
+  }
+
+  /** A crashed browser takes no more captures; its idle lanes are dropped now, borrowed ones when they come back. */
+  private onCrash(browser: SharedBrowser): void {
+    if (browser.crashed) return;
+    browser.crashed = true;
+    browser.retiring = true;
     this.options.onReplace?.('crash');
-    this.crashed.add(handle);
-    if (!this.closed && !this.pool.isBorrowedResource(handle)) void this.sweepIdle().catch(() => undefined);
+    if (!this.closed) void this.sweepIdle().catch(() => undefined);
   }
 
   /**
-   * generic-pool can destroy only borrowed resources, so idle ones are swept by borrowing every idle
-   * browser once: validation destroys the crashed ones (and the pool starts replacements up to `min`),
-   * the healthy ones go straight back.
+   * generic-pool can destroy only borrowed resources, so idle lanes are swept by borrowing every idle
+   * lane once: validation drops the ones on retired browsers (and the pool opens replacements up to
+   * `min`), the others go straight back.
    */
   private async sweepIdle(): Promise<void> {
-    const held: BrowserHandle[] = [];
+    const held: Lane[] = [];
     try {
       const idle = this.pool.available;
       for (let i = 0; i < idle; i += 1) held.push(await this.pool.acquire());
     } finally {
-      for (const handle of held) await this.pool.release(handle);
+      for (const lane of held) await this.pool.release(lane);
     }
   }
 
-  /** Runs `work` with a pooled browser and gives it back (or replaces it) afterwards. */
+  /** Runs `work` with a pooled browser (one lane of it) and gives the lane back (or drops it) afterwards. */
   async use<T>(work: (handle: BrowserHandle) => Promise<T>): Promise<T> {
-    const handle = await this.pool.acquire();
+    const lane = await this.pool.acquire();
     try {
-      return await work(handle);
+      return await work(lane.browser.handle);
     } finally {
-      const done = (this.jobs.get(handle) ?? 0) + 1;
-      this.jobs.set(handle, done);
-      if (this.crashed.has(handle) || done >= this.options.recycleAfterJobs) {
-        if (!this.crashed.has(handle)) this.options.onReplace?.('recycle');
-        await this.pool.destroy(handle).catch(() => undefined);
+      const browser = lane.browser;
+      browser.jobs += 1;
+      if (!browser.retiring && browser.jobs >= this.options.recycleAfterJobs) {
+        browser.retiring = true;
+        this.options.onReplace?.('recycle');
       }
-      else await this.pool.release(handle);
+      if (browser.retiring) await this.pool.destroy(lane).catch(() => undefined);
+      else await this.pool.release(lane);
     }
   }
 
   /** Live counts, for the node's status and for tests. */
-  stats(): { size: number; available: number; borrowed: number; pending: number } {
-    return { size: this.pool.size, available: this.pool.available, borrowed: this.pool.borrowed, pending: this.pool.pending };
+  stats(): { browsers: number; size: number; available: number; borrowed: number; pending: number } {
+    return { browsers: this.browsers.size, size: this.pool.size, available: this.pool.available, borrowed: this.pool.borrowed, pending: this.pool.pending };
   }
 
   /**
@@ -127,7 +178,7 @@ export class BrowserPool {
     });
   }
 
-  /** Lets borrowed browsers finish, then closes every browser. */
+  /** Lets borrowed lanes finish, then closes every browser. */
   async close(): Promise<void> {
     this.closed = true;
     await this.pool.drain();

@@ -1,292 +1,285 @@
 /**
- * Benchmark (not a test; issue 8 "Speed"): shotfarm embedded (HTTP API → queue → agent → store → image
- * download) against a raw Playwright loop on the same Chromium binary and flags, in one run whose rounds
- * alternate raw / embedded so that drift of the machine (thermal, other load) hits both alike.
+ * Benchmark (not a test; issue 8 "Speed"): shotfarm against a raw Playwright loop on the same browser
+ * binaries and flags, in ONE run whose rounds alternate between the modes (the order rotates every
+ * round: A B C, B C A, C A B …) so that drift of the machine (thermal, other load) hits every mode alike.
  *
- *   make bench                 (or: node dist/test/bench/speed.js [rounds] [captures-per-round] [concurrencies])
- *   e.g. node dist/test/bench/speed.js 3 20 1,2,4
+ *   make bench      (or: node dist/test/bench/speed.js [rounds] [per-round] [concurrencies] [firefox-concurrency] [firefox-rounds])
+ *   smoke run:      node dist/test/bench/speed.js 1 3 1,2
  *
- * CPU is utime+stime (+ cutime/cstime of reaped children, so the per-capture renderers that exit before
- * the round ends still count) of this process and the browsers of the mode under test, read from
- * /proc/<pid>/stat before and after each round. Peak RSS is the sum of VmRSS over the same tree, sampled
- * every 100 ms. This process hosts both the raw loop and the whole service (API, PGlite, queue, agent),
- * so its own RSS is in both modes' numbers; the other mode's idle browser is left out of each.
+ * Modes (each is described again in the printed header):
+ * - raw: playwright-core in this process, one warm browser, per capture newContext → newPage → goto →
+ *   PNG → close (raw-loop.ts); raw-per-slot: the same with one warm browser per worker (concurrency > 1).
+ * - embedded: `shotfarm serve` as a child process; distributed: `shotfarm api` + one `shotfarm agent`
+ *   over a private NATS, s3rver and Postgres, all child processes (service-processes.ts). Both are
+ *   driven through the HTTP API as a client does (shotfarm-client.ts). Running them as children keeps
+ *   their CPU and memory apart from the raw loop's, which shared this process before and was distorted.
+ * Chromium runs every concurrency; Firefox compares raw with embedded at one concurrency. Launch cost
+ * (launch-cost.ts) is measured first, while nothing else runs.
+ *
+ * Time of the default run (Chromium 2 rounds × 8 captures at concurrency 1/2/4, Firefox 2 rounds × 8 at 2)
+ * on the 2-core reference machine: 3 rounds took 674 s (launch cost 35 s, c1 2.0 min, c2 3.3 min, c4
+ * 3.9 min with service starts and warm-ups, Firefox 1.3 min), so 2 rounds take about 8.5 minutes. The run
+ * prints how long it took.
  */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_FLAGS } from '../../drivers/shared/chromium-flags.js';
-import { startTestApi, type TestApi } from '../support/test-api.js';
+import { loadConfig } from '../../core/config/load-config.js';
 import { TestSite } from '../support/test-site.js';
-import { childrenOf, cpuSecondsBetween, readAllStats, rssOf, treeOf, type ProcStat } from './proc-tree.js';
+import {
+  API_BROWSER, CHROMIUM_PATH, CONCURRENCIES, FIREFOX_CONCURRENCY, FIREFOX_PATH, FIREFOX_ROUNDS, HEIGHT, PAGE_OF, PER_ROUND, ROUNDS, SAMPLE_MS,
+  SIZES, WIDTH, type BrowserKind, type Size,
+} from './bench-settings.js';
+import { Cleanups } from './cleanups.js';
+import { measureLaunchCost, type LaunchCost } from './launch-cost.js';
+import { runRound, throughput, type CaptureFn, type Scope } from './measure.js';
+import { childrenOf, pidsNamed, readAllStats, treeOf } from './proc-tree.js';
+import { closeRawBrowsers, launchRawBrowser, perSlotCapture, pooledCapture, type RawBrowser } from './raw-loop.js';
+import { launchTable, phaseSummary, Results, resultsTable, verdicts, type Mode } from './report.js';
+import { startDistributed, startEmbedded, type Service, type ServiceContext } from './service-processes.js';
+import { shotfarmCapture } from './shotfarm-client.js';
 
-/** 3 alternating rounds of 20 per cell keep the default run (2 sizes × 2 concurrencies × 2 modes) near 5 minutes on 2 cores. */
-const ROUNDS = Number(process.argv[2] ?? 3);
-const PER_ROUND = Number(process.argv[3] ?? 20);
-/** 4 doubles the run time on a 2-core machine; pass it on the command line when there is time. */
-const CONCURRENCIES = (process.argv[4] ?? '1,2').split(',').map(Number);
-/** The viewport the issue asks for: a common laptop size. */
-const WIDTH = 1280;
-const HEIGHT = 800;
-/** The Chromium the service runs (Debian's package); the same binary for both modes. */
-const CHROMIUM_PATH = '/usr/lib/chromium/chromium';
-/** Peak RSS sampling period: the issue's 100 ms, short next to a capture (hundreds of ms). */
-const SAMPLE_MS = 100;
-/** The longest the API holds an info call open for the record to finish (its `wait`, in seconds). */
-const INFO_WAIT_SECONDS = 30;
-/** Credits for the bench account: far more than the run uses (one per capture, warm-ups included). */
-const CREDITS = 1_000_000;
-/** Targets of issue 8. */
-const VIEWPORT_MIN_RATIO = 0.95;
-const P50_MAX_OVERHEAD_MS = 20;
-const FULL_PAGE_MIN_RATIO = 1.3;
+/**
+ * A mode ready to run rounds: how it captures, which processes it is charged for, and for a service,
+ * how many browsers it has started (its pool starts them on demand, one per SHOTFARM_CAPTURES_PER_BROWSER slots).
+ */
+interface ModeRunner { mode: Mode; capture: CaptureFn; scope: Scope; browsers?: () => number }
 
-const SIZES = ['screen', 'page'] as const;
-type Size = (typeof SIZES)[number];
-/** Light pages of the test site: a 600 px block page for the viewport, five 1000 px blocks for the full page. */
-const PAGE_OF: Record<Size, string> = { screen: '/target.html', page: '/long.html' };
-const MODES = ['raw', 'embedded'] as const;
-type Mode = (typeof MODES)[number];
-
-interface Capture { ms: number; timings: Record<string, number> }
-type CaptureFn = (url: string, size: Size) => Promise<Capture>;
-
-interface Cell { captures: number; wallMs: number; latencies: number[]; cpuSeconds: number; peakRss: number; timings: Record<string, number>[] }
-
-const emptyCell = (): Cell => ({ captures: 0, wallMs: 0, latencies: [], cpuSeconds: 0, peakRss: 0, timings: [] });
-const cellKey = (mode: Mode, concurrency: number, size: Size): string => `${mode}/${concurrency}/${size}`;
-
-/** Nearest-rank percentile of the values (p in 0..100). */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-}
-
-/** One raw capture on the warm browser: a fresh context per capture, as the service does. Phases are timed for comparison. */
-function rawCapture(browser: Browser): CaptureFn {
-  return async (url, size) => {
-    const started = performance.now();
-    const timings: Record<string, number> = {};
-    let lap = started;
-    const mark = (phase: string): void => {
-      const now = performance.now();
-      timings[phase] = now - lap;
-      lap = now;
-    };
-    const context = await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT } });
-    try {
-      const page = await context.newPage();
-      mark('context_page');
-      await page.goto(url);
-      mark('load');
-      await page.screenshot({ type: 'png', fullPage: size === 'page' });
-      mark('shot');
-    } finally {
-      await context.close();
-      mark('close');
-    }
-    return { ms: performance.now() - started, timings };
-  };
-}
-
-/** GET a path of the API with the account's key, failing on anything but 200. */
-async function apiGet(api: TestApi, key: string, pathAndQuery: string): Promise<Response> {
-  const res = await fetch(`${api.url}${pathAndQuery}`, { headers: { 'X-API-KEY': key } });
-  if (res.status !== 200) throw new Error(`${pathAndQuery}: HTTP ${res.status} ${await res.text()}`);
-  return res;
-}
-
-/** One capture through the service: create, wait for the record to finish, download the image bytes. */
-function embeddedCapture(api: TestApi, key: string): CaptureFn {
-  return async (url, size) => {
-    const started = performance.now();
-    const query = new URLSearchParams({ url, size, screen_width: String(WIDTH), screen_height: String(HEIGHT) });
-    const created = await (await apiGet(api, key, `/screenshot/create?${query}`)).json() as { data: { id: number }[] };
-    const id = created.data[0]?.id;
-    if (id === undefined) throw new Error('create returned no record');
-    const info = await (await apiGet(api, key, `/screenshot/info?id=${id}&wait=${INFO_WAIT_SECONDS}`)).json() as { data: { status: string; error?: string; timings: Record<string, number> } };
-    if (info.data.status !== 'finished') throw new Error(`screenshot ${id} ${info.data.status}: ${info.data.error ?? ''}`);
-    const image = await (await apiGet(api, key, `/screenshot/thumbnail?id=${id}`)).arrayBuffer();
-    if (image.byteLength === 0) throw new Error(`screenshot ${id}: empty image`);
-    return { ms: performance.now() - started, timings: info.data.timings };
-  };
-}
-
-/** Which processes a round is charged for: this process and its children, except the other mode's browsers. */
-type TreeScope = (stats: Map<number, ProcStat>) => number[];
-
-function scopeFor(mode: Mode, rawBrowserPids: Set<number>): TreeScope {
+/** Charged for this process (the client, the test site, the /proc sampler: alike in every mode) and the roots' trees. */
+function scopeOf(roots: () => number[], chargesPostgres: boolean): Scope {
   return (stats) => {
-    const excluded = mode === 'raw'
-      ? new Set(childrenOf(stats, process.pid).filter((pid) => !rawBrowserPids.has(pid)))
-      : rawBrowserPids;
-    return treeOf(stats, [process.pid], excluded);
+    const tree = treeOf(stats, roots(), new Set());
+    // Postgres is the machine's server, not a child: its CPU counts, its RSS (shared buffers counted once per process) does not.
+    return { cpu: [process.pid, ...tree, ...(chargesPostgres ? pidsNamed(stats, 'postgres') : [])], rss: [process.pid, ...tree] };
   };
 }
 
-/** Samples the scoped tree's RSS every SAMPLE_MS until stopped; returns the peak. */
-function startRssSampler(scope: TreeScope): () => Promise<number> {
-  let peak = 0;
-  let busy: Promise<void> = Promise.resolve();
-  const sample = async (): Promise<void> => {
-    peak = Math.max(peak, await rssOf(scope(await readAllStats())));
-  };
-  const timer = setInterval(() => {
-    busy = busy.then(sample); // never two /proc walks at once: a slow one delays the next
-  }, SAMPLE_MS);
-  return async () => {
-    clearInterval(timer);
-    await busy.then(sample);
-    return peak;
-  };
-}
+const rawRunner = (mode: 'raw' | 'raw-per-slot', browsers: RawBrowser[]): ModeRunner => ({
+  mode,
+  capture: mode === 'raw' ? pooledCapture(browsers[0]!) : perSlotCapture(browsers),
+  scope: scopeOf(() => browsers.flatMap((b) => b.pids), false),
+});
 
-let urlCounter = 0;
-/** A distinct URL per capture, so no layer (browser or service) can answer from a cache. */
-const nextUrl = (site: TestSite, size: Size): string => site.url(`${PAGE_OF[size]}?n=${++urlCounter}`);
+const serviceRunner = (service: Service): ModeRunner => ({
+  mode: service.mode, capture: shotfarmCapture(service.api), scope: scopeOf(() => service.roots(), service.chargesPostgres),
+  browsers: () => childrenOf(readAllStats(), service.browserHost()).length,
+});
 
-/** One round: PER_ROUND captures by `concurrency` workers; adds its numbers to the cell. */
-async function runRound(cell: Cell, capture: CaptureFn, site: TestSite, size: Size, concurrency: number, scope: TreeScope): Promise<void> {
-  const before = await readAllStats();
-  const stopSampler = startRssSampler(scope);
-  const started = performance.now();
-  let left = PER_ROUND;
-  const worker = async (): Promise<void> => {
-    while (left > 0) {
-      left -= 1;
-      const result = await capture(nextUrl(site, size), size);
-      cell.latencies.push(result.ms);
-      cell.timings.push(result.timings);
+/** Warm-up rounds that may be added while a service's pool has fewer browsers than it will run: each one is a chance for it to grow. */
+const MAX_EXTRA_WARMUPS = 3;
+/** The browsers a service with the default settings runs for `slots` (SHOTFARM_CAPTURES_PER_BROWSER lanes share one). */
+const servicesBrowsers = (slots: number): number => Math.ceil(slots / loadConfig({}).agent.capturesPerBrowser);
+
+/** `items` rotated left by `by`: round r starts with the r-th mode, so no mode is always first or always after the same one. */
+const rotate = <T>(items: readonly T[], by: number): T[] => items.map((_, i) => items[(i + by) % items.length]!);
+
+class Bench {
+  readonly results = new Results();
+  readonly serviceStarts: string[] = [];
+  readonly serviceStops: string[] = [];
+  private urlCounter = 0;
+
+  /** `abort`: the whole run's; aborted by the first failure or signal, with the reason. */
+  constructor(private readonly site: TestSite, readonly services: Omit<ServiceContext, 'signal' | 'onUnexpectedExit'>, readonly abort: AbortController) {}
+
+  get context(): ServiceContext {
+    return { ...this.services, signal: this.abort.signal, onUnexpectedExit: (error) => this.fail(error) };
+  }
+
+  /** Stops the bench with this reason: the running round fails with it, and cleanup follows. */
+  fail(error: Error): void {
+    if (this.abort.signal.aborted) return;
+    process.stderr.write(`bench: stopping: ${error.message}\n`);
+    this.abort.abort(error);
+  }
+
+  /** A distinct URL per capture, so no layer (browser or service) can answer from a cache. */
+  nextUrl = (size: Size): string => this.site.url(`${PAGE_OF[size]}?n=${++this.urlCounter}`);
+
+  /**
+   * Starts services together (they wait on different things: migrations, NATS, a browser launch, so
+   * together is quicker than one after the other), and registers one cleanup that stops them together.
+   * A start that fails stops the ones that did start before the error goes up.
+   */
+  async startServices(starts: [what: string, start: () => Promise<Service>][], cleanups: Cleanups): Promise<Service[]> {
+    process.stderr.write(`starting ${starts.map(([what]) => what).join(' and ')}\n`);
+    const settled = await Promise.allSettled(starts.map(([, start]) => start()));
+    const running = settled.flatMap((s, i) => (s.status === 'fulfilled' ? [{ what: starts[i]![0], service: s.value }] : []));
+    cleanups.add('services', async () => {
+      await Promise.all(running.map(async ({ what, service }) => {
+        const stopping = performance.now();
+        await service.stop();
+        this.serviceStops.push(`${what} ${((performance.now() - stopping) / 1000).toFixed(1)} s`);
+      }));
+    });
+    for (const { what, service } of running) this.serviceStarts.push(`${what} ${(service.startMs / 1000).toFixed(1)} s`);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    return running.map(({ service }) => service);
+  }
+
+  /**
+   * Warm-up (not measured), then alternating rounds of `runners` at one concurrency. The warm-up runs one
+   * viewport capture per slot at once, so a service's pool starts a browser for every slot (it starts
+   * them on demand: a launch inside a measured round would cost it a second or more), then one full-page
+   * capture so that code path has run too. A service that still has fewer browsers than slots gets
+   * another viewport round, a few times at most.
+   */
+  async rounds(browser: BrowserKind, concurrency: number, runners: ModeRunner[], rounds: number): Promise<void> {
+    const outer = this.abort.signal;
+    const warm = (runner: ModeRunner, size: Size, captures: number): Promise<void> => runRound({
+      cell: this.results.cell(browser, size, concurrency, runner.mode), capture: runner.capture, nextUrl: this.nextUrl, size, concurrency, captures,
+      scope: runner.scope, outer, measured: false,
+    });
+    for (const runner of runners) {
+      await warm(runner, 'screen', concurrency);
+      const expected = servicesBrowsers(concurrency);
+      for (let extra = 0; runner.browsers && extra < MAX_EXTRA_WARMUPS && runner.browsers() < expected; extra++) await warm(runner, 'screen', concurrency);
+      await warm(runner, 'page', 1);
+      const count = runner.browsers?.();
+      const started = count === undefined ? '' : `, ${count} of ${expected} browser(s) started${count < expected ? ' (a launch may fall into a measured round)' : ''}`;
+      process.stderr.write(`${browser} c${concurrency} ${runner.mode}: warmed up${started}\n`);
     }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  cell.wallMs += performance.now() - started;
-  cell.peakRss = Math.max(cell.peakRss, await stopSampler());
-  const after = await readAllStats();
-  cell.cpuSeconds += cpuSecondsBetween(before, after, scope(after));
-  cell.captures += PER_ROUND;
-}
-
-/** Launches the raw loop's warm browser and tells which child processes are its own. */
-async function launchRawBrowser(): Promise<{ browser: Browser; pids: Set<number> }> {
-  const before = new Set(childrenOf(await readAllStats(), process.pid));
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
-  const pids = new Set(childrenOf(await readAllStats(), process.pid).filter((pid) => !before.has(pid)));
-  return { browser, pids };
-}
-
-/** Alternating rounds for one concurrency, with a service whose agent has that many slots. */
-async function benchConcurrency(cells: Map<string, Cell>, site: TestSite, raw: CaptureFn, rawPids: Set<number>, concurrency: number): Promise<void> {
-  const api = await startTestApi('pglite', {
-    SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: String(concurrency), SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
-  }, { agent: true });
-  try {
-    const account = await api.account(CREDITS);
-    const embedded = embeddedCapture(api, account.key);
-    // Warm-up (not measured): browser launches, JIT, first queries, for every slot and both sizes.
-    for (const size of SIZES) await Promise.all(Array.from({ length: concurrency }, () => Promise.all([embedded(nextUrl(site, size), size), raw(nextUrl(site, size), size)])));
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < rounds; round++) {
+      const order = rotate(runners, round);
       for (const size of SIZES) {
-        // Each round swaps which mode goes first, so neither always runs right after the other's garbage.
-        const order = round % 2 === 0 ? MODES : [...MODES].reverse();
-        for (const mode of order) {
-          const cell = cells.get(cellKey(mode, concurrency, size)) ?? emptyCell();
-          cells.set(cellKey(mode, concurrency, size), cell);
-          await runRound(cell, mode === 'raw' ? raw : embedded, site, size, concurrency, scopeFor(mode, rawPids));
-          process.stderr.write(`c${concurrency} round ${round + 1}/${ROUNDS} ${size} ${mode}: ${cell.captures} captures\n`);
+        for (const runner of order) {
+          const cell = this.results.cell(browser, size, concurrency, runner.mode);
+          const wallBefore = cell.wallMs;
+          await runRound({ cell, capture: runner.capture, nextUrl: this.nextUrl, size, concurrency, captures: PER_ROUND, scope: runner.scope, outer, measured: true });
+          const roundRate = PER_ROUND / ((cell.wallMs - wallBefore) / 1000);
+          process.stderr.write(`${browser} c${concurrency} round ${round + 1}/${rounds} ${size} ${runner.mode}: ${roundRate.toFixed(2)} cap/s (cell ${throughput(cell).toFixed(2)}, n ${cell.captures})\n`);
         }
       }
     }
-  } finally {
-    await api.stop();
   }
-}
 
-const throughput = (cell: Cell): number => cell.captures / (cell.wallMs / 1000);
-const pad = (text: string, width: number): string => text.padStart(width);
-/** Milliseconds with an explicit sign: the p50 difference to raw. */
-const signed = (ms: number): string => `${ms >= 0 ? '+' : ''}${ms.toFixed(0)}`;
-
-/** The results table: one line per (size, concurrency, mode). */
-function table(cells: Map<string, Cell>): string[] {
-  const header = ['size', 'conc', 'mode', 'n', 'cap/s', 'p50 ms', 'p95 ms', 'CPU s/cap', 'peak RSS MB', 'vs raw', 'p50 Δ ms'];
-  const widths = [6, 4, 9, 4, 7, 7, 7, 9, 11, 7, 8];
-  const lines = [header.map((h, i) => pad(h, widths[i]!)).join(' ')];
-  for (const size of SIZES) {
-    for (const concurrency of CONCURRENCIES) {
-      const raw = cells.get(cellKey('raw', concurrency, size))!;
-      for (const mode of MODES) {
-        const cell = cells.get(cellKey(mode, concurrency, size))!;
-        const row = [size, String(concurrency), mode, String(cell.captures), throughput(cell).toFixed(2),
-          percentile(cell.latencies, 50).toFixed(0), percentile(cell.latencies, 95).toFixed(0),
-          (cell.cpuSeconds / cell.captures).toFixed(3), (cell.peakRss / 1024 / 1024).toFixed(0),
-          mode === 'raw' ? '1.00' : (throughput(cell) / throughput(raw)).toFixed(2),
-          mode === 'raw' ? '' : signed(percentile(cell.latencies, 50) - percentile(raw.latencies, 50))];
-        lines.push(row.map((text, i) => pad(text, widths[i]!)).join(' '));
+  /** Chromium at one concurrency: raw (the bench-wide warm browser), raw per slot, embedded, distributed. */
+  async chromium(concurrency: number, pooled: RawBrowser): Promise<void> {
+    const cleanups = new Cleanups();
+    try {
+      const services = await this.startServices([
+        [`embedded chrome c${concurrency}`, () => startEmbedded(this.context, API_BROWSER.chromium, concurrency)],
+        [`distributed chrome c${concurrency}`, () => startDistributed(this.context, API_BROWSER.chromium, concurrency)],
+      ], cleanups);
+      const runners = [rawRunner('raw', [pooled])];
+      if (concurrency > 1) {
+        const perSlot: RawBrowser[] = [];
+        cleanups.add('per-slot browsers', () => closeRawBrowsers(perSlot));
+        for (let i = 0; i < concurrency; i++) perSlot.push(await launchRawBrowser('chromium'));
+        runners.push(rawRunner('raw-per-slot', perSlot));
       }
+      runners.push(...services.map(serviceRunner));
+      await this.rounds('chromium', concurrency, runners, ROUNDS);
+    } finally {
+      await cleanups.runAll();
     }
   }
-  return lines;
+
+  /** Firefox at one concurrency: raw (one warm browser) and embedded. Returns the browser's version. */
+  async firefox(concurrency: number): Promise<string> {
+    const cleanups = new Cleanups();
+    try {
+      const raw = await launchRawBrowser('firefox');
+      cleanups.add('raw firefox', () => closeRawBrowsers([raw]));
+      const services = await this.startServices([[`embedded firefox c${concurrency}`, () => startEmbedded(this.context, API_BROWSER.firefox, concurrency)]], cleanups);
+      await this.rounds('firefox', concurrency, [rawRunner('raw', [raw]), ...services.map(serviceRunner)], FIREFOX_ROUNDS);
+      return raw.browser.version();
+    } finally {
+      await cleanups.runAll();
+    }
+  }
 }
 
-/** A target line: yes/no over every concurrency, with the worst value. */
-function verdicts(cells: Map<string, Cell>): string[] {
-  const ratios = (size: Size): number[] => CONCURRENCIES.map((c) => throughput(cells.get(cellKey('embedded', c, size))!) / throughput(cells.get(cellKey('raw', c, size))!));
-  const overheads = CONCURRENCIES.map((c) => percentile(cells.get(cellKey('embedded', c, 'screen'))!.latencies, 50) - percentile(cells.get(cellKey('raw', c, 'screen'))!.latencies, 50));
-  const viewport = Math.min(...ratios('screen'));
-  const full = Math.min(...ratios('page'));
-  const overhead = Math.max(...overheads);
+function header(bench: Bench, versions: Record<BrowserKind, string>, runSeconds: number): string[] {
   return [
-    `viewport embedded ≥ ${VIEWPORT_MIN_RATIO}× raw at every concurrency: ${viewport >= VIEWPORT_MIN_RATIO ? 'yes' : 'no'} (worst ${viewport.toFixed(2)})`,
-    `p50 overhead ≤ ${P50_MAX_OVERHEAD_MS} ms (viewport, every concurrency): ${overhead <= P50_MAX_OVERHEAD_MS ? 'yes' : 'no'} (worst ${signed(overhead)} ms)`,
-    `full page ≥ ${FULL_PAGE_MIN_RATIO}× raw fullPage at every concurrency: ${full >= FULL_PAGE_MIN_RATIO ? 'yes' : 'no'} (worst ${full.toFixed(2)})`,
+    `speed (issue 8): ${ROUNDS} alternating rounds × ${PER_ROUND} captures per cell (firefox: ${FIREFOX_ROUNDS} rounds); the mode order rotates each round; after an unmeasured warm-up; ${WIDTH}x${HEIGHT}`,
+    `  pages of the local test site: viewport ${PAGE_OF.screen}, full page ${PAGE_OF.page} (5000 px); a new URL per capture; run took ${runSeconds.toFixed(0)} s`,
+    `  chromium ${versions.chromium} (${CHROMIUM_PATH}, CHROMIUM_FLAGS) at concurrency ${CONCURRENCIES.join('/')}; firefox ${versions.firefox} (${FIREFOX_PATH} over WebDriver BiDi, FIREFOX_PREFS) at ${FIREFOX_CONCURRENCY}`,
+    '  modes:',
+    '    raw           playwright-core in the bench process: one warm browser shared by all workers; per capture newContext(1280x800) → newPage → goto → PNG (fullPage for full page) → context.close',
+    '    raw-per-slot  the same loop, each worker with a warm browser of its own (concurrency > 1)',
+    '    embedded      child `node dist/api/cli.js serve`: PGlite and files in a fresh data dir, in-process queue, agent with slots = concurrency;',
+    '                  per capture GET /api/v1/screenshot/create → /screenshot/info?wait=30 until finished → /screenshot/thumbnail (the stored PNG, not re-encoded)',
+    '    distributed   children: private `nats-server -js`, s3rver (own process), `cli.js api` on a throwaway database of the machine\'s Postgres, `cli.js agent --slots <concurrency>`; same client calls',
+    '    both services: SSRF guard on with only the test site\'s host allowlisted, rate limit off, LOG_LEVEL=warn; started per concurrency, idle while other modes run',
+    `  CPU s/cap: utime+stime (+ reaped children's) from /proc, per round, of the bench process (client, test site, sampler: alike in every mode) plus`,
+    '    raw: its own browsers\' trees; embedded: the serve tree; distributed: the nats, s3rver, api and agent trees + every process named postgres',
+    '    on the machine (the server is not our child: CPU only, and other users of that server would count too). Idle services are outside every scope.',
+    `  peak RSS: sum of VmRSS over the same processes without postgres, sampled every ${SAMPLE_MS} ms`,
+    `  service start (spawn → API ready → agent registered; a concurrency's two services start together): ${bench.serviceStarts.join(', ')}`,
+    `  service stop (SIGTERM → every process gone, folders and database removed): ${bench.serviceStops.join(', ')}`,
   ];
-}
-
-/** Mean of each phase over a cell's captures (ms), in the order the phases first appear. */
-function meanPhases(cell: Cell): string {
-  const sums = new Map<string, number>();
-  for (const timings of cell.timings) for (const [phase, ms] of Object.entries(timings)) sums.set(phase, (sums.get(phase) ?? 0) + ms);
-  return [...sums].map(([phase, sum]) => `${phase} ${(sum / cell.timings.length).toFixed(0)}`).join(', ');
-}
-
-function phaseSummary(cells: Map<string, Cell>): string[] {
-  const lines = ['mean phases (ms): embedded = the record\'s `timings`; raw = this loop\'s own laps'];
-  for (const size of SIZES) {
-    for (const concurrency of CONCURRENCIES) {
-      for (const mode of MODES) lines.push(`  ${size} c${concurrency} ${mode.padEnd(8)}: ${meanPhases(cells.get(cellKey(mode, concurrency, size))!)}`);
-    }
-  }
-  return lines;
 }
 
 async function main(): Promise<void> {
-  const site = await TestSite.start();
-  const { browser, pids } = await launchRawBrowser();
-  const version = browser.version();
-  const cells = new Map<string, Cell>();
   const started = performance.now();
+  const cleanups = new Cleanups();
+  // Everything temporary of this run lives here, removed at the end whatever happens.
+  const root = await mkdtemp(path.join(os.tmpdir(), 'shotfarm-bench-'));
+  cleanups.add(`remove ${root}`, () => rm(root, { recursive: true, force: true }));
+  const tmp = path.join(root, 'tmp');
+  await mkdir(tmp);
+  // Playwright's profile folders of the bench's own browsers go there too.
+  process.env.TMPDIR = tmp;
+  const abort = new AbortController();
+  let interrupted = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    interrupted += 1;
+    // A second Ctrl-C does not wait for the cleanup: the exit hook kills the children's groups.
+    if (interrupted > 1) process.exit(130);
+    process.stderr.write(`bench: ${signal}: stopping and cleaning up (again to quit at once)\n`);
+    abort.abort(new Error(`interrupted by ${signal}`));
+  };
+  // SIGHUP too: a closed terminal must not leave the services running.
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, onSignal);
   try {
-    const raw = rawCapture(browser);
-    for (const concurrency of CONCURRENCIES) await benchConcurrency(cells, site, raw, pids, concurrency);
+    const site = await TestSite.start();
+    cleanups.add('test site', () => site.close());
+    const bench = new Bench(site, { root, siteHost: new URL(site.url('/')).hostname }, abort);
+    const { signal } = abort;
+    signal.throwIfAborted();
+    const launchCosts: LaunchCost[] = [];
+    for (const kind of ['chromium', 'firefox'] as const) launchCosts.push(await measureLaunchCost(kind, signal));
+    const pooled = await launchRawBrowser('chromium');
+    const versions: Record<BrowserKind, string> = { chromium: pooled.browser.version(), firefox: '' };
+    try {
+      for (const concurrency of CONCURRENCIES) {
+        signal.throwIfAborted();
+        await bench.chromium(concurrency, pooled);
+      }
+    } finally {
+      await closeRawBrowsers([pooled]);
+    }
+    signal.throwIfAborted();
+    versions.firefox = await bench.firefox(FIREFOX_CONCURRENCY);
+    const lines = [
+      ...header(bench, versions, (performance.now() - started) / 1000),
+      '',
+      ...resultsTable(bench.results),
+      '',
+      ...verdicts(bench.results),
+      '',
+      'browser launch cost (launch → first page ready; then closed; after one untimed launch):',
+      ...launchTable(launchCosts, bench.results).map((line) => `  ${line}`),
+      '',
+      ...phaseSummary(bench.results),
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } catch (error) {
+    // The reason the bench stopped (a service that died, Ctrl-C) explains more than what failed because of it.
+    const reason = abort.signal.aborted ? abort.signal.reason : error;
+    process.stderr.write(`bench failed: ${reason instanceof Error ? reason.message : String(reason)}\n`);
+    process.exitCode = 1;
   } finally {
-    await browser.close();
-    await site.close();
+    process.stderr.write('cleaning up\n');
+    await cleanups.runAll().catch((error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    });
+    for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(name, onSignal);
   }
-  const lines = [
-    `speed: ${ROUNDS} alternating rounds × ${PER_ROUND} captures per cell, ${WIDTH}x${HEIGHT}, chromium ${version} (${CHROMIUM_PATH}), ${CONCURRENCIES.join('/')} concurrent`,
-    `  pages: viewport ${PAGE_OF.screen}, full page ${PAGE_OF.page} (5000 px); local test site; run took ${((performance.now() - started) / 1000).toFixed(0)} s`,
-    '  raw = playwright-core chromium.launch with CHROMIUM_FLAGS, one warm browser, per capture newContext → newPage → goto → PNG → close',
-    '  embedded = startTestApi(pglite, agent, chrome, slots = concurrency): create → info?wait → thumbnail bytes',
-    '  CPU = utime+stime(+reaped children) of this process + the mode\'s browser trees; RSS = same tree, sampled every 100 ms (this process hosts both modes)',
-    '  skipped for time: distributed mode (NATS/Postgres), Firefox',
-    '',
-    ...table(cells),
-    '',
-    ...verdicts(cells),
-    '',
-    ...phaseSummary(cells),
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 await main();

@@ -8,7 +8,7 @@ import { BROWSER_PROCESS, chromiumMainPids, countOwnProcesses, waitForOwnProcess
 describe('browser pool', function () {
   const driver = new PlaywrightDriver();
   const options = (overrides: Partial<BrowserPoolOptions> = {}): BrowserPoolOptions => ({
-    min: 1, max: 2, recycleAfterJobs: 100, idleTimeoutMs: 60_000, evictionIntervalMs: 0, acquireTimeoutMs: 20_000, ...overrides,
+    min: 1, max: 2, capturesPerBrowser: 1, recycleAfterJobs: 100, idleTimeoutMs: 60_000, evictionIntervalMs: 0, acquireTimeoutMs: 20_000, ...overrides,
   });
   const waitFor = async (condition: () => boolean, timeoutMs: number): Promise<void> => {
     const until = Date.now() + timeoutMs;
@@ -118,6 +118,48 @@ describe('browser pool', function () {
     expect(finished).to.equal(true);
     await job;
     expect(pool.stats().size).to.equal(0);
+  });
+
+  it('lanes share a browser up to capturesPerBrowser; one more lane starts a second browser', async function () {
+    const pool = new BrowserPool(driver, 'chrome', {}, options({ min: 0, max: 3, capturesPerBrowser: 2 }));
+    try {
+      const held: BrowserHandle[] = [];
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const jobs = [0, 1, 2].map(() => pool.use(async (handle) => {
+        held.push(handle);
+        await released;
+      }));
+      await waitFor(() => held.length === 3, 20_000);
+      expect(new Set(held).size).to.equal(2);
+      expect(pool.stats()).to.deep.include({ browsers: 2, borrowed: 3 });
+      release();
+      await Promise.all(jobs);
+    } finally {
+      await pool.close();
+    }
+    expect(pool.stats().browsers).to.equal(0);
+  });
+
+  it('a shared browser that served its captures takes no new one and closes when its last lane comes back', async function () {
+    const replaced: string[] = [];
+    const pool = new BrowserPool(driver, 'chrome', {}, options({ min: 0, max: 2, capturesPerBrowser: 2, recycleAfterJobs: 2, onReplace: (reason) => replaced.push(reason) }));
+    try {
+      const first: BrowserHandle[] = [];
+      await Promise.all([0, 1].map(() => pool.use(async (handle) => {
+        first.push(handle);
+        await new Promise((resolve) => setTimeout(resolve, 200)); // both lanes busy at once
+      })));
+      expect(first[0]).to.equal(first[1]);
+      let next: BrowserHandle | null = null;
+      await pool.use(async (handle) => void (next = handle));
+      expect(next).to.not.equal(first[0]);
+      expect(await first[0]!.healthy()).to.equal(false); // closed once its lanes were dropped
+      expect(replaced).to.deep.equal(['recycle']);
+      expect(pool.stats().browsers).to.equal(1);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('a browser that cannot start makes ready() reject with the reason at once (generic-pool alone would retry forever)', async function () {
