@@ -32,8 +32,8 @@ export async function findApiKey(db: Db, key: string): Promise<KeyHolder | null>
   if (key.length < 16 || key.length > 256) return null;
   const row = await db('api_keys as k').leftJoin('users as u', 'u.id', 'k.user_id')
     .where({ 'k.key_hash': hashApiKey(key) }).whereNull('k.revoked_at')
-    .first('k.*', 'u.roles as user_roles') as (KeyHolder['key'] & { user_roles: string[] | null; key_hash?: string }) | undefined;
+    .first('k.id', 'k.company_id', 'k.user_id', 'k.name', 'k.key_prefix', 'k.created_at', 'k.revoked_at', 'k.last_used_at', 'u.roles as user_roles') as (KeyHolder['key'] & { user_roles: string[] | null }) | undefined;
   if (!row) return null;
-  const { user_roles: roles, key_hash: _hash, ...keyRow } = row;
+  const { user_roles: roles, ...keyRow } = row;
   return { key: keyRow, roles: roles ?? [] };
 }

@@ -17,7 +17,7 @@ export interface LazyLoadScrollResult {
 /**
  * Scrolls through the document one viewport at a time so lazy images and infinite-scroll sections load
  * before a full-page capture, then returns to the top. Runs in the page; self-contained.
- * Also switches `loading="lazy"` images to eager, which covers images the scroll steps skip over.
+ * `loading="lazy"` images need no scroll: the full-page init script made them eager as they were added.
  * Finally waits for started images to complete.
  * The stepping is skipped when the scroll watch ran and saw no IntersectionObserver and no scroll
  * listener, and no onscroll handler is set: nothing on such a page can change when scrolled, and the
@@ -30,9 +30,6 @@ export async function lazyLoadScroll(options: LazyLoadScrollOptions): Promise<La
   const STEP_PAUSE_MS = 100;
   // A final pause at the bottom lets the last batch of requests start before we scroll back.
   const SETTLE_MS = 250;
-  for (const image of Array.from(document.querySelectorAll('img[loading="lazy"]'))) {
-    image.setAttribute('loading', 'eager');
-  }
   const started = Date.now();
   const limit = (): number => {
     const height = Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0);

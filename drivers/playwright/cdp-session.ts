@@ -1,4 +1,5 @@
 import type { CDPSession, Page } from 'playwright-core';
+import type { CdpSend } from '../shared/cdp-screenshots.js';
 
 const sessions = new WeakMap<Page, Promise<CDPSession>>();
 
@@ -14,4 +15,11 @@ export function cdpSessionFor(page: Page): Promise<CDPSession> {
     sessions.set(page, session);
   }
   return session;
+}
+
+/** The page's CDP session as the shared CDP screenshot code sends on it (drivers/shared/cdp-screenshots.ts). */
+export async function cdpSendFor(page: Page): Promise<CdpSend> {
+  const session = await cdpSessionFor(page);
+  // The shared code names its methods as strings; Playwright's typed send wants its own method union.
+  return (method, params) => session.send(method as 'Page.captureScreenshot', params);
 }

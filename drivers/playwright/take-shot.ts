@@ -2,10 +2,10 @@ import type { Page } from 'playwright-core';
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import { OUTPUT_TIMEOUT_MS, withinOutputTime } from '../shared/output-timeout.js';
-import { cdpViewportScreenshot } from '../shared/cdp-viewport-screenshot.js';
+import { cdpViewportScreenshot } from '../shared/cdp-screenshots.js';
 import type { ShotSource } from '../shared/shot-taker.js';
 import { viewportOf } from '../shared/viewport.js';
-import { cdpSessionFor } from './cdp-session.js';
+import { cdpSendFor } from './cdp-session.js';
 import type { Engine } from './engine.js';
 import { fullPageScreenshot } from './full-page-screenshot.js';
 
@@ -49,8 +49,7 @@ export class PlaywrightShots implements ShotSource {
   }
 
   private async chromiumViewport(): Promise<Buffer> {
-    const cdp = await cdpSessionFor(this.page);
-    return cdpViewportScreenshot((method, params) => cdp.send(method as 'Page.captureScreenshot', params), viewportOf(this.spec), this.spec.device.scale, this.pngEncoding);
+    return cdpViewportScreenshot(await cdpSendFor(this.page), viewportOf(this.spec), this.spec.device.scale, this.pngEncoding);
   }
 
   viewport(): Promise<Buffer> {

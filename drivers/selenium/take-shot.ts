@@ -2,7 +2,7 @@ import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
-import { cdpViewportScreenshot } from '../shared/cdp-viewport-screenshot.js';
+import { cdpViewportScreenshot } from '../shared/cdp-screenshots.js';
 import type { ShotSource } from '../shared/shot-taker.js';
 import { viewportOf } from '../shared/viewport.js';
 import { withTimeout } from '../shared/with-timeout.js';

@@ -1,38 +1,26 @@
 import { expect } from 'chai';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { PNG_ENCODINGS, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { fullPageScreenshot } from '../../drivers/playwright/full-page-screenshot.js';
 import type { Engine } from '../../drivers/playwright/engine.js';
 import { PlaywrightShots } from '../../drivers/playwright/take-shot.js';
-import { CHROMIUM_FLAGS } from '../../drivers/shared/chromium-flags.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
+import { useChromiumAndSite } from '../support/chromium-and-site.js';
 import { imageSize, rawPixels } from '../support/media-probe.js';
-import { TestSite } from '../support/test-site.js';
 
 /**
  * The CDP screenshots (viewport and full page, either PNG encoder effort) must be faster routes to the
  * SAME pixels as Playwright's page.screenshot.
  */
 describe('chromium screenshots through CDP give Playwright\'s pixels', function () {
-  let site: TestSite;
-  let browser: Browser;
+  const env = useChromiumAndSite();
   const engine: Engine = { browser: 'chrome', name: 'chromium', braveEmulation: false, launchedDark: false };
 
-  before(async function () {
-    site = await TestSite.start();
-    browser = await chromium.launch({ executablePath: '/usr/lib/chromium/chromium', args: CHROMIUM_FLAGS });
-  });
-
-  after(async function () {
-    await browser?.close();
-    await site?.close();
-  });
-
   async function onPage(path: string, options: BrowserContextOptions, compare: (page: Page) => Promise<void>): Promise<void> {
-    const context = await browser.newContext(options);
+    const context = await env.browser.newContext(options);
     try {
       const page = await context.newPage();
-      await page.goto(site.url(path));
+      await page.goto(env.site.url(path));
       await compare(page);
     } finally {
       await context.close();

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { lazyLoadScroll, type LazyLoadScrollResult } from '../../drivers/page-scripts/lazy-load-scroll.js';
 import { prepareFullPage, SCROLL_WATCH_KEY } from '../../drivers/page-scripts/full-page-init.js';
-import { CHROMIUM_FLAGS } from '../../drivers/shared/chromium-flags.js';
-import { TestSite } from '../support/test-site.js';
+import { useChromiumAndSite } from '../support/chromium-and-site.js';
 
 /** Enough for the slowest page here (four viewports of steps and the settle pause) on a loaded machine. */
 const BUDGET_MS = 10_000;
@@ -13,31 +12,20 @@ const BUDGET_MS = 10_000;
  * saw an IntersectionObserver or a scroll listener); either way lazy images end up loaded.
  */
 describe('full-page init script: lazy images load with the page, the lazy-load scroll runs only where scrolling can change it', function () {
-  let site: TestSite;
-  let browser: Browser;
+  const env = useChromiumAndSite();
   let token = 0;
-
-  before(async function () {
-    site = await TestSite.start();
-    browser = await chromium.launch({ executablePath: '/usr/lib/chromium/chromium', args: CHROMIUM_FLAGS });
-  });
-
-  after(async function () {
-    await browser?.close();
-    await site?.close();
-  });
 
   /** Opens a fixture (with the watch unless told otherwise), lets `before` touch the page, runs the scroll. */
   async function scrollThrough(path: string, options: { watch: boolean; before?: (page: Page) => Promise<void> }): Promise<LazyLoadScrollResult & { lazyHits: number }> {
-    const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+    const context = await env.browser.newContext({ viewport: { width: 800, height: 600 } });
     try {
       if (options.watch) await context.addInitScript(prepareFullPage, SCROLL_WATCH_KEY);
       const page = await context.newPage();
       const query = `?token=${++token}`;
-      await page.goto(site.url(`${path}${query}`));
+      await page.goto(env.site.url(`${path}${query}`));
       await options.before?.(page);
       const result = await page.evaluate(lazyLoadScroll, { maxHeight: 0, budgetMs: BUDGET_MS, watchKey: SCROLL_WATCH_KEY });
-      return { ...result, lazyHits: site.hits(`/lazy.png${query}`) };
+      return { ...result, lazyHits: env.site.hits(`/lazy.png${query}`) };
     } finally {
       await context.close();
     }
@@ -50,13 +38,13 @@ describe('full-page init script: lazy images load with the page, the lazy-load s
 
   it('loads loading=lazy images with the page: they are in by the time the page has loaded', async function () {
     const hitsAfterLoad = async (init: boolean): Promise<number> => {
-      const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+      const context = await env.browser.newContext({ viewport: { width: 800, height: 600 } });
       try {
         if (init) await context.addInitScript(prepareFullPage, SCROLL_WATCH_KEY);
         const page = await context.newPage();
         const query = `?token=${++token}`;
-        await page.goto(site.url(`/long.html${query}`), { waitUntil: 'load' });
-        return site.hits(`/lazy.png${query}`);
+        await page.goto(env.site.url(`/long.html${query}`), { waitUntil: 'load' });
+        return env.site.hits(`/lazy.png${query}`);
       } finally {
         await context.close();
       }
@@ -82,11 +70,11 @@ describe('full-page init script: lazy images load with the page, the lazy-load s
   });
 
   it('leaves the wrapped methods looking native to the page', async function () {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     try {
       await context.addInitScript(prepareFullPage, SCROLL_WATCH_KEY);
       const page = await context.newPage();
-      await page.goto(site.url('/target.html'));
+      await page.goto(env.site.url('/target.html'));
       const looks = await page.evaluate(() => [IntersectionObserver.prototype.observe, EventTarget.prototype.addEventListener]
         .map((fn) => ({ name: fn.name, length: fn.length, native: Function.prototype.toString.call(fn).includes('[native code]') })));
       expect(looks).to.deep.equal([{ name: 'observe', length: 1, native: true }, { name: 'addEventListener', length: 2, native: true }]);

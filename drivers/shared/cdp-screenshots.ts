@@ -1,0 +1,61 @@
+import type { PngEncoding } from '../../core/contracts/browser-driver.js';
+
+/** Sends one CDP command on the page's session (Playwright's CDPSession or the Selenium relay). */
+export type CdpSend = (method: string, params: Record<string, unknown>) => Promise<unknown>;
+
+/** A document rectangle in CSS pixels. */
+export interface Clip { x: number; y: number; width: number; height: number }
+
+interface LayoutMetrics { cssLayoutViewport: { pageX: number; pageY: number } }
+
+/**
+ * One Chromium PNG screenshot of a document rectangle, as one CDP Page.captureScreenshot: the call
+ * Playwright's page.screenshot ends in, minus its per-shot preparation (caret hiding in every frame,
+ * waiting for fonts) and with the encoder effort ours to choose; test/drivers/cdp-screenshot-identity.test.ts
+ * checks that the pixels are Playwright's. `scale` turns CSS pixels into device pixels on this session:
+ * the device scale, since neither driver's own session holds the device-metrics override (Playwright's
+ * session and chromedriver's do).
+ */
+async function captureClip(send: CdpSend, clip: Clip, scale: number, beyondViewport: boolean, encoding: PngEncoding): Promise<Buffer> {
+  const { data } = (await send('Page.captureScreenshot', {
+    format: 'png',
+    optimizeForSpeed: encoding === 'fast',
+    clip: { ...clip, scale },
+    captureBeyondViewport: beyondViewport,
+  })) as { data: string };
+  return Buffer.from(data, 'base64');
+}
+
+/**
+ * What the viewport shows: the viewport's rectangle at the layout viewport's scroll position, which is
+ * how Playwright cuts its viewport screenshot. The scroll position comes from Page.getLayoutMetrics
+ * rather than from script: an error page (unreachable site) has no script context that lasts long
+ * enough to ask.
+ */
+export async function cdpViewportScreenshot(send: CdpSend, viewport: { width: number; height: number }, scale: number, encoding: PngEncoding): Promise<Buffer> {
+  const { cssLayoutViewport } = (await send('Page.getLayoutMetrics', {})) as LayoutMetrics;
+  return captureClip(send, { x: cssLayoutViewport.pageX, y: cssLayoutViewport.pageY, ...viewport }, scale, false, encoding);
+}
+
+/** The full page's rectangle, cut at `maxHeight` CSS pixels (0 = no cut). */
+export function fullPageClip(size: { width: number; height: number }, maxHeight: number): Clip {
+  return { x: 0, y: 0, width: size.width, height: maxHeight > 0 ? Math.min(size.height, maxHeight) : size.height };
+}
+
+/**
+ * The full scrollable page (`size` and device scale measured by page-scripts/document-size.ts, the
+ * formula Playwright's fullPage uses, hence the same rectangle and pixels), captured beyond the
+ * viewport when it does not fit.
+ */
+export async function cdpFullPageScreenshot(
+  send: CdpSend,
+  size: { width: number; height: number; deviceScale: number },
+  viewport: { width: number; height: number },
+  options: { maxHeight: number; hasTouch: boolean; encoding: PngEncoding },
+): Promise<Buffer> {
+  const fitsViewport = size.width <= viewport.width && size.height <= viewport.height;
+  const png = await captureClip(send, fullPageClip(size, options.maxHeight), size.deviceScale, !fitsViewport, options.encoding);
+  // Capturing beyond the viewport resets touch emulation in Chromium; Playwright restores it the same way.
+  if (!fitsViewport && options.hasTouch) await send('Emulation.setTouchEmulationEnabled', { enabled: true });
+  return png;
+}
