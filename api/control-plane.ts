@@ -19,6 +19,7 @@ import type { ObjectStore } from '../core/contracts/object-store.js';
 import { Admission } from '../grid/scheduling/admission.js';
 import { FarmMetrics } from '../core/metrics/farm-metrics.js';
 import { FarmDispatcher } from './farm/farm-dispatcher.js';
+import { requeueInterrupted } from './farm/requeue-interrupted.js';
 import { ResultRecorder } from './farm/result-recorder.js';
 import { ScreenshotEvents } from './farm/screenshot-events.js';
 import { CrawlService } from './crawls/crawl-service.js';
@@ -124,6 +125,8 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   const results = queue.onResult(async (result) => {
     metrics.results.inc({ outcome: await recorder.apply(result) });
   });
+  // Embedded mode's queue died with the previous process; what it held is queued again before anything new.
+  if (queue.kind === 'memory') await requeueInterrupted(db, dispatcher, config.farm.proxies, log);
 
   const billing = createBilling(db, config.billing.plans, log, opts.paymentProvider);
   const renewals = new RenewalScheduler(billing.renewal, config.billing.renewalSeconds, log);

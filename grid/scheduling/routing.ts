@@ -21,3 +21,14 @@ export function routeJob(country: string, browser: BrowserName, nodes: NodeStatu
   if (proxy) return { egressCountry: null, proxy, routing: `proxy:${country}` };
   return { egressCountry: null, proxy: null, routing: 'any' };
 }
+
+/**
+ * The route a record was given when it was created (its `routing`), to queue its job again after a
+ * restart with the same decision. A country proxy that is no longer configured leaves the job to any agent.
+ */
+export function routeOfRecord(routing: string, proxies: Record<string, string>): Route {
+  const [how, country = ''] = routing.split(':');
+  if (how === 'agent' && country) return { egressCountry: country, proxy: null, routing };
+  const proxy = how === 'proxy' ? proxies[country] : undefined;
+  return proxy ? { egressCountry: null, proxy, routing } : { egressCountry: null, proxy: null, routing };
+}

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,39 +75,85 @@ describe('shotfarm CLI', function () {
     }
   });
 
-  it('serve drains on SIGTERM: a capture in flight finishes and is recorded before the process exits', async () => {
-    const site = await TestSite.start();
-    const drainDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-cli-drain-'));
-    const key = 'drain-test-key-0123456789';
+  /** `serve` on a data dir with a known key, chrome only, one slot, private targets allowed (the local test site). */
+  function serveChild(dataDirectory: string, port: number, key: string): { child: ChildProcess; exited: Promise<number | null>; api: string } {
     const child = spawn(process.execPath, [CLI, 'serve'], {
       env: {
-        PATH: process.env.PATH ?? '', PORT: '18932', HOST: '127.0.0.1', SHOTFARM_DATA_DIR: drainDir, LOG_LEVEL: 'silent',
+        PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDirectory, LOG_LEVEL: 'silent',
         SHOTFARM_BOOTSTRAP_KEY: key, SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true', SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: '1',
       },
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { child, exited, api: `http://127.0.0.1:${port}/api/v1` };
+  }
+
+  async function ready(api: string): Promise<void> {
+    await until('the service to be ready', async () => (await fetch(new URL('/readyz', api)).catch(() => null))?.status === 200);
+  }
+
+  /** Creates a capture that stays in the browser for 3 s (its delay), so the service can be stopped meanwhile. */
+  async function createSlowCapture(api: string, key: string, site: TestSite): Promise<number> {
+    const created = await (await fetch(`${api}/screenshot/create?key=${key}&delay=3&url=${encodeURIComponent(site.url('/target.html'))}`)).json() as { data: { id: number }[] };
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    return created.data[0]!.id;
+  }
+
+  /** The record's status and error, and how many debits it has, read from the data dir's PGlite. */
+  async function recordState(dataDirectory: string, id: number): Promise<{ record: unknown; debits: unknown }> {
+    const db = connectDatabase({ databaseUrl: null, dataDir: dataDirectory });
     try {
-      const api = 'http://127.0.0.1:18932/api/v1';
-      await until('the service to be ready', async () => (await fetch('http://127.0.0.1:18932/readyz').catch(() => null))?.status === 200);
-      // A 3 s delay keeps the capture in the browser while the service is told to stop.
-      const created = await (await fetch(`${api}/screenshot/create?key=${key}&delay=3&url=${encodeURIComponent(site.url('/target.html'))}`)).json() as { data: { id: number }[] };
-      const id = created.data[0]!.id;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      return { record: await db('screenshots').where({ id }).first('status', 'error'), debits: await db('credit_ledger').where({ screenshot_id: id }).count({ n: '*' }).first() };
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  it('serve drains on SIGTERM: a capture in flight finishes and is recorded before the process exits', async () => {
+    const site = await TestSite.start();
+    const drainDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-cli-drain-'));
+    const key = 'drain-test-key-0123456789';
+    const { child, exited, api } = serveChild(drainDir, 18932, key);
+    try {
+      await ready(api);
+      const id = await createSlowCapture(api, key, site);
       child.kill('SIGTERM');
       expect(await exited).to.equal(0);
-      const db = connectDatabase({ databaseUrl: null, dataDir: drainDir });
-      try {
-        const record = await db('screenshots').where({ id }).first('status', 'error');
-        expect(record).to.deep.equal({ status: 'finished', error: '' });
-        expect(await db('credit_ledger').where({ screenshot_id: id }).count({ n: '*' }).first()).to.deep.equal({ n: 1 });
-      } finally {
-        await db.destroy();
-      }
+      expect(await recordState(drainDir, id)).to.deep.equal({ record: { status: 'finished', error: '' }, debits: { n: 1 } });
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
       await site.close();
       fs.rmSync(drainDir, { recursive: true, force: true });
+    }
+  });
+
+  it('serve killed (-9) mid-capture: the next start captures the record again, and it is charged once', async () => {
+    const site = await TestSite.start();
+    const killDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-cli-kill-'));
+    const key = 'kill-test-key-0123456789';
+    const first = serveChild(killDir, 18933, key);
+    let second: ReturnType<typeof serveChild> | null = null;
+    try {
+      await ready(first.api);
+      const id = await createSlowCapture(first.api, key, site);
+      first.child.kill('SIGKILL');
+      await first.exited;
+      // Without the requeue the record would stay like this for ever, its credit held.
+      expect(await recordState(killDir, id)).to.deep.equal({ record: { status: 'processing', error: '' }, debits: { n: 0 } });
+      second = serveChild(killDir, 18933, key);
+      await ready(second.api);
+      const info = await (await fetch(`${second.api}/screenshot/info?key=${key}&id=${id}&wait=30`)).json() as { data: { status: string } };
+      expect(info.data.status).to.equal('finished');
+      second.child.kill('SIGTERM');
+      expect(await second.exited).to.equal(0);
+      expect(await recordState(killDir, id)).to.deep.equal({ record: { status: 'finished', error: '' }, debits: { n: 1 } });
+    } finally {
+      for (const run of [first, second]) {
+        if (run && run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
+        await run?.exited;
+      }
+      await site.close();
+      fs.rmSync(killDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,0 +1,33 @@
+import type { CaptureSpec } from '../../core/capture-spec.js';
+import type { Db } from '../../core/db/connect.js';
+import type { Logger } from '../../core/logger.js';
+import { routeOfRecord } from '../../grid/scheduling/routing.js';
+import { NOT_QUEUED, type FarmDispatcher, type FarmWork } from './farm-dispatcher.js';
+
+interface InterruptedRow { id: number; company_id: number; priority: number; capture_spec: CaptureSpec; routing: string; batch_id: number | null; crawl_id: number | null }
+
+/**
+ * The in-process queue of embedded mode lives in memory: when the process dies without draining (kill -9,
+ * a crash, the machine losing power), its records stay `processing` with no job anywhere, holding their
+ * credits forever. At start the queue is empty, so every record still `processing` is such a record: its
+ * job is queued again from the spec stored on it, with the route it was given at create, and it ends like
+ * any other (charged once, by the recorder). Only for the in-process queue: JetStream keeps jobs across
+ * restarts, and agents elsewhere may be working on them.
+ *
+ * Returns how many jobs were queued again.
+ */
+export async function requeueInterrupted(db: Db, dispatcher: FarmDispatcher, proxies: Record<string, string>, log: Logger): Promise<number> {
+  const rows: InterruptedRow[] = await db('screenshots').where({ status: 'processing' }).orderBy('id')
+    .select('id', 'company_id', 'priority', 'capture_spec', 'routing', 'batch_id', 'crawl_id');
+  if (rows.length === 0) return 0;
+  const work = (bulk: boolean): FarmWork[] => rows.filter((r) => (r.batch_id !== null || r.crawl_id !== null) === bulk).map((r) => ({
+    id: Number(r.id), companyId: Number(r.company_id), priority: Number(r.priority), spec: r.capture_spec, route: routeOfRecord(r.routing, proxies),
+  }));
+  // Batch and crawl pages go to the bulk tier, as when they were created.
+  const notQueued = [...await dispatcher.dispatch(work(false)), ...await dispatcher.dispatch(work(true), true)];
+  if (notQueued.length > 0) {
+    await db('screenshots').whereIn('id', notQueued).where({ status: 'processing' }).update({ status: 'error', error: NOT_QUEUED, cost: 0, finished_at: db.fn.now() });
+  }
+  log.warn({ requeued: rows.length - notQueued.length, failed: notQueued.length }, 'queued again the captures a previous run left unfinished');
+  return rows.length - notQueued.length;
+}
