@@ -1,10 +1,10 @@
+import type { Browser } from 'playwright-core';
 import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
 import { runCapturePipeline } from '../shared/capture-pipeline.js';
 import type { AdBlocker } from './ad-blocker.js';
 import { contextOptions } from './context-options.js';
-import type { ContextOpener } from './context-opener.js';
 import type { Engine } from './engine.js';
 import { PlaywrightSession } from './playwright-session.js';
 import { unsupportedOptionWarnings } from './unsupported-options.js';
@@ -19,11 +19,11 @@ export interface CaptureServices {
 }
 
 /**
- * One capture in a fresh BrowserContext (from the opener, which may have opened it ahead), closed in
- * `finally` whatever happens: the flow of drivers/shared/capture-pipeline.ts on a Playwright page.
- * Options this engine cannot honour start the warnings; only the abort signal (job cancelled) makes it throw.
+ * One capture in a fresh BrowserContext, closed in `finally` whatever happens: the flow of
+ * drivers/shared/capture-pipeline.ts on a Playwright page. Options this engine cannot honour start
+ * the warnings; only the abort signal (job cancelled) makes it throw.
  */
-export async function runCapture(opener: ContextOpener, engine: Engine, info: string, spec: CaptureSpec, signal: AbortSignal, services: CaptureServices): Promise<CaptureOutput> {
+export async function runCapture(browser: Browser, engine: Engine, info: string, spec: CaptureSpec, signal: AbortSignal, services: CaptureServices): Promise<CaptureOutput> {
   const settings = { defaultMaxWaitMs: services.defaultMaxWaitMs, warnings: unsupportedOptionWarnings(spec, engine) };
-  return runCapturePipeline(spec, signal, settings, async () => new PlaywrightSession(await opener.open(contextOptions(spec, engine)), spec, engine, info, services));
+  return runCapturePipeline(spec, signal, settings, async () => new PlaywrightSession(await browser.newContext(contextOptions(spec, engine)), spec, engine, info, services));
 }

@@ -9,6 +9,10 @@ import type { Engine } from './engine.js';
  */
 export function contextOptions(spec: CaptureSpec, engine: Engine): BrowserContextOptions {
   const chromium = engine.name === 'chromium';
+  const headers: Record<string, string> = {};
+  for (const header of spec.headers) headers[header.name] = header.value;
+  // BiDi navigation takes no referrer (see unsupported-options.ts); a header is the closest we get.
+  if (!chromium && spec.referer) headers.Referer = spec.referer;
   return {
     viewport: viewportOf(spec),
     screen: viewportOf(spec),
@@ -24,7 +28,7 @@ export function contextOptions(spec: CaptureSpec, engine: Engine): BrowserContex
     // On Firefox prefers-color-scheme follows the launch pref, not this option.
     ...(chromium ? { colorScheme: spec.dark ? 'dark' : 'light' } : {}),
     ignoreHTTPSErrors: !spec.strictSsl,
-    extraHTTPHeaders: extraHeaders(spec, engine),
+    extraHTTPHeaders: headers,
     // A service worker answers requests from its own cache, out of reach of request interception,
     // which would let ads through and turn the POST navigation into a GET. Captures never need one.
     serviceWorkers: 'block',
@@ -33,46 +37,20 @@ export function contextOptions(spec: CaptureSpec, engine: Engine): BrowserContex
 }
 
 /**
- * The context's proxy server (the agent's egress guard, or a country proxy), without its credentials:
- * they differ per capture (the guard tells captures apart by them), so they are set on the context
- * afterwards (applyProxyCredentials), and contexts opened ahead for the same options can serve any capture.
- * Loopback goes through the proxy too: Chromium bypasses it for loopback unless the bypass list says
- * `<-loopback>` (Playwright adds that itself today, unless PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK
- * is set; saying it here does not depend on that). Firefox needs its launch pref
- * network.proxy.allow_hijacking_localhost, see launch-flags.ts. A page on 127.0.0.1 must not escape the guard.
+ * The context's proxy (the agent's egress guard, or a country proxy). Its credentials go in their own
+ * fields: the guard tells captures apart by them. Loopback goes through the proxy too: Chromium bypasses
+ * it for loopback unless the bypass list says `<-loopback>` (Playwright adds that itself today, unless
+ * PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK is set; saying it here does not depend on that).
+ * Firefox needs its launch pref network.proxy.allow_hijacking_localhost, see launch-flags.ts. A page on
+ * 127.0.0.1 must not escape the guard.
  */
 function proxyOption(proxy: string): NonNullable<BrowserContextOptions['proxy']> {
   const url = new URL(proxy);
-  return { server: `${url.protocol}//${url.host}`, bypass: '<-loopback>' };
-}
-
-/** The headers every request of the capture carries. */
-function extraHeaders(spec: CaptureSpec, engine: Engine): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const header of spec.headers) headers[header.name] = header.value;
-  // BiDi navigation takes no referrer (see unsupported-options.ts); a header is the closest we get.
-  if (engine.name !== 'chromium' && spec.referer) headers.Referer = spec.referer;
-  return headers;
-}
-
-/**
- * Gives the context this capture's proxy credentials (the egress guard's pass for it), before its first
- * navigation: what Playwright does itself with credentials in the proxy option. Chromium answers the
- * proxy's challenge with them, in the context's own network stack. Firefox also sends them as a header on
- * every request: its proxy authentication cache is shared by all contexts, and without the header a
- * context would answer with another capture's cached credentials, and its requests would count as that
- * capture's (the SSRF test's Firefox cases catch it).
- */
-export async function applyProxyCredentials(context: BrowserContext, spec: CaptureSpec, engine: Engine): Promise<void> {
-  if (!spec.proxy) return;
-  const url = new URL(spec.proxy);
-  if (!url.username) return;
-  const credentials = { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
-  await context.setHTTPCredentials(credentials);
-  if (engine.name !== 'chromium') {
-    const token = Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64');
-    await context.setExtraHTTPHeaders({ ...extraHeaders(spec, engine), 'Proxy-Authorization': `Basic ${token}` });
-  }
+  return {
+    server: `${url.protocol}//${url.host}`,
+    bypass: '<-loopback>',
+    ...(url.username ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } : {}),
+  };
 }
 
 /**

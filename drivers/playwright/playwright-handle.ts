@@ -3,7 +3,6 @@ import type { BrowserName, CaptureOutput, CaptureSpec } from '../../core/capture
 import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { runCapture, type CaptureServices } from './capture-job.js';
-import { ContextOpener } from './context-opener.js';
 import type { Engine } from './engine.js';
 
 /**
@@ -24,21 +23,18 @@ const PROVEN_HEALTHY_MS = 30_000;
  */
 const CLOSE_TIMEOUT_MS = 10_000;
 
-/** One launched Playwright browser; every capture gets its own context (runCapture), from its opener. */
+/** One launched Playwright browser; every capture gets its own context (runCapture). */
 export class PlaywrightHandle implements BrowserHandle {
   private closing = false;
   /** when a capture last finished here (ms since the epoch): the browser answered then */
   private provenAt = 0;
-  private readonly opener: ContextOpener;
 
   constructor(
     private readonly playwrightBrowser: Browser,
     private readonly engine: Engine,
     readonly info: string,
     private readonly services: CaptureServices,
-  ) {
-    this.opener = new ContextOpener(playwrightBrowser);
-  }
+  ) {}
 
   get browser(): BrowserName {
     return this.engine.browser;
@@ -48,7 +44,7 @@ export class PlaywrightHandle implements BrowserHandle {
     if (spec.browser !== this.engine.browser) {
       return Promise.reject(new Error(`this handle runs ${this.engine.browser}, the spec asks for ${spec.browser}`));
     }
-    return runCapture(this.opener, this.engine, this.info, spec, signal, this.services).then((output) => {
+    return runCapture(this.playwrightBrowser, this.engine, this.info, spec, signal, this.services).then((output) => {
       this.provenAt = Date.now();
       return output;
     });
@@ -69,8 +65,6 @@ export class PlaywrightHandle implements BrowserHandle {
 
   async close(): Promise<void> {
     this.closing = true;
-    // Not awaited: a hung browser would never answer it, and closing the browser closes that context too.
-    void this.opener.close();
     await withTimeout(this.playwrightBrowser.close(), CLOSE_TIMEOUT_MS, 'browser close timed out').catch(() => undefined);
   }
 
