@@ -200,7 +200,7 @@ export function loadConfig(env: Env): Config {
       bravePath: text('BRAVE_PATH'),
       ffmpegPath: text('FFMPEG_PATH'),
       recycleAfterJobs: int('SHOTFARM_BROWSER_RECYCLE_AFTER', 200, 1, 100_000),
-      capturesPerBrowser: int('SHOTFARM_CAPTURES_PER_BROWSER', 4, 1, 64),
+      capturesPerBrowser: int('SHOTFARM_CAPTURES_PER_BROWSER', 1, 1, 64),
       poolIdleSeconds: int('SHOTFARM_POOL_IDLE_SECONDS', 300, 1, 86_400),
       pngEncoding: pngEncoding as PngEncoding,
     },
