@@ -64,7 +64,7 @@ bench-batch: build ## benchmark: a 1,000-URL batch in embedded mode, then its ZI
 	node dist/test/bench/batch-1000.js 1000
 
 .PHONY: bench
-bench: build ## benchmark (~9 min): raw Playwright vs shotfarm embedded and distributed, chromium c1/2/4 + firefox, alternating rounds; launch cost
+bench: build ## benchmark (~7 min): raw Playwright vs shotfarm embedded and distributed, chromium c1/2/4 + firefox, alternating rounds; launch cost
 	node dist/test/bench/speed.js
 
 .PHONY: dashboard

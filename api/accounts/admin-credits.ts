@@ -1,6 +1,7 @@
 import type { Db } from '../../core/db/connect.js';
 import { fieldError, notFound } from '../../core/errors.js';
 import { recordCredit } from './ledger.js';
+import { lockCompany } from './lock-company.js';
 
 export interface CreditChange { company_id: number; delta: number; balance: number; reason: string }
 
@@ -13,7 +14,7 @@ export async function changeCredits(db: Db, adminUserId: number, input: { compan
   const reason = `admin:${adminUserId}: ${input.reason}`;
   return db.transaction(async (trx) => {
     // Locked until the ledger row is written, so a concurrent debit cannot slip between check and change.
-    const company = await trx('companies').where({ id: input.companyId }).forUpdate().first('balance');
+    const company = await lockCompany(trx, input.companyId).first('balance');
     if (!company) throw notFound('Account');
     const balance = Number(company.balance);
     if (balance + input.amount < 0) throw fieldError('amount', `would take the balance below zero (the balance is ${balance})`);

@@ -2,6 +2,7 @@ import type { Db } from '../../core/db/connect.js';
 import { fieldError, forbidden, notFound } from '../../core/errors.js';
 import type { Caller } from '../http/state.js';
 import { generateApiKey, insertApiKey } from './api-keys.js';
+import { lockCompany } from './lock-company.js';
 
 /** An API key as the account sees it: never the secret, only its first characters to recognise it. */
 export interface ApiKeyInfo { id: number; name: string | null; prefix: string; user_id: number | null; created_at: string; last_used_at: string | null; current: boolean }
@@ -41,7 +42,7 @@ export async function createApiKey(db: Db, caller: Caller, name: string | null):
   if (caller.impersonatedBy) throw forbidden('API keys cannot be created with an impersonation token');
   return db.transaction(async (trx) => {
     // Counting under the company's row lock keeps two concurrent creates from passing the limit together.
-    await trx('companies').where({ id: caller.companyId }).forUpdate().first('id');
+    await lockCompany(trx, caller.companyId).first('id');
     const [live] = await trx('api_keys').where({ company_id: caller.companyId }).whereNull('revoked_at').count('* as n');
     if (Number(live?.n ?? 0) >= MAX_KEYS_PER_ACCOUNT) throw fieldError('name', `the account already has ${MAX_KEYS_PER_ACCOUNT} keys: delete one first`);
     const key = generateApiKey();

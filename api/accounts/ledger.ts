@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { lockCompany } from './lock-company.js';
 
 /**
  * Changes a company's balance together with its ledger row, in one transaction. This is the only
@@ -14,7 +15,7 @@ export async function recordCredit(
     const done = await trx('credit_ledger').where({ screenshot_id: entry.screenshotId, reason: entry.reason }).first('id');
     if (done) return null;
   }
-  const [company] = await trx('companies').where({ id: entry.companyId }).forUpdate().select('balance');
+  const [company] = await lockCompany(trx, entry.companyId).select('balance');
   if (!company) throw new Error(`company ${entry.companyId} not found`);
   // A debit never takes the balance below zero: what was reserved at create time is what is charged.
   const balanceAfter = Math.max(0, Number(company.balance) + entry.delta);

@@ -4,6 +4,7 @@ import type { Db } from '../../core/db/connect.js';
 import { fieldError, notFound } from '../../core/errors.js';
 import { PaymentDetailsError, type AttachedPaymentMethod, type PaymentMethodInput, type PaymentProvider } from '../../core/contracts/payment-provider.js';
 import { paymentMethodRow, type PaymentMethodRow } from './billing-rows.js';
+import { lockCompany } from '../accounts/lock-company.js';
 
 /** `pm_` marks payment method tokens; 18 random bytes cannot be guessed or enumerated. */
 const newToken = (): string => `pm_${randomBytes(18).toString('base64url')}`;
@@ -31,7 +32,7 @@ export class PaymentMethods {
     }
     return this.db.transaction(async (trx) => {
       // The account row orders concurrent additions, so exactly one method ends up the default.
-      await trx('companies').where({ id: companyId }).forUpdate().first('id');
+      await lockCompany(trx, companyId).first('id');
       const hasDefault = await trx('payment_methods').where({ company_id: companyId, is_default: true }).first('id');
       const isDefault = makeDefault || !hasDefault;
       if (isDefault) await trx('payment_methods').where({ company_id: companyId }).update({ is_default: false });

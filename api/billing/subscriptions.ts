@@ -9,6 +9,7 @@ import { LIVE_STATUSES, subscriptionRow, type SubscriptionRow } from './billing-
 import { openPeriod } from './period-opener.js';
 import type { PaymentMethods } from './payment-methods.js';
 import type { PlanCatalog } from './plan-catalog.js';
+import { lockCompany } from '../accounts/lock-company.js';
 
 /**
  * Subscribing and cancelling. An account has at most one live subscription (active, or cancelled and
@@ -34,7 +35,7 @@ export class Subscriptions {
     const companyId = caller.companyId;
     return this.db.transaction(async (trx) => {
       // The account row orders concurrent billing changes of one account.
-      await trx('companies').where({ id: companyId }).forUpdate().first('id');
+      await lockCompany(trx, companyId).first('id');
       const method = input.paymentMethodToken !== undefined
         ? await this.methods.byToken(trx, companyId, input.paymentMethodToken)
         : await this.methods.defaultOf(trx, companyId);

@@ -12,6 +12,7 @@ import type { Route } from '../../grid/scheduling/routing.js';
 import { NOT_QUEUED, queueUnavailable, type FarmDispatcher } from '../farm/farm-dispatcher.js';
 import { deleteUnreferencedObjects } from '../farm/stored-files.js';
 import type { ListFilter, ScreenshotStore } from './screenshot-store.js';
+import { lockCompany } from '../accounts/lock-company.js';
 
 
 export type DeleteScope = 'image' | 'url' | 'metadata' | 'all';
@@ -80,7 +81,7 @@ export class ScreenshotService {
       const { appConfigIds: preparedApps = [], ...owner } = (await opts.prepare?.(trx)) ?? {};
       const apps = [...appConfigIds, ...preparedApps];
       // Lock the account row: concurrent creates of one account are checked one after the other.
-      const company = await trx('companies').where({ id: caller.companyId }).forUpdate().first('balance');
+      const company = await lockCompany(trx, caller.companyId).first('balance');
       const balance = Number(company?.balance ?? 0);
       const available = balance - (await this.store.reservedCredits(trx, caller.companyId));
       if (balance <= 0 || available < total) {

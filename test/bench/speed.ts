@@ -16,10 +16,9 @@
  * Chromium runs every concurrency; Firefox compares raw with embedded at one concurrency. Launch cost
  * (launch-cost.ts) is measured first, while nothing else runs.
  *
- * Time of the default run (Chromium 2 rounds × 8 captures at concurrency 1/2/4, Firefox 2 rounds × 8 at 2)
- * on the 2-core reference machine: 3 rounds took 674 s (launch cost 35 s, c1 2.0 min, c2 3.3 min, c4
- * 3.9 min with service starts and warm-ups, Firefox 1.3 min), so 2 rounds take about 8.5 minutes. The run
- * prints how long it took.
+ * Time of the default run (Chromium 4 rounds × 8 captures at concurrency 1/2/4, Firefox 2 rounds × 8 at 2) on
+ * the 2-core reference machine: about 6.5 minutes (2 rounds took 249 s: launch cost ~25 s, then each
+ * concurrency's service starts, warm-ups and rounds). The run prints how long it took.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
