@@ -52,7 +52,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'FFMPEG_PATH', default: '(absent)', meaning: 'ffmpeg binary for video. Absent: ffmpeg-static when installed, else ffmpeg on PATH.' },
   { name: 'SHOTFARM_BROWSER_RECYCLE_AFTER', default: '200', meaning: 'A pooled browser is replaced after this many captures.' },
   { name: 'SHOTFARM_PNG_ENCODING', default: 'fast', meaning: 'How Chromium compresses PNG screenshots: fast (about half the encoding CPU, files 1.3–1.7× larger) or small. Same pixels either way.' },
-  { name: 'SHOTFARM_CAPTURES_PER_BROWSER', default: '1', meaning: 'Captures one pooled browser serves at once, each in its own context; more slots start more browsers. 1 (a browser per slot) was 1.03–1.16× faster than contexts of one browser for full pages at 2 and 4 slots, and even for viewports (make bench), at about twice the memory.' },
+  { name: 'SHOTFARM_CAPTURES_PER_BROWSER', default: '1', meaning: 'Captures one pooled browser serves at once, each in its own context; more slots start more browsers. 1 (a browser per slot) was 1.03–1.16× faster than contexts of one browser for full pages at 2 and 4 slots and about even for viewports (make bench), at about twice the memory.' },
   { name: 'SHOTFARM_POOL_IDLE_SECONDS', default: '300', meaning: 'An idle pooled browser above the minimum is closed after this many seconds.' },
   { name: 'SHOTFARM_HEARTBEAT_SECONDS', default: '5', meaning: 'How often an agent heartbeats; it disappears after three missed beats.' },
   { name: 'SHOTFARM_BATCH_MAX_FILE_BYTES', default: '10485760', meaning: 'Largest batch file accepted (bytes); a larger one is refused with 413 before it is read whole.' },
