@@ -1,4 +1,5 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
+import type { Db } from '../../core/db/connect.js';
 import { HIGH_PRIORITY_THRESHOLD, type CaptureJob, type JobQueue, type QueueTier } from '../../core/contracts/job-queue.js';
 import type { NodeStatus } from '../../core/contracts/node-registry.js';
 import { serviceUnavailable } from '../../core/errors.js';
@@ -50,5 +51,11 @@ export class FarmDispatcher {
 
 /** The error a record carries when its job could not be queued. */
 export const NOT_QUEUED = 'The job could not be queued; nothing was charged';
+
+/** Ends the records whose jobs could not be queued (dispatch's answer): never left waiting for a job that does not exist. */
+export async function endNotQueued(db: Db, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db('screenshots').whereIn('id', ids).where({ status: 'processing' }).update({ status: 'error', error: NOT_QUEUED, cost: 0, finished_at: db.fn.now() });
+}
 
 export const queueUnavailable = (): Error => serviceUnavailable('The job queue is unavailable; try again shortly');

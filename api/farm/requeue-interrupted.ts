@@ -2,7 +2,7 @@ import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { Db } from '../../core/db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import { routeOfRecord } from '../../grid/scheduling/routing.js';
-import { NOT_QUEUED, type FarmDispatcher, type FarmWork } from './farm-dispatcher.js';
+import { endNotQueued, type FarmDispatcher, type FarmWork } from './farm-dispatcher.js';
 
 interface InterruptedRow { id: number; company_id: number; priority: number; capture_spec: CaptureSpec; routing: string; batch_id: number | null; crawl_id: number | null }
 
@@ -25,9 +25,7 @@ export async function requeueInterrupted(db: Db, dispatcher: FarmDispatcher, pro
   }));
   // Batch and crawl pages go to the bulk tier, as when they were created.
   const notQueued = [...await dispatcher.dispatch(work(false)), ...await dispatcher.dispatch(work(true), true)];
-  if (notQueued.length > 0) {
-    await db('screenshots').whereIn('id', notQueued).where({ status: 'processing' }).update({ status: 'error', error: NOT_QUEUED, cost: 0, finished_at: db.fn.now() });
-  }
+  await endNotQueued(db, notQueued);
   log.warn({ requeued: rows.length - notQueued.length, failed: notQueued.length }, 'queued again the captures a previous run left unfinished');
   return rows.length - notQueued.length;
 }

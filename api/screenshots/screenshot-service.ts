@@ -9,7 +9,7 @@ import type { Caller } from '../http/state.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
 import type { ScreenshotDraft } from '../../core/request/create-request.js';
 import type { Route } from '../../grid/scheduling/routing.js';
-import { NOT_QUEUED, queueUnavailable, type FarmDispatcher } from '../farm/farm-dispatcher.js';
+import { endNotQueued, queueUnavailable, type FarmDispatcher } from '../farm/farm-dispatcher.js';
 import { deleteUnreferencedObjects } from '../farm/stored-files.js';
 import type { ListFilter, ScreenshotStore } from './screenshot-store.js';
 import { lockCompany } from '../accounts/lock-company.js';
@@ -102,11 +102,9 @@ export class ScreenshotService {
       return { id: row.id, companyId: caller.companyId, priority: row.priority, spec: draft.spec, route: routes[i] as Route };
     });
     const notQueued = await this.farm.dispatch(work, opts.bulk ?? false);
-    if (notQueued.length > 0) {
-      // Never leave a record waiting for a job that does not exist.
-      await this.db('screenshots').whereIn('id', notQueued).update({ status: 'error', error: NOT_QUEUED, cost: 0, finished_at: this.db.fn.now() });
-      if (notQueued.length === work.length && Object.keys(owner).length === 0) throw queueUnavailable();
-    }
+    await endNotQueued(this.db, notQueued);
+    // A single request none of whose jobs could be queued is told so (batches and crawls keep their records).
+    if (notQueued.length > 0 && notQueued.length === work.length && Object.keys(owner).length === 0) throw queueUnavailable();
     return rows;
   }
 

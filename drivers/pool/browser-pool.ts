@@ -10,8 +10,7 @@ export interface BrowserPoolOptions {
   max: number;
   /**
    * captures one browser serves at once, each in its own context; more lanes start another browser.
-   * The speed benchmark chose it (README, "Speed benchmark"): on 2 cores one browser with 2 or 4
-   * contexts captured viewports 1.26–1.38x faster than one browser per capture slot, full pages alike.
+   * SHOTFARM_CAPTURES_PER_BROWSER; the speed benchmark chose its default (README, "Speed benchmark").
    */
   capturesPerBrowser: number;
   /** a browser is closed and replaced after this many captures (leaks in long-lived browsers) */

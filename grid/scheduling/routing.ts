@@ -29,6 +29,5 @@ export function routeJob(country: string, browser: BrowserName, nodes: NodeStatu
 export function routeOfRecord(routing: string, proxies: Record<string, string>): Route {
   const [how, country = ''] = routing.split(':');
   if (how === 'agent' && country) return { egressCountry: country, proxy: null, routing };
-  const proxy = how === 'proxy' ? proxies[country] : undefined;
-  return proxy ? { egressCountry: null, proxy, routing } : { egressCountry: null, proxy: null, routing };
+  return { egressCountry: null, proxy: (how === 'proxy' ? proxies[country] : undefined) ?? null, routing };
 }

@@ -5,6 +5,7 @@
  *   e.g. node dist/test/bench/speed.js 4 8 1,2,4 2 2    (the defaults: what `make bench` runs)
  *        node dist/test/bench/speed.js 1 3 1,2           (a smoke run: every row, a few seconds each)
  */
+import { loadConfig } from '../../core/config/load-config.js';
 
 /**
  * 4 rounds × 8 captures = 32 captures per cell. With four modes (c2, c4) four rounds rotate the order
@@ -42,9 +43,13 @@ export const FIREFOX_ROUNDS = positiveInteger(process.argv[6], Math.min(DEFAULT_
 export const WIDTH = 1280;
 export const HEIGHT = 800;
 
-/** The binaries the service runs by default (Debian's packages, core/config/settings.ts); the raw loops use the same. */
-export const CHROMIUM_PATH = '/usr/lib/chromium/chromium';
-export const FIREFOX_PATH = '/usr/bin/firefox-esr';
+/** The agent's settings when nothing is configured: what the services under test run with. */
+const SERVICE_DEFAULTS = loadConfig({}).agent;
+/** The binaries the service runs by default (Debian's packages); the raw loops use the same. */
+export const CHROMIUM_PATH = SERVICE_DEFAULTS.chromiumPath;
+export const FIREFOX_PATH = SERVICE_DEFAULTS.firefoxPath;
+/** Captures one of the services' browsers serves at once (SHOTFARM_CAPTURES_PER_BROWSER's default). */
+export const CAPTURES_PER_BROWSER = SERVICE_DEFAULTS.capturesPerBrowser;
 /** The private NATS server of the distributed mode (Debian's package, as in nats-restart.test.ts). */
 export const NATS_BIN = '/usr/sbin/nats-server';
 
@@ -65,8 +70,6 @@ export const INFO_WAIT_SECONDS = 30;
 export const CAPTURE_DEADLINE_MS = 120_000;
 /** Credits for the bootstrap account: far more than a run uses (one or two per capture, warm-ups included). */
 export const CREDITS = 1_000_000;
-/** The longest a browser launch may take: a cold start is 1–3 s here, 30 s is the driver's own limit. */
-export const LAUNCH_TIMEOUT_MS = 30_000;
 
 /** Launch cost: timed launches per browser after one untimed warm-up (page cache, font cache). */
 export const LAUNCHES = 5;

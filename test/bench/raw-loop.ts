@@ -5,11 +5,9 @@
  * captures) → page → goto → PNG → close. Its own laps are the phases the report shows for raw rows.
  */
 import { performance } from 'node:perf_hooks';
-import { chromium, firefox, type Browser } from 'playwright-core';
-import { dieWithParent } from '../../drivers/playwright/die-with-parent.js';
-import { FIREFOX_PREFS } from '../../drivers/playwright/launch-flags.js';
-import { CHROMIUM_FLAGS } from '../../drivers/shared/chromium-flags.js';
-import { CHROMIUM_PATH, FIREFOX_PATH, HEIGHT, LAUNCH_TIMEOUT_MS, WIDTH, type BrowserKind } from './bench-settings.js';
+import type { Browser } from 'playwright-core';
+import { launchChromium, launchFirefox } from '../../drivers/playwright/launch-browser.js';
+import { CHROMIUM_PATH, FIREFOX_PATH, HEIGHT, WIDTH, type BrowserKind } from './bench-settings.js';
 import type { CaptureFn } from './measure.js';
 import { childrenOf, readAllStats } from './proc-tree.js';
 
@@ -17,24 +15,12 @@ import { childrenOf, readAllStats } from './proc-tree.js';
 export interface RawBrowser { browser: Browser; pids: number[] }
 
 /**
- * Playwright's own Ctrl-C handling closes its browsers and then EXITS the process with 130, before the
- * bench has stopped its services, dropped its database and removed its folders. The bench handles the
- * signals itself (and closes these browsers in its cleanup), so Playwright is told to leave them alone.
- * This changes nothing in how the browser runs.
+ * Launches a browser exactly as drivers/playwright/playwright-driver.ts does (without dark mode or Brave):
+ * the same binary, flags and watchdog, and Playwright leaves the signals alone (its Ctrl-C handling would
+ * close the browsers and exit before the bench has stopped its services and removed its folders).
  */
-const NO_SIGNAL_HANDLING = { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } as const;
-
-/** Launches a browser exactly as drivers/playwright/playwright-driver.ts does (without dark mode or Brave). */
 export function launchBrowser(kind: BrowserKind): Promise<Browser> {
-  if (kind === 'chromium') return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, timeout: LAUNCH_TIMEOUT_MS, ...NO_SIGNAL_HANDLING });
-  return firefox.launch({
-    ...NO_SIGNAL_HANDLING,
-    channel: 'moz-firefox', // stock Firefox over WebDriver BiDi, as the driver does
-    // The driver's wrapper that stops Firefox when its node process dies: part of what a launch costs.
-    executablePath: dieWithParent(FIREFOX_PATH),
-    firefoxUserPrefs: FIREFOX_PREFS,
-    timeout: LAUNCH_TIMEOUT_MS,
-  });
+  return kind === 'chromium' ? launchChromium(CHROMIUM_PATH) : launchFirefox(FIREFOX_PATH);
 }
 
 /**

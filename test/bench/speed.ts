@@ -24,10 +24,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../../core/config/load-config.js';
 import { TestSite } from '../support/test-site.js';
 import {
-  API_BROWSER, CHROMIUM_PATH, CONCURRENCIES, FIREFOX_CONCURRENCY, FIREFOX_PATH, FIREFOX_ROUNDS, HEIGHT, PAGE_OF, PER_ROUND, ROUNDS, SAMPLE_MS,
+  API_BROWSER, CAPTURES_PER_BROWSER, CHROMIUM_PATH, CONCURRENCIES, FIREFOX_CONCURRENCY, FIREFOX_PATH, FIREFOX_ROUNDS, HEIGHT, PAGE_OF, PER_ROUND, ROUNDS, SAMPLE_MS,
   SIZES, WIDTH, type BrowserKind, type Size,
 } from './bench-settings.js';
 import { Cleanups } from './cleanups.js';
@@ -68,7 +67,7 @@ const serviceRunner = (service: Service): ModeRunner => ({
 /** Warm-up rounds that may be added while a service's pool has fewer browsers than it will run: each one is a chance for it to grow. */
 const MAX_EXTRA_WARMUPS = 3;
 /** The browsers a service with the default settings runs for `slots` (SHOTFARM_CAPTURES_PER_BROWSER lanes share one). */
-const servicesBrowsers = (slots: number): number => Math.ceil(slots / loadConfig({}).agent.capturesPerBrowser);
+const servicesBrowsers = (slots: number): number => Math.ceil(slots / CAPTURES_PER_BROWSER);
 
 /** `items` rotated left by `by`: round r starts with the r-th mode, so no mode is always first or always after the same one. */
 const rotate = <T>(items: readonly T[], by: number): T[] => items.map((_, i) => items[(i + by) % items.length]!);

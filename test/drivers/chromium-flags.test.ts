@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
-import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
 import { useChromiumAndSite } from '../support/chromium-and-site.js';
-import { chromiumMainPids } from '../support/process-census.js';
+import { launchChromeHandle } from '../support/chrome-handle.js';
 
 /** The features each `--disable-features` switch of a command line names, in the order of the switches. */
 function disabledFeatureSwitches(argv: string[]): string[][] {
@@ -18,11 +17,8 @@ describe('chromium flags', function () {
   const held = useChromiumAndSite();
 
   it("the driver's browser runs with a last --disable-features switch that keeps every feature Playwright disables", async function () {
-    const before = new Set(await chromiumMainPids());
-    const handle = await new PlaywrightDriver().launch('chrome', {});
+    const { handle, pid } = await launchChromeHandle();
     try {
-      const pid = (await chromiumMainPids()).find((candidate) => !before.has(candidate));
-      if (pid === undefined) throw new Error('the launched browser process was not found');
       const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
       const switches = disabledFeatureSwitches(argv);
       // Playwright's own switch and ours: if Playwright stops sending one, this test has nothing to compare.

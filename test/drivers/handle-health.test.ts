@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
-import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
-import { chromiumMainPids } from '../support/process-census.js';
+import { launchChromeHandle } from '../support/chrome-handle.js';
 import { TestSite } from '../support/test-site.js';
 
 /**
@@ -22,15 +21,6 @@ describe('playwright handle health', function () {
     await site?.close();
   });
 
-  /** Launches a chrome handle and tells its main process id. */
-  async function launch(): Promise<{ handle: BrowserHandle; pid: number }> {
-    const before = new Set(await chromiumMainPids());
-    const handle = await new PlaywrightDriver().launch('chrome', {});
-    const pid = (await chromiumMainPids()).find((candidate) => !before.has(candidate));
-    if (pid === undefined) throw new Error('the launched browser process was not found');
-    return { handle, pid };
-  }
-
   /** Runs `check` while the browser process is stopped, then lets it go on and closes it. */
   async function whileStopped(handle: BrowserHandle, pid: number, check: () => Promise<void>): Promise<void> {
     process.kill(pid, 'SIGSTOP');
@@ -43,7 +33,7 @@ describe('playwright handle health', function () {
   }
 
   it('takes a capture that just finished as proof, without asking the browser', async function () {
-    const { handle, pid } = await launch();
+    const { handle, pid } = await launchChromeHandle();
     await handle.capture(captureSpec('chrome', site.url('/target.html')), AbortSignal.timeout(30_000));
     await whileStopped(handle, pid, async () => {
       expect(await handle.healthy()).to.equal(true);
@@ -51,7 +41,7 @@ describe('playwright handle health', function () {
   });
 
   it('probes a browser that has not captured lately, and finds a stopped one unhealthy', async function () {
-    const { handle, pid } = await launch();
+    const { handle, pid } = await launchChromeHandle();
     await whileStopped(handle, pid, async () => {
       expect(await handle.healthy()).to.equal(false);
     });

@@ -1,5 +1,6 @@
-import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_FLAGS } from '../../drivers/shared/chromium-flags.js';
+import type { Browser } from 'playwright-core';
+import { loadConfig } from '../../core/config/load-config.js';
+import { launchChromium } from '../../drivers/playwright/launch-browser.js';
 import { TestSite } from './test-site.js';
 
 /** What a suite gets from useChromiumAndSite(), filled in by its `before` hook. */
@@ -13,7 +14,7 @@ export function useChromiumAndSite(): ChromiumAndSite {
   const held = {} as ChromiumAndSite;
   before(async function () {
     held.site = await TestSite.start();
-    held.browser = await chromium.launch({ executablePath: '/usr/lib/chromium/chromium', args: CHROMIUM_FLAGS });
+    held.browser = await launchChromium(loadConfig({}).agent.chromiumPath);
   });
   after(async function () {
     await held.browser?.close();
