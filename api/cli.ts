@@ -10,6 +10,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { runBatchCreate } from './batches/batch-cli.js';
 import { loadConfig, ConfigError } from '../core/config/load-config.js';
 import { SETTINGS } from '../core/config/settings.js';
+import { settingsMarkdownTable } from '../core/config/settings-table.js';
 import type { Config } from '../core/config/config.js';
 import { connectDatabase } from '../core/db/connect.js';
 import { migrateLatest } from '../core/db/migrate.js';
@@ -215,9 +216,12 @@ program.command('migrate').description('bring the database schema up to date').a
   }
 });
 
-program.command('settings').description('list every setting with its default and meaning').action(() => {
-  for (const s of SETTINGS) process.stdout.write(`${s.name}\t${s.default}\t${s.meaning}\n`);
-});
+program.command('settings').description('list every setting with its default and meaning')
+  .option('--markdown', 'print the settings table of docs/operators.md')
+  .action((opts: { markdown?: boolean }) => {
+    if (opts.markdown) process.stdout.write(`${settingsMarkdownTable()}\n`);
+    else for (const s of SETTINGS) process.stdout.write(`${s.name}\t${s.default}\t${s.meaning}\n`);
+  });
 
 const keys = program.command('keys').description('API keys');
 keys.command('create').description('create an API key; a new account unless --company is given')

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { configProblems } from '../support/config-problems.js';
 import { loadConfig } from '../../core/config/load-config.js';
+import { readFileSync } from 'node:fs';
 import { SETTINGS } from '../../core/config/settings.js';
+import { SETTINGS_TABLE_END, SETTINGS_TABLE_START, settingsMarkdownTable } from '../../core/config/settings-table.js';
+import { repoPath } from '../support/repo-path.js';
 
 
 describe('configuration (unit)', () => {
@@ -38,14 +41,17 @@ describe('configuration (unit)', () => {
   });
 });
 
-describe('README settings table', () => {
-  it('lists every setting the configuration reads, with its default', async () => {
-    const { readFileSync } = await import('node:fs');
-    const readme = readFileSync('README.md', 'utf8');
-    for (const s of SETTINGS) {
-      const row = readme.split('\n').find((l) => l.startsWith(`| \`${s.name}\` |`));
-      expect(row, s.name).to.be.a('string');
-      expect(row).to.include(s.default);
-    }
+describe('the operators\' settings table (docs/operators.md)', () => {
+  it('is exactly the table generated from the settings declarations', () => {
+    const doc = readFileSync(repoPath('docs/operators.md'), 'utf8');
+    const start = doc.indexOf(SETTINGS_TABLE_START);
+    const end = doc.indexOf(SETTINGS_TABLE_END);
+    expect(start, 'the table\'s start marker').to.be.greaterThan(-1);
+    expect(doc.slice(start, end + SETTINGS_TABLE_END.length), 'regenerate it with `node dist/api/cli.js settings --markdown`').to.equal(settingsMarkdownTable());
+  });
+
+  it('has a row for every setting, with its default', () => {
+    const table = settingsMarkdownTable();
+    for (const s of SETTINGS) expect(table, s.name).to.include(`| \`${s.name}\` | \`${s.default}\` |`);
   });
 });

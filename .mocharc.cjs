@@ -1,0 +1,10 @@
+// Mocha's settings. A run that names test files runs just those (`npx mocha dist/test/unit/config.test.js`);
+// mocha would otherwise add them to the configured spec, so naming one file ran the whole suite (~30 min).
+const namesFiles = process.argv.slice(2).some((arg) => arg.endsWith('.js') && !arg.startsWith('-') && !arg.includes('suite-leak-check'));
+module.exports = {
+  spec: namesFiles ? [] : ['dist/test/**/*.test.js'],
+  require: ['dist/test/support/suite-leak-check.js'],
+  timeout: 60000,
+  exit: true,
+  reporter: 'test/support/summary-reporter.cjs',
+};
