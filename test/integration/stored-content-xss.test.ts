@@ -194,6 +194,7 @@ describe('stored outputs never run on the service\'s origin (a hostile captured 
     await open(link(`/screenshot/thumbnail?id=${id}`));
     expect(await page.evaluate(() => document.documentElement.localName)).to.equal('svg');
     await expectNothingLeaked('SVG image');
+    expect(await page.evaluate(() => window.origin)).to.equal('null');
   });
 
   it('the PDF and video links run nothing of what they hold', async () => {
