@@ -208,9 +208,9 @@ describe('the dashboard\'s cookie session and its CSRF proof', function () {
       // The form's POST navigates the page to the API's answer.
       await page.waitForURL(`${api.url}/key/create`);
       expect(await page.locator('body').innerText()).to.include('CSRF_REJECTED');
-      // The image's request went out (its JSON answer is blocked by the browser, unread: Playwright cannot
-      // say whether the cookie went with it); the fetch with a custom header stopped at its preflight; the
-      // form went with the cookie, and was refused.
+      // The image's request went out (its JSON answer is blocked by the browser, unread; that it carried
+      // the cookie shows when GETs are let through without the proof: this test then finds a new record);
+      // the fetch with a custom header stopped at its preflight; the form went with the cookie, refused.
       expect(sent.map((r) => r.url)).to.include(`${api.url}/screenshot/create?url=example.test%2Fforged`);
       expect(sent, JSON.stringify(sent)).to.deep.include({ method: 'POST', url: `${api.url}/key/create`, withCookie: true });
       expect(await keysOf(user.companyId)).to.equal(keys);
