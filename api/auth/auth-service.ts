@@ -14,9 +14,12 @@ import { hashPassword, passwordMatches } from './passwords.js';
 import { sessionCaller } from './session-token.js';
 import { loadUserSession, type UserSession } from './user-session.js';
 
-/** `csrf_token` is the proof the dashboard sends with its session cookie (api/auth/session-cookie.ts). */
-export interface LoginResponse { token: string; user: UserSession; csrf_token: string }
-/** GET /auth/session: the cookie's session as the dashboard needs it after a reload. */
+/** The spec's Login response, exactly. */
+export interface LoginResponse { token: string; user: UserSession }
+/**
+ * GET /auth/session: the cookie's session as the dashboard needs it, after login or a reload; `csrf_token`
+ * is the proof it sends with the cookie (api/auth/session-cookie.ts).
+ */
 export interface CookieSession { user: UserSession & { impersonated_by: number | null }; csrf_token: string }
 export interface SignupResponse extends LoginResponse { api_key: { key: string; name: string | null } }
 
@@ -127,7 +130,7 @@ export class AuthService {
     const user = await loadUserSession(this.deps.db, userId);
     if (!row || !user) throw new Error(`user ${userId} vanished while signing in`);
     const token = await this.deps.jwt.sign({ userId, companyId: Number(row.company_id), impersonatedBy: null, sessionVersion: Number(row.session_version) });
-    return { token, user, csrf_token: this.deps.jwt.csrfToken(token) };
+    return { token, user };
   }
 
   /** The User session and CSRF proof of a session cookie's token; null when the token no longer counts. */

@@ -11,8 +11,8 @@ export const SESSION_COOKIE = 'shotfarm_session';
 export const ADMIN_SESSION_COOKIE = 'shotfarm_admin_session';
 /**
  * The header that proves a cookie-authenticated request was made by the dashboard: its value is the CSRF
- * proof of the session (JwtService.csrfToken), which only same-origin script can learn (login, signup and
- * GET /auth/session answer it). A custom header also forces a CORS preflight on any cross-origin request,
+ * proof of the session (JwtService.csrfToken), which only same-origin script can learn (GET /auth/session
+ * answers it). A custom header also forces a CORS preflight on any cross-origin request,
  * which this service never grants. api/dashboard/ui/src/api.ts sends it.
  */
 export const CSRF_HEADER = 'X-CSRF-Token';

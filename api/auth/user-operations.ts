@@ -7,7 +7,7 @@ import {
 /** The OpenAPI entries of the user, session, API key and admin-user operations, from the tables that validate them. */
 export const USER_OPERATIONS: Operation[] = [
   { method: 'post', path: '/auth/signup', summary: 'Create an account, its user and a first API key (JSON body); captcha_token required in production', params: SIGNUP_PARAMS, required: ['email', 'password'], public: true },
-  { method: 'post', path: '/auth/login', summary: 'A session token (JWT), the User session and csrf_token (JSON body); also sets the HttpOnly session cookie', params: LOGIN_PARAMS, required: ['email', 'password'], public: true },
+  { method: 'post', path: '/auth/login', summary: 'A session token (JWT) and the User session (JSON body); also sets them as the HttpOnly session cookie', params: LOGIN_PARAMS, required: ['email', 'password'], public: true },
   { method: 'get', path: '/auth/session', summary: 'The session cookie\'s {user, csrf_token}, or null without a valid one', public: true },
   { method: 'post', path: '/auth/logout', summary: 'Clear the session cookie (and an impersonation kept aside)', public: true },
   { method: 'post', path: '/auth/forgot-password', summary: 'Email a password-reset link; the answer is {ok: true} whether or not the email has an account', params: FORGOT_PASSWORD_PARAMS, required: ['email'], public: true },

@@ -11,7 +11,7 @@ import type { AppContext } from './state.js';
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 const csrfRejected = (): ApiError => new ApiError(403, 'CSRF_REJECTED',
-  `The session cookie counts only with its ${CSRF_HEADER} header (the proof answered by login, signup and GET /auth/session); API clients send an API key or Authorization: Bearer instead`);
+  `The session cookie counts only with its ${CSRF_HEADER} header (the proof GET /auth/session answers); API clients send an API key or Authorization: Bearer instead`);
 
 /**
  * Accepts the spec's three credentials: `X-API-KEY` header, `key` query parameter, or

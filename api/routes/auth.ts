@@ -46,7 +46,7 @@ export function publicAuthRoutes(auth: AuthService): Router<AppState> {
     ctx.body = { success: true, data };
   });
 
-  // The dashboard after a reload: who the session cookie is, and its CSRF proof; null without a valid
+  // The dashboard after login or a reload: who the session cookie is, and its CSRF proof; null without a valid
   // cookie (not a 401: being logged out is the normal state of a first visit). Reads nothing but the
   // caller's own session, and no other origin can read the answer (no CORS), so it needs no proof itself.
   router.get('/session', async (ctx) => {

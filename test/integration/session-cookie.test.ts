@@ -39,7 +39,8 @@ describe('the dashboard\'s cookie session and its CSRF proof', function () {
   async function login(email: string, headers: Record<string, string> = {}): Promise<{ token: string; csrf: string; cookies: ReturnType<typeof setCookies>; body: any }> {
     const res = await call(api.url, '/auth/login', json({ email, password: PASSWORD }, headers));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return { token: res.body.data.token, csrf: res.body.data.csrf_token, cookies: setCookies(res.headers), body: res.body.data };
+    const current = await call(api.url, '/auth/session', { headers: cookie(res.body.data.token) });
+    return { token: res.body.data.token, csrf: current.body.data.csrf_token, cookies: setCookies(res.headers), body: res.body.data };
   }
 
   before(async () => {

@@ -1,7 +1,7 @@
 // The dashboard session. The session token itself lives in an HttpOnly cookie that login and signup set
 // (no script of this origin can read it, so neither can a captured page that ever ran here); the page
-// keeps only what it needs in memory: the User session and the CSRF proof sent with every API call.
-// After a reload both come back from GET /auth/session.
+// keeps only what it needs in memory: the User session and the CSRF proof sent with every API call, both
+// from GET /auth/session (after login, and after a reload).
 
 export interface UserSession {
   id: number;
@@ -14,7 +14,7 @@ export interface UserSession {
   impersonated_by?: number | null;
 }
 
-/** What login, signup, GET /auth/session and POST /auth/impersonation/end answer. */
+/** What GET /auth/session and POST /auth/impersonation/end answer. */
 export interface SessionAnswer { user: UserSession; csrf_token: string }
 
 let user: UserSession | null = null;
