@@ -161,6 +161,44 @@ describe('the dashboard\'s cookie session and its CSRF proof', function () {
     expect(restored.get('shotfarm_admin_session')?.attributes).to.include('Max-Age=0');
   });
 
+  it('in Chromium, the dashboard acts as a user and comes back, the admin\'s session never readable by the page', async () => {
+    const admin = await signupAdmin(api);
+    const browser = await launchChromium(loadConfig({}).agent.chromiumPath);
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.message));
+      const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
+      await page.goto(`${api.plane.url}/#/login`);
+      await page.getByLabel('Email', { exact: true }).fill(admin.user.email);
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await heading('Overview').waitFor();
+      await page.goto(`${api.plane.url}/#/admin/users?email=${encodeURIComponent(user.email)}`);
+      await heading('Users').waitFor();
+      await page.getByRole('row').filter({ hasText: user.email }).getByRole('button', { name: 'Act as' }).click();
+      await page.getByText('acting as this user').waitFor();
+      expect(await page.locator('.user-email').innerText()).to.equal(user.email);
+      expect(await page.evaluate(() => document.cookie + JSON.stringify({ ...localStorage }))).to.equal('{}');
+      // A reload keeps acting: the session is the cookie's.
+      await page.reload();
+      await page.getByText('acting as this user').waitFor();
+      await page.getByRole('button', { name: 'Back to my account' }).click();
+      await page.getByRole('button', { name: 'Log out' }).waitFor();
+      expect(await page.locator('.user-email').innerText()).to.equal(admin.user.email);
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await heading('Log in').waitFor();
+      expect(await context.cookies(`${api.url}/`)).to.deep.equal([]);
+      await page.reload();
+      await heading('Log in').waitFor();
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
   describe('in Chromium: a page of another origin on the same site, while the user is logged in', function () {
     let browser: Browser;
     let attacker: { origin: string; stop(): Promise<void> };
