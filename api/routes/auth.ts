@@ -11,6 +11,9 @@ import { loadUserSession } from '../auth/user-session.js';
 import { jsonBodyParams } from '../http/json-body.js';
 import { callerOf, type AppContext, type AppState } from '../http/state.js';
 
+/** Sec-Fetch-Site of a request this origin's page made, or a non-browser client (none sent) or the user typed. */
+const FETCHED_BY_THIS_ORIGIN = new Set(['', 'same-origin', 'none']);
+
 const ok = (ctx: AppContext): void => {
   ctx.body = { success: true, data: { ok: true } };
 };
@@ -49,8 +52,10 @@ export function publicAuthRoutes(auth: AuthService): Router<AppState> {
   // The dashboard after login or a reload: who the session cookie is, and its CSRF proof; null without a valid
   // cookie (not a 401: being logged out is the normal state of a first visit). Reads nothing but the
   // caller's own session, and no other origin can read the answer (no CORS), so it needs no proof itself.
+  // Should that ever change, a browser still says who asks: a request another origin started (a sibling
+  // site, a sandboxed document) gets null, never the proof.
   router.get('/session', async (ctx) => {
-    const token = sessionCookieOf(ctx);
+    const token = FETCHED_BY_THIS_ORIGIN.has(ctx.get('Sec-Fetch-Site')) ? sessionCookieOf(ctx) : null;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { success: true, data: token === null ? null : await auth.cookieSession(token) };
   });

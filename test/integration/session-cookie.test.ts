@@ -126,6 +126,10 @@ describe('the dashboard\'s cookie session and its CSRF proof', function () {
     expect(current.headers.get('cache-control')).to.equal('no-store');
     expect(current.body.data.csrf_token).to.equal(session.csrf);
     expect(current.body.data.user).to.include({ id: user.id, impersonated_by: null });
+    // A request another origin's page started (as the browser says) never gets the proof.
+    for (const site of ['same-site', 'cross-site']) {
+      expect((await call(api.url, '/auth/session', { headers: { 'Sec-Fetch-Site': site, ...cookie(session.token) } })).body.data, site).to.equal(null);
+    }
     const out = await call(api.url, '/auth/logout', { method: 'POST', headers: cookie(session.token) });
     expect(out.status).to.equal(200);
     const cleared = setCookies(out.headers);
