@@ -60,8 +60,8 @@ export function publicAuthRoutes(auth: AuthService): Router<AppState> {
     ctx.body = { success: true, data: token === null ? null : await auth.cookieSession(token) };
   });
 
-  // Ends the cookie session (and an impersonation kept aside). It takes no credential: all it can do is
-  // log the browser out, and SameSite=Strict keeps other sites from doing even that.
+  // Ends the cookie session (and an impersonation kept aside). It takes no credential (an expired cookie
+  // must still be clearable): the worst another page can do with it is log the browser out.
   router.post('/logout', async (ctx) => {
     clearSessionCookies(ctx);
     ok(ctx);
