@@ -99,7 +99,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   const publicAuth = publicAuthRoutes(buildAuthService(deps));
   publicApi.use(publicAuth.routes(), publicAuth.allowedMethods({ throw: true }));
   app.use(publicApi.routes());
-  for (const routes of [sessionRoutes(deps.db), keyRoutes(deps.db), adminUserRoutes({ db: deps.db, jwt: deps.jwt, config: deps.config, log: deps.log })]) {
+  for (const routes of [sessionRoutes(deps.db, deps.jwt), keyRoutes(deps.db), adminUserRoutes({ db: deps.db, jwt: deps.jwt, config: deps.config, log: deps.log })]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   const screenshots = screenshotRoutes({ service: deps.screenshots, db: deps.db, objects: deps.objects, events: deps.events });

@@ -1,4 +1,5 @@
-import { jwtVerify, SignJWT } from 'jose';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 
 /**
  * What a dashboard session token carries. `impersonatedBy` is the admin acting as the user (a token from
@@ -45,5 +46,26 @@ export class JwtService {
     } catch {
       return null;
     }
+  }
+
+  /** When a token this service signed expires (seconds since the epoch); read without checking it. */
+  expiresAt(token: string): number {
+    return Number(decodeJwt(token).exp);
+  }
+
+  /**
+   * The CSRF proof of a cookie session: HMAC-SHA256 of the session token under the signing secret (with a
+   * label, so it can never be mistaken for a signature of anything else). Bound to one session: a proof
+   * learnt for one cookie is worth nothing with another, and nothing but this service can make one.
+   */
+  csrfToken(sessionToken: string): string {
+    return createHmac('sha256', this.key).update(`csrf\n${sessionToken}`).digest('base64url');
+  }
+
+  /** Whether `proof` is the CSRF proof of this session token (compared in constant time). */
+  csrfProofMatches(sessionToken: string, proof: string): boolean {
+    const expected = Buffer.from(this.csrfToken(sessionToken));
+    const given = Buffer.from(proof);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 }

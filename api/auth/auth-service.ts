@@ -11,9 +11,16 @@ import type { LoginLimiter } from './login-limiter.js';
 import type { Mailer, OutgoingMail } from './mailer.js';
 import { consumeOneTimeToken, issueOneTimeToken, retireOneTimeTokens } from './one-time-tokens.js';
 import { hashPassword, passwordMatches } from './passwords.js';
+import { sessionCaller } from './session-token.js';
 import { loadUserSession, type UserSession } from './user-session.js';
 
+/** The spec's Login response, exactly. */
 export interface LoginResponse { token: string; user: UserSession }
+/**
+ * GET /auth/session: the cookie's session as the dashboard needs it, after login or a reload; `csrf_token`
+ * is the proof it sends with the cookie (api/auth/session-cookie.ts).
+ */
+export interface CookieSession { user: UserSession & { impersonated_by: number | null }; csrf_token: string }
 export interface SignupResponse extends LoginResponse { api_key: { key: string; name: string | null } }
 
 /** The name of the API key every signup starts with. */
@@ -124,6 +131,20 @@ export class AuthService {
     if (!row || !user) throw new Error(`user ${userId} vanished while signing in`);
     const token = await this.deps.jwt.sign({ userId, companyId: Number(row.company_id), impersonatedBy: null, sessionVersion: Number(row.session_version) });
     return { token, user };
+  }
+
+  /** The User session and CSRF proof of a session cookie's token; null when the token no longer counts. */
+  async cookieSession(token: string): Promise<CookieSession | null> {
+    const caller = await sessionCaller(this.deps.db, this.deps.jwt, token);
+    if (caller === null || caller.userId === null) return null;
+    const user = await loadUserSession(this.deps.db, caller.userId);
+    if (!user) return null;
+    return { user: { ...user, impersonated_by: caller.impersonatedBy ?? null }, csrf_token: this.deps.jwt.csrfToken(token) };
+  }
+
+  /** The signer of the session tokens (the routes set cookies that live as long as the token). */
+  get jwt(): JwtService {
+    return this.deps.jwt;
   }
 
   /** The account is made even when its email cannot be queued: the log says so, and the outbox can be read. */

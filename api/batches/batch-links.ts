@@ -3,6 +3,8 @@ import type { ObjectStore } from '../../core/contracts/object-store.js';
 import type { Db } from '../../core/db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import type { AppContext } from '../http/state.js';
+import { attachment } from '../retrieval/content-disposition.js';
+import { sendStoredContent } from '../retrieval/stored-content.js';
 import type { BatchRow } from './batch-record.js';
 import type { BatchOptions } from './batch-service.js';
 import { batchZipEntries } from './batch-zip-entries.js';
@@ -40,10 +42,8 @@ export class BatchLinks {
   async stream(ctx: AppContext, batch: BatchRow): Promise<void> {
     const options = ((batch as BatchRow & { options?: BatchOptions }).options ?? {}) as BatchOptions;
     const out = new PassThrough();
-    ctx.type = 'application/zip';
-    ctx.set('Content-Disposition', `attachment; filename="batch-${batch.id}.zip"`);
     ctx.set('Cache-Control', 'private, no-store');
-    ctx.body = out;
+    sendStoredContent(ctx, { type: 'application/zip', body: out, disposition: attachment(`batch-${batch.id}.zip`) });
     writeBatchZip(out, batchZipEntries(this.db, batch, options), { objects: this.objects, thumbnail: thumbnailOptionsOf(options) })
       .catch((err: unknown) => {
         // Headers are gone already: the only honest signal left is a broken download.

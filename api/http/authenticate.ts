@@ -1,22 +1,28 @@
 import type { Next } from 'koa';
 import type { Db } from '../../core/db/connect.js';
-import { invalidApiKey } from '../../core/errors.js';
+import { ApiError, invalidApiKey } from '../../core/errors.js';
 import { findApiKey } from '../accounts/api-keys.js';
 import type { JwtService } from '../accounts/jwt.js';
+import { CSRF_HEADER, sessionCookieOf } from '../auth/session-cookie.js';
+import { sessionCaller } from '../auth/session-token.js';
 import type { AppContext } from './state.js';
 
 /** How fresh an API key's last_used_at is kept: a minute is what a "last used" column is read at. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-async function rolesOf(db: Db, userId: number): Promise<string[]> {
-  const user = await db('users').where({ id: userId }).first('roles');
-  return (user?.roles as string[] | undefined) ?? [];
-}
+const csrfRejected = (): ApiError => new ApiError(403, 'CSRF_REJECTED',
+  `The session cookie counts only with its ${CSRF_HEADER} header (the proof GET /auth/session answers); API clients send an API key or Authorization: Bearer instead`);
 
 /**
  * Accepts the spec's three credentials: `X-API-KEY` header, `key` query parameter, or
- * `Authorization: Bearer <JWT>`. The first one present is the one checked; an invalid one is a 401
- * even if another would have been valid, so a client never acts under an identity it did not intend.
+ * `Authorization: Bearer <JWT>`; then the dashboard's session cookie. The first one present is the one
+ * checked; an invalid one is a 401 even if another would have been valid, so a client never acts under an
+ * identity it did not intend.
+ *
+ * The cookie rides every request the browser makes to /api/v1, whoever started it, so it authenticates
+ * only a request that also carries the session's CSRF proof, whatever the method: the spec has GETs that
+ * change things (create spends credits, delete deletes), and a page that could make the browser load an
+ * API URL (an <img>, a link) must not act as the user. Without the proof: 403, nothing done.
  */
 export function authenticate(db: Db, jwt: JwtService) {
   return async function authenticateMiddleware(ctx: AppContext, next: Next): Promise<void> {
@@ -24,6 +30,7 @@ export function authenticate(db: Db, jwt: JwtService) {
     const queryKey = new URLSearchParams(ctx.querystring).get('key') ?? '';
     const authorization = ctx.get('Authorization');
     const key = headerKey || queryKey;
+    const cookie = sessionCookieOf(ctx);
     if (key) {
       const holder = await findApiKey(db, key.trim());
       if (!holder) throw invalidApiKey('Invalid API key');
@@ -36,16 +43,14 @@ export function authenticate(db: Db, jwt: JwtService) {
         db('api_keys').where({ id: row.id }).update({ last_used_at: db.fn.now() }).catch(() => undefined);
       }
     } else if (/^Bearer\s+\S+$/i.test(authorization)) {
-      const claims = await jwt.verify(authorization.replace(/^Bearer\s+/i, ''));
-      if (!claims) throw invalidApiKey('Invalid or expired token');
-      const user = await db('users').where({ id: claims.userId, company_id: claims.companyId }).first('id', 'roles', 'session_version');
-      // A password reset raises the session version: tokens signed before it no longer count.
-      if (!user || Number(user.session_version) !== claims.sessionVersion) throw invalidApiKey('Invalid or expired token');
-      // An impersonation token lives only as long as its admin exists and is still an admin.
-      if (claims.impersonatedBy !== null && !(await rolesOf(db, claims.impersonatedBy)).includes('admin')) throw invalidApiKey('Invalid or expired token');
-      ctx.state.caller = {
-        companyId: claims.companyId, apiKeyId: null, userId: claims.userId, credential: `user:${claims.userId}`, roles: user.roles as string[], impersonatedBy: claims.impersonatedBy,
-      };
+      const caller = await sessionCaller(db, jwt, authorization.replace(/^Bearer\s+/i, ''));
+      if (!caller) throw invalidApiKey('Invalid or expired token');
+      ctx.state.caller = caller;
+    } else if (cookie) {
+      const caller = await sessionCaller(db, jwt, cookie);
+      if (!caller) throw invalidApiKey('Invalid or expired session: log in again');
+      if (!jwt.csrfProofMatches(cookie, ctx.get(CSRF_HEADER))) throw csrfRejected();
+      ctx.state.caller = { ...caller, sessionCookie: cookie };
     } else {
       throw invalidApiKey('Missing API key: pass it as the key query parameter, the X-API-KEY header or a Bearer token');
     }

@@ -13,6 +13,8 @@ export interface Caller {
   roles: string[];
   /** the admin acting as this user, when the credential is an impersonation token (POST /admin/impersonate) */
   impersonatedBy?: number | null;
+  /** the session token, when the credential was the dashboard's session cookie (it answers the CSRF proof) */
+  sessionCookie?: string;
 }
 
 export interface AppState {

@@ -8,10 +8,11 @@ import { readParams } from '../../core/request/read-params.js';
 import { changeCredits } from '../accounts/admin-credits.js';
 import type { JwtService } from '../accounts/jwt.js';
 import { CREDITS_PARAMS, IMPERSONATE_PARAMS, OUTBOX_PARAMS, USERS_PARAMS } from '../auth/auth-params.js';
+import { beginImpersonationCookies } from '../auth/session-cookie.js';
 import { loadUserSession, toUserSession, userSessionQuery } from '../auth/user-session.js';
 import { jsonBodyParams } from '../http/json-body.js';
 import { queryOf } from '../http/query.js';
-import { requireAdmin, type AppContext, type AppState } from '../http/state.js';
+import { callerOf, requireAdmin, type AppContext, type AppState } from '../http/state.js';
 
 /** The admin's user id; admin roles come from a user, so a credential without one is refused. */
 function adminUserId(ctx: AppContext): { userId: number; impersonatedBy: number | null } {
@@ -44,6 +45,9 @@ export function adminUserRoutes(deps: { db: Db; jwt: JwtService; config: Config;
       config.auth.impersonationTtlSeconds,
     );
     log.info({ audit: 'impersonation', user_id: Number(target.id), impersonated_by: admin.userId, request_id: ctx.state.requestId }, 'impersonation token issued');
+    // Through the dashboard's cookie, the impersonation becomes the cookie session (the admin's kept aside).
+    const adminCookie = callerOf(ctx).sessionCookie;
+    if (adminCookie !== undefined) beginImpersonationCookies(ctx, jwt, adminCookie, token);
     ctx.body = { success: true, data: { token, user: await loadUserSession(db, Number(target.id)), impersonated_by: admin.userId } };
   });
 

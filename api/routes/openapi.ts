@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { CREATE_PARAMS } from '../../core/request/create-params.js';
 import {
-  APP_ID_PARAMS, APP_LIST_PARAMS, BATCH_ID_PARAMS, BATCH_LIST_PARAMS, FILE_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS,
+  APP_ID_PARAMS, APP_LIST_PARAMS, BATCH_ID_PARAMS, BATCH_LIST_PARAMS, FILE_PARAMS, HTML_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS,
   SCREENSHOT_LIST_PARAMS, SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS,
 } from '../../core/request/endpoint-params.js';
 import type { ParamTable } from '../../core/request/read-params.js';
@@ -29,7 +29,7 @@ const OPERATIONS: Operation[] = [
   { method: 'get', path: '/screenshot/search', summary: 'Screenshot records whose url contains the text', params: SCREENSHOT_SEARCH_PARAMS, required: ['url'] },
   { method: 'get', path: '/screenshot/delete', summary: 'Delete a record or part of it', params: SCREENSHOT_DELETE_PARAMS, required: ['id'] },
   { method: 'get', path: '/screenshot/thumbnail', summary: 'An image of a stored screenshot', params: THUMBNAIL_PARAMS, required: ['id'] },
-  { method: 'get', path: '/screenshot/html', summary: 'The rendered HTML', params: FILE_PARAMS, required: ['id'] },
+  { method: 'get', path: '/screenshot/html', summary: 'The rendered HTML: a text/html download, or inert text/plain with view=text', params: HTML_PARAMS, required: ['id'] },
   { method: 'get', path: '/screenshot/pdf', summary: 'The PDF', params: FILE_PARAMS, required: ['id'] },
   { method: 'get', path: '/screenshot/video', summary: 'The screencast video', params: FILE_PARAMS, required: ['id'] },
   { method: 'get', path: '/account/info', summary: 'Balance and usage of the caller\'s account' },

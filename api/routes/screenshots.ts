@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
+import { extname } from 'node:path';
 import Router from '@koa/router';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
 import type { Db } from '../../core/db/connect.js';
-import { DEFAULT_PAGE_SIZE, FILE_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS, SCREENSHOT_LIST_PARAMS, SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS } from '../../core/request/endpoint-params.js';
+import { DEFAULT_PAGE_SIZE, FILE_PARAMS, HTML_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS, SCREENSHOT_LIST_PARAMS, SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS } from '../../core/request/endpoint-params.js';
 import { readParams } from '../../core/request/read-params.js';
 import { toScreenshotRecord } from '../../core/screenshot-record.js';
 import { queryOf } from '../http/query.js';
-import { callerOf, type AppState } from '../http/state.js';
+import { callerOf, type AppContext, type AppState } from '../http/state.js';
 import type { ScreenshotEvents } from '../farm/screenshot-events.js';
 import { attachment } from '../retrieval/content-disposition.js';
 import { findFile, readAll } from '../retrieval/file-access.js';
+import { sendStoredContent } from '../retrieval/stored-content.js';
 import { changesImage, renderThumbnail } from '../retrieval/thumbnail-render.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 
@@ -66,32 +68,42 @@ export function screenshotRoutes(deps: ScreenshotRouteDeps): Router<AppState> {
     // A finished screenshot never changes, so a client may keep it; `private` because it needs a key.
     ctx.set('Cache-Control', 'private, max-age=86400');
     ctx.set('ETag', etag);
-    if (filename) ctx.set('Content-Disposition', attachment(filename));
+    const disposition = filename ? attachment(filename) : undefined;
     if (ctx.get('If-None-Match') === etag) {
       ctx.status = 304;
       return;
     }
     if (!changesImage(options)) {
-      ctx.type = file.content_type;
-      ctx.length = file.size_bytes;
-      ctx.body = await deps.objects.get(file.storage_key);
+      sendStoredContent(ctx, { type: file.content_type, length: file.size_bytes, body: await deps.objects.get(file.storage_key), disposition });
       return;
     }
     const thumb = await renderThumbnail(await readAll(deps.objects, file.storage_key), options);
-    ctx.type = `image/${thumb.format}`;
-    ctx.body = thumb.data;
+    sendStoredContent(ctx, { type: `image/${thumb.format}`, body: thumb.data, disposition });
   });
 
-  for (const kind of ['html', 'pdf', 'video'] as const) {
-    router.get(`/${kind}`, async (ctx) => {
-      const { id } = readParams(FILE_PARAMS, queryOf(ctx), ['id']);
-      const file = await findFile(deps.db, callerOf(ctx).companyId, id as number, kind, null);
-      ctx.type = file.content_type;
-      ctx.length = file.size_bytes;
-      ctx.set('Cache-Control', 'private, max-age=86400');
-      ctx.body = await deps.objects.get(file.storage_key);
+  /** A screenshot's HTML, PDF or video: as stored, or as another (inert) type, shown or downloaded. */
+  async function sendOutput(ctx: AppContext, kind: 'html' | 'pdf' | 'video', how: { download: boolean; type?: string }): Promise<void> {
+    const { id } = readParams(FILE_PARAMS, queryOf(ctx), ['id']);
+    const file = await findFile(deps.db, callerOf(ctx).companyId, id as number, kind, null);
+    ctx.set('Cache-Control', 'private, max-age=86400');
+    sendStoredContent(ctx, {
+      type: how.type ?? file.content_type,
+      length: file.size_bytes,
+      body: await deps.objects.get(file.storage_key),
+      disposition: how.download ? attachment(`screenshot-${id}${extname(file.storage_key)}`) : undefined,
     });
   }
+
+  // The HTML is the captured site's own markup: a download by default (text/html, as the spec types it),
+  // or with view=text shown in the browser as plain text, which no browser runs.
+  router.get('/html', async (ctx) => {
+    const { view } = readParams(HTML_PARAMS, queryOf(ctx), ['id']);
+    await sendOutput(ctx, 'html', view === 'text' ? { download: false, type: 'text/plain; charset=utf-8' } : { download: true });
+  });
+  // PDFs show in the browser's viewer; videos are downloads: a sandboxed video document does not play in
+  // Chromium (stored-content.ts).
+  router.get('/pdf', (ctx) => sendOutput(ctx, 'pdf', { download: false }));
+  router.get('/video', (ctx) => sendOutput(ctx, 'video', { download: true }));
 
   return router;
 }

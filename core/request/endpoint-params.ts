@@ -38,6 +38,12 @@ export const SCREENSHOT_DELETE_PARAMS = {
 
 export const FILE_PARAMS = { id: idParam };
 
+/** GET /screenshot/html: a download by default; `view=text` shows it in the browser as inert plain text. */
+export const HTML_PARAMS = {
+  id: idParam,
+  view: oneOf(['download', 'text'] as const, 'download (default: text/html as an attachment) or text (shown inline as text/plain, never run)'),
+};
+
 /** Thumbnails are bounded so a request cannot ask the server for a gigapixel image. */
 export const MAX_THUMBNAIL_SIDE = 10_000;
 

@@ -5,7 +5,7 @@ import { BATCH_OWN_PARAMS } from '../../core/request/batch-params.js';
 import { CRAWL_CREATE_PARAMS, CRAWL_LIST_PARAMS } from '../../core/request/crawl-params.js';
 import { CREATE_PARAMS, STRUCTURED_CREATE_PARAMS } from '../../core/request/create-params.js';
 import {
-  APP_LIST_PARAMS, BATCH_ID_PARAMS, BATCH_LIST_PARAMS, FILE_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS, SCREENSHOT_LIST_PARAMS,
+  APP_LIST_PARAMS, BATCH_ID_PARAMS, BATCH_LIST_PARAMS, FILE_PARAMS, HTML_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS, SCREENSHOT_LIST_PARAMS,
   SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS,
 } from '../../core/request/endpoint-params.js';
 import type { Param } from '../../core/request/param-kinds.js';
@@ -227,7 +227,7 @@ describe('hostile input (property-based)', function () {
     // delete is last among the screenshot reads so that a valid run removing a record does not starve the rest.
     const endpoints: [string, Table][] = [
       ['/screenshot/info', SCREENSHOT_INFO_PARAMS as unknown as Table], ['/screenshot/list', SCREENSHOT_LIST_PARAMS as unknown as Table],
-      ['/screenshot/search', SCREENSHOT_SEARCH_PARAMS as unknown as Table], ['/screenshot/html', FILE_PARAMS as unknown as Table],
+      ['/screenshot/search', SCREENSHOT_SEARCH_PARAMS as unknown as Table], ['/screenshot/html', HTML_PARAMS as unknown as Table],
       ['/screenshot/pdf', FILE_PARAMS as unknown as Table], ['/screenshot/video', FILE_PARAMS as unknown as Table],
       ['/batch/info', BATCH_ID_PARAMS as unknown as Table], ['/batch/list', BATCH_LIST_PARAMS as unknown as Table],
       ['/batch/download', BATCH_ID_PARAMS as unknown as Table], ['/crawl/info', BATCH_ID_PARAMS as unknown as Table],

@@ -1,6 +1,9 @@
-// The client of /api/v1: the session's Bearer token on every call, the spec's envelopes unwrapped, and
-// its error envelope turned into an ApiFailure that forms show next to their inputs.
-import { endSession, token } from './session.js';
+// The client of /api/v1: same-origin calls that carry the session cookie and its CSRF proof, the spec's
+// envelopes unwrapped, and its error envelope turned into an ApiFailure that forms show next to their inputs.
+import { csrfToken, currentUser, endSession } from './session.js';
+
+/** The header the API reads the CSRF proof from (api/auth/session-cookie.ts CSRF_HEADER). */
+const CSRF_HEADER = 'X-CSRF-Token';
 
 export const API_BASE = '/api/v1';
 
@@ -31,8 +34,8 @@ export function urlOf(path: string, query: Query = {}): string {
 
 async function send(path: string, init: { method?: string; query?: Query; json?: unknown; form?: FormData } = {}): Promise<Response> {
   const headers = new Headers();
-  const jwt = token();
-  if (jwt) headers.set('Authorization', `Bearer ${jwt}`);
+  const proof = csrfToken();
+  if (proof) headers.set(CSRF_HEADER, proof);
   let body: BodyInit | undefined;
   if (init.json !== undefined) {
     headers.set('Content-Type', 'application/json');
@@ -42,7 +45,7 @@ async function send(path: string, init: { method?: string; query?: Query; json?:
   }
   let res: Response;
   try {
-    res = await fetch(urlOf(path, init.query), { method: init.method ?? (body ? 'POST' : 'GET'), headers, body });
+    res = await fetch(urlOf(path, init.query), { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, credentials: 'same-origin' });
   } catch {
     throw new ApiFailure(0, 'The service cannot be reached', 'NETWORK_ERROR');
   }
@@ -53,7 +56,7 @@ async function send(path: string, init: { method?: string; query?: Query; json?:
   } catch {
     // not JSON: the status says enough
   }
-  if (res.status === 401 && jwt) {
+  if (res.status === 401 && currentUser()) {
     endSession();
     onSessionLost();
   }
@@ -67,7 +70,7 @@ export async function api<T>(path: string, init: { method?: string; query?: Quer
   return envelope.data;
 }
 
-/** A file of the API (thumbnail, HTML, PDF, video), fetched with the session's token. */
+/** A file of the API (thumbnail, HTML, PDF, video), fetched with the session. */
 export async function apiBlob(path: string, query: Query = {}): Promise<Blob> {
   return (await send(path, { query })).blob();
 }

@@ -1,7 +1,8 @@
 // The frame around every page: navigation (admin links for admins), who is logged in, log out, and a
 // notice carried over from the previous page (the API key shown once after signup, for example).
 import { h } from './dom.js';
-import { currentUser, endImpersonation, endSession, impersonating, isAdmin } from './session.js';
+import { logOut, stopActing } from './auth.js';
+import { currentUser, impersonating, isAdmin } from './session.js';
 
 const USER_LINKS: [string, string][] = [
   ['#/', 'Overview'], ['#/screenshots', 'Screenshots'], ['#/create', 'New screenshot'], ['#/batches', 'Batches'],
@@ -45,8 +46,8 @@ function userBar(onLogout: () => void): HTMLElement {
     acting ? h('span', { class: 'badge badge-error' }, 'acting as this user') : null,
     h('span', { class: 'user-email' }, user?.email ?? ''),
     acting
-      ? h('button', { type: 'button', onclick: () => { endImpersonation(); onLogout(); } }, 'Back to my account')
-      : h('button', { type: 'button', onclick: () => { endSession(); onLogout(); } }, 'Log out'));
+      ? h('button', { type: 'button', onclick: () => { stopActing().finally(onLogout); } }, 'Back to my account')
+      : h('button', { type: 'button', onclick: () => { logOut().finally(onLogout); } }, 'Log out'));
 }
 
 /** The whole screen for a page: header and navigation when logged in, the page in <main>. */

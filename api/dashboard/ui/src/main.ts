@@ -1,9 +1,10 @@
 // Boot: the routes, and the loop that renders the page of the current hash inside the frame.
-import { api, ApiFailure, whenSessionLost } from './api.js';
+import { whenSessionLost } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { frame } from './layout.js';
 import { match, navigate, pageContext, type Route } from './router.js';
-import { currentUser, endSession, isAdmin, setCurrentUser, token, type UserSession } from './session.js';
+import { restoreSession } from './auth.js';
+import { currentUser, isAdmin, type UserSession } from './session.js';
 import { loginPage } from './pages/login.js';
 import { signupPage } from './pages/signup.js';
 import { overviewPage } from './pages/overview.js';
@@ -51,17 +52,9 @@ let leaveCurrent: () => void = () => undefined;
 /** Each render has a number: an older one finishing late must not replace a newer page. */
 let renderSeq = 0;
 
+/** The session of this page, or (after a reload) of the cookie; null when logged out. */
 async function ensureUser(): Promise<UserSession | null> {
-  if (!token()) return null;
-  if (currentUser()) return currentUser();
-  try {
-    setCurrentUser(await api<UserSession>('/auth/me'));
-  } catch (err) {
-    // A key without a user, or a token no longer valid: start again from the login page.
-    if (err instanceof ApiFailure && (err.status === 401 || err.status === 404)) endSession();
-    else throw err;
-  }
-  return currentUser();
+  return currentUser() ?? restoreSession();
 }
 
 function errorPage(err: unknown): HTMLElement {

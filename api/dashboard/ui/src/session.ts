@@ -1,9 +1,7 @@
-// The dashboard session: the JWT from login or signup, kept in localStorage so a reload stays logged in,
-// and the User session (GET /auth/me) it belongs to.
-
-const TOKEN_KEY = 'shotfarm.token';
-/** The admin's own token while they act as another user (POST /admin/impersonate). */
-const ADMIN_TOKEN_KEY = 'shotfarm.admin-token';
+// The dashboard session. The session token itself lives in an HttpOnly cookie that login and signup set
+// (no script of this origin can read it, so neither can a captured page that ever ran here); the page
+// keeps only what it needs in memory: the User session and the CSRF proof sent with every API call, both
+// from GET /auth/session (after login, and after a reload).
 
 export interface UserSession {
   id: number;
@@ -16,39 +14,28 @@ export interface UserSession {
   impersonated_by?: number | null;
 }
 
+/** What GET /auth/session and POST /auth/impersonation/end answer. */
+export interface SessionAnswer { user: UserSession; csrf_token: string }
+
 let user: UserSession | null = null;
+let csrf: string | null = null;
 
-export const token = (): string | null => localStorage.getItem(TOKEN_KEY);
+/** The proof the API asks of a request authenticated by the session cookie (X-CSRF-Token). */
+export const csrfToken = (): string | null => csrf;
 
-export function startSession(jwt: string, session: UserSession | null = null): void {
-  localStorage.setItem(TOKEN_KEY, jwt);
-  user = session;
+export function startSession(answer: SessionAnswer): void {
+  user = answer.user;
+  csrf = answer.csrf_token;
 }
 
+/** Forgets the session on this page (the cookie is cleared by POST /auth/logout, or has expired). */
 export function endSession(): void {
-  localStorage.removeItem(TOKEN_KEY);
-  localStorage.removeItem(ADMIN_TOKEN_KEY);
   user = null;
+  csrf = null;
 }
 
 export const currentUser = (): UserSession | null => user;
-export const setCurrentUser = (session: UserSession | null): void => {
-  user = session;
-};
 export const isAdmin = (): boolean => user?.roles.includes('admin') ?? false;
 
-/** Acting as another user: keep the admin's token to come back to. */
-export function beginImpersonation(jwt: string): void {
-  const own = token();
-  if (own) localStorage.setItem(ADMIN_TOKEN_KEY, own);
-  startSession(jwt);
-}
-
-export const impersonating = (): boolean => localStorage.getItem(ADMIN_TOKEN_KEY) !== null;
-
-export function endImpersonation(): void {
-  const own = localStorage.getItem(ADMIN_TOKEN_KEY);
-  localStorage.removeItem(ADMIN_TOKEN_KEY);
-  if (own) startSession(own);
-  else endSession();
-}
+/** Acting as another user: the server keeps the admin's session aside (POST /admin/impersonate). */
+export const impersonating = (): boolean => (user?.impersonated_by ?? null) !== null;

@@ -1,4 +1,4 @@
-// Images of stored screenshots. GET /screenshot/thumbnail needs the session's token, which an <img src>
+// Images of stored screenshots. GET /screenshot/thumbnail needs the session's CSRF proof, which an <img src>
 // cannot send: the image is fetched with it and shown through a blob URL, revoked when the page is left.
 import { apiBlob } from './api.js';
 import { h } from './dom.js';
@@ -20,7 +20,7 @@ export function thumbnail(ctx: PageContext, id: number, opts: { width: number; s
 }
 
 /**
- * A button that downloads an output (HTML, PDF, video) with the session's token. Downloaded, never shown
+ * A button that downloads an output (HTML, PDF, video) with the session. Downloaded, never shown
  * inline: a captured page's HTML opened from a blob URL would run with the dashboard's origin and session.
  */
 export function downloadButton(label: string, path: string, id: number, filename: string): HTMLButtonElement {

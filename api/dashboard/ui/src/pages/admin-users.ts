@@ -5,7 +5,8 @@ import { field, input, messageArea, onSubmit, section, submitButton } from '../f
 import { flash } from '../layout.js';
 import type { PageContext } from '../page.js';
 import { navigate } from '../router.js';
-import { beginImpersonation, currentUser, impersonating, type UserSession } from '../session.js';
+import { actAs } from '../auth.js';
+import { currentUser, impersonating, type UserSession } from '../session.js';
 
 type AdminUser = UserSession & { created_at: string };
 
@@ -39,9 +40,8 @@ export async function adminUsersPage(ctx: PageContext): Promise<HTMLElement> {
   const rows = users.map((u) => {
     const act = h('button', { type: 'button', disabled: u.id === currentUser()?.id || impersonating() }, 'Act as');
     act.addEventListener('click', () => {
-      api<{ token: string; user: UserSession }>('/admin/impersonate', { json: { user_id: u.id } }).then((answer) => {
-        beginImpersonation(answer.token);
-        flash(`You are acting as ${answer.user.email}. "Back to my account" ends it.`);
+      actAs(u.id).then((user) => {
+        flash(`You are acting as ${user.email}. "Back to my account" ends it.`);
         navigate('#/');
       }).catch((err: unknown) => act.after(h('span', { class: 'field-error' }, String(err instanceof Error ? err.message : err))));
     });

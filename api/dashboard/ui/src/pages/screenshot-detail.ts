@@ -10,7 +10,7 @@ import { downloadButton, thumbnail } from '../thumbnails.js';
 const POLL_MS = 2000;
 const SHOT_WIDTH = 1024;
 
-/** The video, played from a blob URL (fetched with the session's token); a GIF is an image. */
+/** The video, played from a blob URL (fetched with the session); a GIF is an image. */
 function videoPlayer(ctx: PageContext, s: Screenshot): HTMLElement {
   const box = h('div', { class: 'video-box' });
   apiBlob('/screenshot/video', { id: s.id }).then((blob) => {

@@ -3,9 +3,9 @@ import { h } from '../dom.js';
 import { field, input, messageArea, onSubmit, submitButton } from '../forms.js';
 import { flash } from '../layout.js';
 import { navigate } from '../router.js';
-import { startSession, type UserSession } from '../session.js';
+import { restoreSession } from '../auth.js';
 
-interface SignupAnswer { token: string; user: UserSession; api_key: { key: string; name: string | null } }
+interface SignupAnswer { api_key: { key: string; name: string | null } }
 
 /** POST /auth/signup: a new account, its user and a first API key (shown once, on the next page). */
 export function signupPage(): HTMLElement {
@@ -21,7 +21,7 @@ export function signupPage(): HTMLElement {
     if (name.value.trim()) body.name = name.value.trim();
     if (company.value.trim()) body.company = company.value.trim();
     const answer = await api<SignupAnswer>('/auth/signup', { json: body });
-    startSession(answer.token, answer.user);
+    await restoreSession();
     flash('Welcome! Your first API key is below. It is shown only once: copy it now.', answer.api_key.key);
     navigate('#/');
   });

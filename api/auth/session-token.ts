@@ -1,0 +1,24 @@
+import type { Db } from '../../core/db/connect.js';
+import type { JwtService } from '../accounts/jwt.js';
+import type { Caller } from '../http/state.js';
+
+async function rolesOf(db: Db, userId: number): Promise<string[]> {
+  const user = await db('users').where({ id: userId }).first('roles');
+  return (user?.roles as string[] | undefined) ?? [];
+}
+
+/**
+ * The caller a session token (Bearer header or session cookie) stands for, or null when it no longer
+ * counts: tampered or expired, its user gone, signed before the user's last password reset (the session
+ * version rose), or an impersonation whose admin is gone or no longer an admin.
+ */
+export async function sessionCaller(db: Db, jwt: JwtService, token: string): Promise<Caller | null> {
+  const claims = await jwt.verify(token);
+  if (!claims) return null;
+  const user = await db('users').where({ id: claims.userId, company_id: claims.companyId }).first('id', 'roles', 'session_version');
+  if (!user || Number(user.session_version) !== claims.sessionVersion) return null;
+  if (claims.impersonatedBy !== null && !(await rolesOf(db, claims.impersonatedBy)).includes('admin')) return null;
+  return {
+    companyId: claims.companyId, apiKeyId: null, userId: claims.userId, credential: `user:${claims.userId}`, roles: user.roles as string[], impersonatedBy: claims.impersonatedBy,
+  };
+}
