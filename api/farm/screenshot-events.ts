@@ -16,6 +16,11 @@ export class ScreenshotEvents {
     this.emitter.emit(String(id));
   }
 
+  /** How many requests wait for this screenshot now (a test knows its waiter is in place before ending the record). */
+  waiting(id: number): number {
+    return this.emitter.listenerCount(String(id));
+  }
+
   /** Resolves when the screenshot finishes or the time is up (whichever comes first). */
   waitFor(id: number, ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
