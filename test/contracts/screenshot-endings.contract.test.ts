@@ -151,11 +151,12 @@ for (const kind of DATABASE_KINDS) describe(`every way a screenshot can end sett
     }
   }
 
-  describe('with the queue taking jobs', () => {
-    let api: TestApi;
-    let acct: TestAccount;
-    let configIds: number[];
+  let api: TestApi;
+  let acct: TestAccount;
+  let configIds: number[];
+  const single = (tag: string): Promise<number> => createScreenshot(api, acct.key, `url=${encodeURIComponent(`http://example.test/${tag}`)}&apps=hook&apps=dav`);
 
+  describe('with the queue taking jobs', () => {
     before(async () => {
       api = await apiWithPlugin();
     });
@@ -163,8 +164,6 @@ for (const kind of DATABASE_KINDS) describe(`every way a screenshot can end sett
       ({ acct, configIds } = await accountWithApps(api));
     });
     after(async () => api?.stop());
-
-    const single = (tag: string): Promise<number> => createScreenshot(api, acct.key, `url=${encodeURIComponent(`http://example.test/${tag}`)}&apps=hook&apps=dav`);
 
     it('its result, finished', async () => {
       const id = await single('finished');
@@ -215,18 +214,15 @@ for (const kind of DATABASE_KINDS) describe(`every way a screenshot can end sett
   });
 
   describe('with the queue refusing jobs', () => {
-    let api: TestApi;
-    let acct: TestAccount;
-    let configIds: number[];
-
     beforeEach(async () => {
       api = await apiWithPlugin();
       ({ acct, configIds } = await accountWithApps(api));
     });
+    // One API a test: the queue closed by a test is closed for good.
     afterEach(async () => api?.stop());
 
     it('its job not queued again at the restart of embedded mode', async () => {
-      const id = await createScreenshot(api, acct.key, `url=${encodeURIComponent('http://example.test/requeue')}&apps=hook&apps=dav`);
+      const id = await single('requeue');
       const waiters = await waitersOn(api, acct, [id]);
       // The queue of the restarted process refuses every job (closed): the record cannot wait for one.
       await api.parts.queue.close();
