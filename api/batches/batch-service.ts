@@ -107,7 +107,7 @@ export class BatchService {
     if (Object.keys(filenames).length > 0) {
       await this.db('batches').where({ id: batchId }).update({ options: JSON.stringify({ ...batchOptions, filenames }) });
     }
-    // Screenshots answered from the cache are finished already: count them now.
+    // Screenshots that ended at once (answered from the cache, or their job could not be queued): count them now.
     for (const row of rows.filter((r) => r.status !== 'processing')) await this.onScreenshotDone(batchId, row.status === 'finished');
     return { batch: await this.get(caller, batchId), replayed: false };
   }

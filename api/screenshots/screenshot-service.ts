@@ -101,7 +101,10 @@ export class ScreenshotService {
     const notQueued = await this.farm.dispatch(work, opts.bulk ?? false);
     // A single request none of whose jobs could be queued is told so (batches and crawls keep their records).
     if (notQueued.length > 0 && notQueued.length === work.length && Object.keys(owner).length === 0) throw queueUnavailable();
-    return rows;
+    if (notQueued.length === 0) return rows;
+    // Those records ended meanwhile: answered as they are now, so a batch counts them as it counts cache hits.
+    const ended = new Map((await this.store.byIds(caller.companyId, notQueued)).map((r) => [r.id, r]));
+    return rows.map((r) => ended.get(r.id) ?? r);
   }
 
   async get(caller: Caller, id: number): Promise<ScreenshotRow> {

@@ -32,6 +32,12 @@ export class ScreenshotStore {
     return row ? ((await this.withApps([normaliseRow(row)]))[0] as ScreenshotRow) : null;
   }
 
+  /** The account's records of these ids (any order). */
+  async byIds(companyId: number, ids: number[]): Promise<ScreenshotRow[]> {
+    const rows = await this.db('screenshots').where({ company_id: companyId }).whereIn('id', ids).select(RECORD_COLUMNS);
+    return this.withApps(rows.map(normaliseRow));
+  }
+
   /** Only the status of a record (null when the account has no such record): the cheap look before a wait. */
   async status(companyId: number, id: number): Promise<string | null> {
     const row = await this.db('screenshots').where({ company_id: companyId, id }).first('status');

@@ -232,12 +232,15 @@ for (const kind of DATABASE_KINDS) describe(`every way a screenshot can end sett
       await expectSettled(api, [id], 'error', waiters);
     });
 
-    it('its job not queued at create (a batch keeps its records)', async () => {
+    it('its job not queued at create (a batch keeps its records, and counts them)', async () => {
       await api.parts.queue.close();
-      const [, ...ids] = await createBatch(api, acct, configIds, 'not-queued');
+      const [batchId, ...ids] = await createBatch(api, acct, configIds, 'not-queued');
       const rows = await api.database.db('screenshots').whereIn('id', ids).select('status', 'error', 'cost');
       expect(rows.map((r) => r.status)).to.deep.equal(['error', 'error']);
       await expectSettled(api, ids, 'error');
+      // The batch heard of both endings: nothing of it is left waiting.
+      const batch = (await call(api.url, `/batch/info?id=${batchId}`, { key: acct.key })).body.data;
+      expect(batch).to.include({ status: 'finished', processed: 0, failed: 2 });
     });
   });
 });
