@@ -12,6 +12,7 @@ import { buildApp } from './app.js';
 import { createHttpServer } from './http/http-server.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { ScreenshotService } from './screenshots/screenshot-service.js';
+import { ScreenshotRecords } from './screenshots/screenshot-records.js';
 import { ScreenshotStore } from './screenshots/screenshot-store.js';
 import type { JobQueue } from '../core/contracts/job-queue.js';
 import type { NodeRegistry } from '../core/contracts/node-registry.js';
@@ -37,6 +38,10 @@ import { createAppServices } from './apps/app-services.js';
 export interface ControlPlane {
   container: DependencyContainer;
   recorder: ResultRecorder;
+  /** the one writer of screenshot records */
+  records: ScreenshotRecords;
+  /** tells in-process waiters that a screenshot ended (tests see their waiters in place) */
+  events: ScreenshotEvents;
   url: string;
   bootstrapKey: string | null;
   billing: Billing;
@@ -89,19 +94,19 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   c.register(TOKENS.Jwt, { useValue: new JwtService(resolveJwtSecret(config), config.auth.jwtTtlSeconds) });
   c.register(TOKENS.ScreenshotStore, { useFactory: (r) => new ScreenshotStore(r.resolve(TOKENS.Db)) });
   const { queue, registry, objects } = opts.farm;
-  const dispatcher = new FarmDispatcher(queue, new Admission(queue, registry, config.farm.maxBacklog), config.farm.proxies, log);
-  const screenshots = new ScreenshotService(db, c.resolve<ScreenshotStore>(TOKENS.ScreenshotStore), config, dispatcher, objects);
-  c.register(TOKENS.ScreenshotService, { useValue: screenshots });
+  const store = c.resolve<ScreenshotStore>(TOKENS.ScreenshotStore);
   const events = new ScreenshotEvents();
-  const recorder = new ResultRecorder(db, objects, events, log);
+  // The one writer of screenshot records: every way a record ends goes through it.
+  const records = new ScreenshotRecords(db, store, objects, events, log);
+  const dispatcher = new FarmDispatcher(queue, new Admission(queue, registry, config.farm.maxBacklog), config.farm.proxies, records, log);
+  const screenshots = new ScreenshotService(db, store, records, config, dispatcher);
+  c.register(TOKENS.ScreenshotService, { useValue: screenshots });
+  const recorder = new ResultRecorder(records, log);
   c.register(TOKENS.ResultRecorder, { useValue: recorder });
-  const apps = createAppServices({ registry: plugins, db, objects, config, screenshots: c.resolve<ScreenshotStore>(TOKENS.ScreenshotStore), log });
+  const apps = createAppServices({ registry: plugins, db, objects, config, screenshots: store, log });
   // A screenshot that ended has its app runs queued: start them now rather than at the runner's next poll.
-  // Most screenshots have none, and a wake costs the runner four queries: only when there is work.
-  recorder.onApplied(async (done) => {
-    if (done.appRunsQueued > 0) apps.runner.wake();
-  });
-  const batches = new BatchService(db, screenshots, queue, config, apps.hosting);
+  records.onAppRunsQueued(() => apps.runner.wake());
+  const batches = new BatchService(db, screenshots, records, queue, config, apps.hosting);
   recorder.onApplied(async (done) => {
     if (done.batchId !== null) await batches.onScreenshotDone(done.batchId, done.status === 'finished');
   });
@@ -112,7 +117,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
     await apps.emitter.emit(Number(batch.company_id), configIds, { type: 'batch.finished', messageId: `msg_batch_finished_${batch.id}`, data: toBatchRecord(batch, batchLinks.zipUrl(batch)) })
       .catch((err: unknown) => log.error({ err, batchId: batch.id }, 'could not queue batch.finished'));
   });
-  const crawls = new CrawlService(db, screenshots, queue, events, config, log);
+  const crawls = new CrawlService(db, screenshots, queue, records, config, log);
   crawls.onFinished(async (crawl) => {
     const configIds = await apps.emitter.configsOfScreenshots({ crawl_id: crawl.id });
     await apps.emitter.emit(Number(crawl.company_id), configIds, { type: 'crawl.finished', messageId: `msg_crawl_finished_${crawl.id}`, data: toCrawlRecord(crawl) });
@@ -142,6 +147,8 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   return {
     container: c,
     recorder,
+    records,
+    events,
     url,
     bootstrapKey,
     billing,

@@ -11,6 +11,7 @@ import type { QueryTree } from '../../core/request/query-input.js';
 import { collectParams, type ParamsOf } from '../../core/request/read-params.js';
 import { ApiError } from '../../core/errors.js';
 import type { Caller } from '../http/state.js';
+import type { ScreenshotRecords } from '../screenshots/screenshot-records.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import type { BatchRow } from './batch-record.js';
 import type { BatchHosting } from '../apps/batch-hosting.js';
@@ -37,7 +38,10 @@ const now = (): number => Math.floor(Date.now() / 1000);
 export class BatchService {
   private readonly finishedListeners: ((batch: BatchRow) => Promise<void>)[] = [];
 
-  constructor(private readonly db: Db, private readonly screenshots: ScreenshotService, private readonly queue: JobQueue, private readonly config: Config, private readonly hosting: BatchHosting) {}
+  constructor(
+    private readonly db: Db, private readonly screenshots: ScreenshotService, private readonly records: ScreenshotRecords, private readonly queue: JobQueue,
+    private readonly config: Config, private readonly hosting: BatchHosting,
+  ) {}
 
   /** Runs when a batch finishes (every URL has a result); failures are logged by the caller's wrapper, never fatal. */
   onFinished(listener: (batch: BatchRow) => Promise<void>): void {
@@ -103,7 +107,7 @@ export class BatchService {
     if (Object.keys(filenames).length > 0) {
       await this.db('batches').where({ id: batchId }).update({ options: JSON.stringify({ ...batchOptions, filenames }) });
     }
-    // Screenshots answered from the cache are finished already: count them now.
+    // Screenshots that ended at once (answered from the cache, or their job could not be queued): count them now.
     for (const row of rows.filter((r) => r.status !== 'processing')) await this.onScreenshotDone(batchId, row.status === 'finished');
     return { batch: await this.get(caller, batchId), replayed: false };
   }
@@ -145,8 +149,7 @@ export class BatchService {
       await this.queue.cancel(waiting);
       // A job that had already started when the cancel came still delivers a result: the recorder finds
       // its record no longer processing and ignores it, so it is not charged either.
-      await this.db('screenshots').whereIn('id', waiting).andWhere({ status: 'processing' })
-        .update({ status: 'error', error: SCREENSHOT_CANCELLED, cost: 0, finished_at: this.db.fn.now() });
+      await this.records.endWithError(waiting, SCREENSHOT_CANCELLED);
     }
     return this.get(caller, id);
   }

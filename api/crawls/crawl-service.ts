@@ -8,8 +8,8 @@ import { crawlKey } from '../../core/request/crawl-scope.js';
 import type { QueryTree } from '../../core/request/query-input.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
 import type { ResultListener } from '../farm/result-recorder.js';
-import type { ScreenshotEvents } from '../farm/screenshot-events.js';
 import type { Caller } from '../http/state.js';
+import type { ScreenshotRecords } from '../screenshots/screenshot-records.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import { CrawlAdvancer } from './crawl-advancer.js';
 import { dropQueuedPages } from './crawl-cancel.js';
@@ -34,7 +34,7 @@ export class CrawlService {
     private readonly db: Db,
     private readonly screenshots: ScreenshotService,
     private readonly queue: JobQueue,
-    private readonly events: ScreenshotEvents,
+    private readonly records: ScreenshotRecords,
     private readonly config: Config,
     log: Logger,
   ) {
@@ -128,7 +128,7 @@ export class CrawlService {
       const crawl = await this.store.findOwned(caller.companyId, id);
       if (!crawl) throw notFound('Crawl');
       await this.store.end(id, 'cancelled');
-      await dropQueuedPages(this.db, this.queue, this.frontier, this.events, id);
+      await dropQueuedPages(this.records, this.queue, this.frontier, id);
       return (await this.store.find(id)) as CrawlRow;
     });
   }

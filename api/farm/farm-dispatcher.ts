@@ -1,24 +1,28 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import type { Db } from '../../core/db/connect.js';
 import { HIGH_PRIORITY_THRESHOLD, type CaptureJob, type JobQueue, type QueueTier } from '../../core/contracts/job-queue.js';
 import type { NodeStatus } from '../../core/contracts/node-registry.js';
 import { serviceUnavailable } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Admission } from '../../grid/scheduling/admission.js';
 import { routeJob, type Route } from '../../grid/scheduling/routing.js';
+import type { ScreenshotRecords } from '../screenshots/screenshot-records.js';
+
+/** The error a record carries when its job could not be queued. */
+export const NOT_QUEUED = 'The job could not be queued; nothing was charged';
 
 /** A screenshot the farm must capture: its record id, account and normalised spec. */
 export interface FarmWork { id: number; companyId: number; priority: number; spec: CaptureSpec; route: Route }
 
 /**
  * The API's door to the farm: admission before records exist, routing decided with the live nodes,
- * then one queued job per record (its id is the queue's de-duplication id).
+ * then one queued job per record (its id is the queue's de-duplication id), or the record ends.
  */
 export class FarmDispatcher {
   constructor(
     private readonly queue: JobQueue,
     private readonly admission: Admission,
     private readonly proxies: Record<string, string>,
+    private readonly records: ScreenshotRecords,
     private readonly log: Logger,
   ) {}
 
@@ -30,8 +34,8 @@ export class FarmDispatcher {
   }
 
   /**
-   * Enqueues the jobs. Returns the ids that could not be queued (the caller marks them `error` so no
-   * record is left waiting for a job that does not exist).
+   * Enqueues the jobs. A record whose job could not be queued ends `error` (NOT_QUEUED), so none is left
+   * waiting for a job that does not exist; returns their ids.
    */
   async dispatch(work: FarmWork[], bulk = false): Promise<number[]> {
     const failed: number[] = [];
@@ -45,17 +49,9 @@ export class FarmDispatcher {
         failed.push(w.id);
       }
     }
+    await this.records.endWithError(failed, NOT_QUEUED);
     return failed;
   }
-}
-
-/** The error a record carries when its job could not be queued. */
-export const NOT_QUEUED = 'The job could not be queued; nothing was charged';
-
-/** Ends the records whose jobs could not be queued (dispatch's answer): never left waiting for a job that does not exist. */
-export async function endNotQueued(db: Db, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db('screenshots').whereIn('id', ids).where({ status: 'processing' }).update({ status: 'error', error: NOT_QUEUED, cost: 0, finished_at: db.fn.now() });
 }
 
 export const queueUnavailable = (): Error => serviceUnavailable('The job queue is unavailable; try again shortly');

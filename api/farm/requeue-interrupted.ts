@@ -2,7 +2,7 @@ import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { Db } from '../../core/db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import { routeOfRecord } from '../../grid/scheduling/routing.js';
-import { endNotQueued, type FarmDispatcher, type FarmWork } from './farm-dispatcher.js';
+import type { FarmDispatcher, FarmWork } from './farm-dispatcher.js';
 
 interface InterruptedRow { id: number; company_id: number; priority: number; capture_spec: CaptureSpec; routing: string; batch_id: number | null; crawl_id: number | null }
 
@@ -23,9 +23,8 @@ export async function requeueInterrupted(db: Db, dispatcher: FarmDispatcher, pro
   const work = (bulk: boolean): FarmWork[] => rows.filter((r) => (r.batch_id !== null || r.crawl_id !== null) === bulk).map((r) => ({
     id: Number(r.id), companyId: Number(r.company_id), priority: Number(r.priority), spec: r.capture_spec, route: routeOfRecord(r.routing, proxies),
   }));
-  // Batch and crawl pages go to the bulk tier, as when they were created.
+  // Batch and crawl pages go to the bulk tier, as when they were created. A job not queued ends its record.
   const notQueued = [...await dispatcher.dispatch(work(false)), ...await dispatcher.dispatch(work(true), true)];
-  await endNotQueued(db, notQueued);
   log.warn({ requeued: rows.length - notQueued.length, failed: notQueued.length }, 'queued again the captures a previous run left unfinished');
   return rows.length - notQueued.length;
 }

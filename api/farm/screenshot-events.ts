@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 
 /**
- * Tells waiters in this process that a screenshot left `processing`. The recorder is the only writer
- * of results and runs in the API process, so an in-process emitter reaches every waiter.
+ * Tells waiters in this process that a screenshot left `processing`. ScreenshotRecords, the only writer
+ * of a record's ending, runs in the API process, so an in-process emitter reaches every waiter.
  */
 export class ScreenshotEvents {
   private readonly emitter = new EventEmitter();
@@ -14,6 +14,11 @@ export class ScreenshotEvents {
 
   finished(id: number): void {
     this.emitter.emit(String(id));
+  }
+
+  /** How many requests wait for this screenshot now (a test knows its waiter is in place before ending the record). */
+  waiting(id: number): number {
+    return this.emitter.listenerCount(String(id));
   }
 
   /** Resolves when the screenshot finishes or the time is up (whichever comes first). */

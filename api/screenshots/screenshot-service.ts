@@ -6,16 +6,12 @@ import { buildCreateRequest } from '../../core/request/create-request.js';
 import type { QueryTree } from '../../core/request/query-input.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
 import type { Caller } from '../http/state.js';
-import type { ObjectStore } from '../../core/contracts/object-store.js';
 import type { ScreenshotDraft } from '../../core/request/create-request.js';
 import type { Route } from '../../grid/scheduling/routing.js';
-import { endNotQueued, queueUnavailable, type FarmDispatcher } from '../farm/farm-dispatcher.js';
-import { deleteUnreferencedObjects } from '../farm/stored-files.js';
+import { queueUnavailable, type FarmDispatcher } from '../farm/farm-dispatcher.js';
+import type { DeleteScope, ScreenshotRecords } from './screenshot-records.js';
 import type { ListFilter, ScreenshotStore } from './screenshot-store.js';
 import { lockCompany } from '../accounts/lock-company.js';
-
-
-export type DeleteScope = 'image' | 'url' | 'metadata' | 'all';
 
 /** How records are created beyond the drafts themselves. */
 export interface CreateOptions {
@@ -36,9 +32,9 @@ export class ScreenshotService {
   constructor(
     private readonly db: Db,
     private readonly store: ScreenshotStore,
+    private readonly records: ScreenshotRecords,
     private readonly config: Config,
     private readonly farm: FarmDispatcher,
-    private readonly objects: ObjectStore,
   ) {}
 
   /**
@@ -87,12 +83,12 @@ export class ScreenshotService {
       if (balance <= 0 || available < total) {
         throw insufficientBalance(`Insufficient balance: this request costs ${total} credit(s) and ${Math.max(0, available)} are available`);
       }
-      const inserted = await this.store.insert(trx, caller.companyId, caller.apiKeyId, fresh, { appConfigIds: apps, ...owner, routings: routes.map((r) => r.routing), runFilenames: freshAt.map(runFilename) });
+      const inserted = await this.records.insertDrafts(trx, caller, fresh, { appConfigIds: apps, ...owner, routings: routes.map((r) => r.routing), runFilenames: freshAt.map(runFilename) });
       const byDraft = new Map<ScreenshotDraft, ScreenshotRow>(fresh.map((d, i) => [d, inserted[i] as ScreenshotRow]));
       const out: ScreenshotRow[] = [];
       for (const [i, draft] of drafts.entries()) {
         const source = reuse[i];
-        out.push(source ? await this.store.insertCacheHit(trx, caller, draft, source, apps, owner, runFilename(i)) : byDraft.get(draft) as ScreenshotRow);
+        out.push(source ? await this.records.insertCacheHit(trx, caller, draft, source, apps, owner, runFilename(i)) : byDraft.get(draft) as ScreenshotRow);
       }
       return { rows: out, owner };
     });
@@ -101,11 +97,14 @@ export class ScreenshotService {
       const row = rows[freshAt[i] as number] as ScreenshotRow;
       return { id: row.id, companyId: caller.companyId, priority: row.priority, spec: draft.spec, route: routes[i] as Route };
     });
+    // A job that cannot be queued ends its record (the dispatcher says which).
     const notQueued = await this.farm.dispatch(work, opts.bulk ?? false);
-    await endNotQueued(this.db, notQueued);
     // A single request none of whose jobs could be queued is told so (batches and crawls keep their records).
     if (notQueued.length > 0 && notQueued.length === work.length && Object.keys(owner).length === 0) throw queueUnavailable();
-    return rows;
+    if (notQueued.length === 0) return rows;
+    // Those records ended meanwhile: answered as they are now, so a batch counts them as it counts cache hits.
+    const ended = new Map((await this.store.byIds(caller.companyId, notQueued)).map((r) => [r.id, r]));
+    return rows.map((r) => ended.get(r.id) ?? r);
   }
 
   async get(caller: Caller, id: number): Promise<ScreenshotRow> {
@@ -135,34 +134,6 @@ export class ScreenshotService {
    */
   async delete(caller: Caller, id: number, scope: DeleteScope): Promise<void> {
     await this.get(caller, id);
-    switch (scope) {
-      case 'image':
-        await this.deleteFiles(caller, id);
-        return;
-      case 'url': {
-        // The stored CaptureSpec holds the URL too: scrub it there as well.
-        const spec = await this.store.captureSpec(caller.companyId, id);
-        await this.store.update(caller.companyId, id, { url: '', final_url: '', final_urls: [], links: [], capture_spec: { ...spec, url: '' } });
-        return;
-      }
-      case 'metadata': {
-        const spec = await this.store.captureSpec(caller.companyId, id);
-        await this.store.update(caller.companyId, id, {
-          cookie: '', header: '', post_data: '', script: '', script_inline: '', steps: [], trackers: [],
-          capture_spec: { ...spec, cookies: [], headers: [], postData: null, scripts: [], scriptInline: null, steps: [], trackers: [] },
-        });
-        return;
-      }
-      case 'all':
-        await this.deleteFiles(caller, id);
-        await this.store.remove(caller.companyId, id);
-    }
-  }
-
-  /** Removes a record's file rows, then the stored objects no other record (a cache hit) still uses. */
-  private async deleteFiles(caller: Caller, id: number): Promise<void> {
-    const keys: string[] = await this.db('screenshot_files').where({ company_id: caller.companyId, screenshot_id: id }).pluck('storage_key');
-    await this.db('screenshot_files').where({ company_id: caller.companyId, screenshot_id: id }).delete();
-    await deleteUnreferencedObjects(this.db, this.objects, keys);
+    await this.records.scrub(caller.companyId, id, scope);
   }
 }

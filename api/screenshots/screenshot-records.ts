@@ -1,0 +1,226 @@
+import type { Knex } from 'knex';
+import type { CaptureResult } from '../../core/contracts/job-queue.js';
+import type { ObjectStore } from '../../core/contracts/object-store.js';
+import type { Db } from '../../core/db/connect.js';
+import type { Logger } from '../../core/logger.js';
+import type { ScreenshotDraft } from '../../core/request/create-request.js';
+import type { ScreenshotRow } from '../../core/screenshot-record.js';
+import { recordCredit } from '../accounts/ledger.js';
+import type { ScreenshotEvents } from '../farm/screenshot-events.js';
+import { normaliseRow, RECORD_COLUMNS, toDbValues } from './screenshot-columns.js';
+import type { ScreenshotStore } from './screenshot-store.js';
+import { deleteUnreferencedObjects } from './stored-files.js';
+
+/** The ledger reason of a screenshot's debit; with the screenshot id it is unique, so it happens once. */
+export const SCREENSHOT_DEBIT = 'screenshot';
+
+/** Rows per INSERT statement: 200 rows × ~75 columns stays far below Postgres' 65,535 parameters. */
+const INSERT_CHUNK = 200;
+
+export type RecordOutcome = 'applied' | 'duplicate' | 'orphan';
+
+/** A screenshot its result ended, as the batches and crawls it belongs to need to hear of it. */
+export interface EndedByResult { id: number; companyId: number; status: 'finished' | 'error'; batchId: number | null; crawlId: number | null; links: string[] }
+
+/** Who a record belongs to beyond its account (a batch or a crawl). */
+export interface RecordOwner { batch_id?: number; crawl_id?: number }
+
+export type DeleteScope = 'image' | 'url' | 'metadata' | 'all';
+
+/**
+ * The one writer of a screenshot record: its status, result fields and files, and the status its app
+ * runs take from it. A record is inserted `processing` with its app runs `pending`; it leaves
+ * `processing` once, by its result or by an error that ends it without one (cancelled, never queued),
+ * and every such ending does the same three things: the record's pending app runs are queued (the
+ * runner then runs the apps that run on errors and ends the others with the reason), the app runner is
+ * woken when there are any, and the requests waiting for the record (`info?wait`) are woken.
+ */
+export class ScreenshotRecords {
+  private readonly runsQueuedListeners: (() => void)[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly store: ScreenshotStore,
+    private readonly objects: ObjectStore,
+    private readonly events: ScreenshotEvents,
+    private readonly log: Logger,
+  ) {}
+
+  /** Runs (synchronously, after the commit) when an ending queued app runs: the runner starts them now. */
+  onAppRunsQueued(listener: () => void): void {
+    this.runsQueuedListeners.push(listener);
+  }
+
+  /** Inserts validated drafts as `processing` records with a `pending` run per app; returns the rows in draft order. */
+  async insertDrafts(
+    trx: Knex.Transaction, caller: { companyId: number; apiKeyId: number | null }, drafts: ScreenshotDraft[],
+    opts: RecordOwner & { appConfigIds?: number[]; routings?: string[]; runFilenames?: string[] } = {},
+  ): Promise<ScreenshotRow[]> {
+    if (drafts.length === 0) return [];
+    const { appConfigIds = [], routings = [], runFilenames = [], ...owner } = opts;
+    const rows = drafts.map((d, i) => toDbValues({
+      ...d.fields, ...owner, company_id: caller.companyId, api_key_id: caller.apiKeyId, status: 'processing', routing: routings[i] ?? '', capture_spec: d.spec, spec_hash: d.specHash,
+    }));
+    const inserted: ScreenshotRow[] = [];
+    // Chunks bound the statement size (a batch inserts up to thousands of rows); ids ascend in insert order.
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const chunk = await trx('screenshots').insert(rows.slice(i, i + INSERT_CHUNK)).returning(RECORD_COLUMNS) as Record<string, unknown>[];
+      inserted.push(...chunk.map(normaliseRow).sort((a, b) => a.id - b.id));
+    }
+    // Each requested app gets a pending run per screenshot: it runs once the screenshot ends.
+    const runs = inserted.flatMap((r, i) => appConfigIds.map((appConfigId) => ({ company_id: caller.companyId, screenshot_id: r.id, app_config_id: appConfigId, status: 'pending', filename: runFilenames[i] ?? '' })));
+    if (runs.length > 0) await trx('app_runs').insert(runs);
+    return this.store.withApps(inserted, trx);
+  }
+
+  /**
+   * A new record answered from an earlier capture: finished at once, at cost 0, with the earlier
+   * record's results and the same stored files (the file rows are copied, the objects shared).
+   */
+  async insertCacheHit(
+    trx: Knex.Transaction, caller: { companyId: number; apiKeyId: number | null }, draft: ScreenshotDraft, sourceId: number, appConfigIds: number[],
+    owner: RecordOwner = {}, runFilename = '',
+  ): Promise<ScreenshotRow> {
+    const source = await trx('screenshots').where({ company_id: caller.companyId, id: sourceId })
+      .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'browser_info', 'node_id');
+    const [row] = await trx('screenshots').insert(toDbValues({
+      ...draft.fields, ...owner, ...source, final_urls: source.final_urls, links: source.links, trackers: source.trackers, warnings: source.warnings,
+      user_agent: draft.fields.user_agent || source.user_agent,
+      company_id: caller.companyId, api_key_id: caller.apiKeyId, status: 'finished', cost: 0, routing: `cache:${sourceId}`,
+      capture_spec: draft.spec, spec_hash: draft.specHash, finished_at: trx.fn.now(),
+    })).returning('id');
+    const id = Number(row.id);
+    const files = await trx('screenshot_files').where({ screenshot_id: sourceId }).select('kind', 'shot', 'storage_key', 'content_type', 'size_bytes');
+    if (files.length > 0) await trx('screenshot_files').insert(files.map((f: Record<string, unknown>) => ({ ...f, company_id: caller.companyId, screenshot_id: id })));
+    // Apps still run for a cached record: it is finished, so its runs start queued (the caller's commit is before anyone waits for it).
+    if (appConfigIds.length > 0) await trx('app_runs').insert(appConfigIds.map((a) => ({ company_id: caller.companyId, screenshot_id: id, app_config_id: a, status: 'queued', filename: runFilename })));
+    const inserted = await trx('screenshots').where({ id }).first(RECORD_COLUMNS);
+    return (await this.store.withApps([normaliseRow(inserted)], trx))[0] as ScreenshotRow;
+  }
+
+  /**
+   * Applies a capture result, idempotently: a redelivered or duplicated result finds the record no longer
+   * `processing` and changes nothing. A finished record is charged its cost once, through the ledger; an
+   * error costs nothing (its cost becomes 0). Returns what the record's batch or crawl needs when it was applied.
+   */
+  async applyResult(result: CaptureResult): Promise<{ outcome: RecordOutcome; ended?: EndedByResult }> {
+    const applied = await this.db.transaction(async (trx) => {
+      const row = await trx('screenshots').where({ id: result.id }).forUpdate().first('id', 'company_id', 'status', 'cost', 'user_agent', 'batch_id', 'crawl_id');
+      if (!row) return 'orphan' as const;
+      if (row.status !== 'processing') return 'duplicate' as const;
+      const finished = result.status === 'finished';
+      await trx('screenshots').where({ id: result.id }).update({
+        status: result.status,
+        error: finished ? '' : result.error || 'The capture failed',
+        cost: finished ? row.cost : 0,
+        final_url: result.finalUrl,
+        final_urls: JSON.stringify(result.finalUrls),
+        response_code: result.responseCode,
+        links: JSON.stringify(result.links),
+        trackers: JSON.stringify(result.trackers),
+        // The record says which User-Agent was really used, when the request did not set one.
+        user_agent: row.user_agent || result.userAgent,
+        warnings: JSON.stringify(result.warnings),
+        timings: JSON.stringify(result.timings),
+        browser_info: result.browserInfo,
+        node_id: result.node.id,
+        finished_at: trx.fn.now(),
+      });
+      if (result.files.length > 0) {
+        await trx('screenshot_files').insert(result.files.map((f) => ({
+          company_id: row.company_id, screenshot_id: result.id, kind: f.kind, shot: f.shot, storage_key: f.key, content_type: f.contentType, size_bytes: f.size,
+        })));
+      }
+      if (finished && Number(row.cost) > 0) {
+        await recordCredit(trx, { companyId: Number(row.company_id), delta: -Number(row.cost), reason: SCREENSHOT_DEBIT, screenshotId: result.id });
+      }
+      const runsQueued = await this.queueAppRuns(trx, [result.id]);
+      const ended: EndedByResult = {
+        id: result.id, companyId: Number(row.company_id), status: result.status, links: result.links,
+        batchId: row.batch_id === null ? null : Number(row.batch_id), crawlId: row.crawl_id === null ? null : Number(row.crawl_id),
+      };
+      return { ended, runsQueued };
+    });
+
+    if (typeof applied === 'string') {
+      // The record was deleted, or ended without this result (cancelled with its batch, or this is a
+      // redelivery). Files no record refers to have nowhere to belong; a redelivery's files are the
+      // applied result's own, still referenced, and stay.
+      await deleteUnreferencedObjects(this.db, this.objects, result.files.map((f) => f.key)).catch((err: unknown) => this.log.warn({ err, id: result.id }, 'could not delete the files of an unused result'));
+      return { outcome: applied };
+    }
+    this.announce([result.id], applied.runsQueued);
+    return { outcome: 'applied', ended: applied.ended };
+  }
+
+  /**
+   * Ends records that will get no result (cancelled, never queued) as `error` with `reason`, at cost 0
+   * (only finished records are charged). Only records still `processing` end; `within` runs in the same
+   * transaction with the ids that did (the owner's bookkeeping: a crawl counts its page). Returns those ids.
+   */
+  async endWithError(ids: number[], reason: string, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const { ended, runsQueued } = await this.db.transaction(async (trx) => {
+      const rows: { id: number }[] = await trx('screenshots').whereIn('id', ids).where({ status: 'processing' })
+        .update({ status: 'error', error: reason, cost: 0, finished_at: trx.fn.now() }).returning('id');
+      const endedIds = rows.map((r) => Number(r.id));
+      if (endedIds.length === 0) return { ended: endedIds, runsQueued: 0 };
+      const queued = await this.queueAppRuns(trx, endedIds);
+      await within?.(trx, endedIds);
+      return { ended: endedIds, runsQueued: queued };
+    });
+    this.announce(ended, runsQueued);
+    return ended;
+  }
+
+  /**
+   * Deletes part of a record: `image` its stored files, `url` the addresses it holds (in the stored
+   * CaptureSpec too), `metadata` what was sent with the request, `all` the record itself with its files.
+   */
+  async scrub(companyId: number, id: number, scope: DeleteScope): Promise<void> {
+    switch (scope) {
+      case 'image':
+        await this.deleteFiles(companyId, id);
+        return;
+      case 'url': {
+        const spec = await this.store.captureSpec(companyId, id);
+        await this.update(companyId, id, { url: '', final_url: '', final_urls: [], links: [], capture_spec: { ...spec, url: '' } });
+        return;
+      }
+      case 'metadata': {
+        const spec = await this.store.captureSpec(companyId, id);
+        await this.update(companyId, id, {
+          cookie: '', header: '', post_data: '', script: '', script_inline: '', steps: [], trackers: [],
+          capture_spec: { ...spec, cookies: [], headers: [], postData: null, scripts: [], scriptInline: null, steps: [], trackers: [] },
+        });
+        return;
+      }
+      case 'all':
+        await this.deleteFiles(companyId, id);
+        await this.db('screenshots').where({ company_id: companyId, id }).delete();
+    }
+  }
+
+  /** The app runs that waited for these records to end: queued now. Returns how many. */
+  private async queueAppRuns(trx: Knex.Transaction, ids: number[]): Promise<number> {
+    return trx('app_runs').whereIn('screenshot_id', ids).where({ status: 'pending' }).update({ status: 'queued', updated_at: trx.fn.now() });
+  }
+
+  /** After the commit of an ending: the runner starts the queued runs, and the waiters answer. */
+  private announce(ids: number[], runsQueued: number): void {
+    // Most screenshots have no apps, and a wake costs the runner four queries: only when there is work.
+    if (runsQueued > 0) for (const listener of this.runsQueuedListeners) listener();
+    for (const id of ids) this.events.finished(id);
+  }
+
+  private async update(companyId: number, id: number, values: Record<string, unknown>): Promise<void> {
+    await this.db('screenshots').where({ company_id: companyId, id }).update(toDbValues(values));
+  }
+
+  /** Removes a record's file rows, then the stored objects no other record (a cache hit) still uses. */
+  private async deleteFiles(companyId: number, id: number): Promise<void> {
+    const keys: string[] = await this.db('screenshot_files').where({ company_id: companyId, screenshot_id: id }).pluck('storage_key');
+    await this.db('screenshot_files').where({ company_id: companyId, screenshot_id: id }).delete();
+    await deleteUnreferencedObjects(this.db, this.objects, keys);
+  }
+}
