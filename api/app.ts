@@ -11,6 +11,7 @@ import { authenticate } from './http/authenticate.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { clientAddress } from './http/client-address.js';
 import type { AppState } from './http/state.js';
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batches.js';
@@ -70,7 +71,7 @@ const JSON_BODY_LIMIT = '1mb';
 /** The control plane's HTTP application: public health/OpenAPI routes, then authenticated /api/v1. */
 export function buildApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
-  app.proxy = true;
+  app.use(clientAddress(deps.config.trustedProxies));
   app.use(requestId);
   app.use(errorEnvelope(deps.log));
 

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { isCidrOrHost } from '../net/cidr.js';
+import { isCidrOrHost, parseCidr } from '../net/cidr.js';
 import { BROWSERS, type BrowserName } from '../capture-spec.js';
 import { PNG_ENCODINGS, type PngEncoding } from '../contracts/browser-driver.js';
 import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
@@ -125,6 +125,10 @@ export function loadConfig(env: Env): Config {
   for (const entry of privateTargetAllowlist) {
     if (!isCidrOrHost(entry)) problems.push(`SHOTFARM_PRIVATE_TARGET_ALLOWLIST: "${entry}" is neither a CIDR (10.0.0.0/8, fd00::/8), an address nor a host name`);
   }
+  const trustedProxies = list('SHOTFARM_TRUSTED_PROXIES', []);
+  for (const entry of trustedProxies) {
+    if (parseCidr(entry) === null) problems.push(`SHOTFARM_TRUSTED_PROXIES: "${entry}" is neither an address nor a CIDR (10.0.0.0/8, fd00::/8)`);
+  }
   const pngEncoding = (text('SHOTFARM_PNG_ENCODING') ?? 'fast').toLowerCase();
   if (!(PNG_ENCODINGS as readonly string[]).includes(pngEncoding)) problems.push(`SHOTFARM_PNG_ENCODING: must be ${PNG_ENCODINGS.join(' or ')} (got "${pngEncoding}")`);
   if (driver === 'selenium' && !seleniumGridUrl) problems.push('SELENIUM_GRID_URL: required when SHOTFARM_DRIVER is selenium');
@@ -164,6 +168,7 @@ export function loadConfig(env: Env): Config {
     bootstrapKey,
     bootstrapCredits: int('SHOTFARM_BOOTSTRAP_CREDITS', 1000, 0, 1_000_000_000),
     rateLimitPerMinute: int('SHOTFARM_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
+    trustedProxies,
     allowPrivateTargets: bool('SHOTFARM_ALLOW_PRIVATE_TARGETS', false),
     privateTargetAllowlist,
     jwtSecret,
