@@ -104,8 +104,8 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   const screenshots = screenshotRoutes({ service: deps.screenshots, db: deps.db, objects: deps.objects, events: deps.events });
-  const billing = deps.billing ?? createBilling(deps.db, deps.config.billing.plans, deps.log);
-  for (const routes of [billingRoutes(deps.db, billing), dashboardRoutes(deps.db, billing.plans), adminOverviewRoutes(deps.db)]) {
+  const billing = deps.billing ?? createBilling(deps.db, deps.config.billing.plans, deps.log, undefined, deps.config.billing.offlinePayments);
+  for (const routes of [billingRoutes(deps.db, billing, deps.log), dashboardRoutes(deps.db, billing.plans), adminOverviewRoutes(deps.db)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   for (const routes of [screenshots, accountRoutes(deps.db, billing.plans), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes }), crawlRoutes(deps.crawls), adminRoutes(deps.registry), appRoutes(deps.apps)]) {

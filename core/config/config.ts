@@ -87,6 +87,8 @@ export interface BillingConfig {
   plans: Plan[];
   /** how often due subscriptions are renewed */
   renewalSeconds: number;
+  /** who may pay through the built-in offline (invoice) provider: accounts an admin approved, or anyone */
+  offlinePayments: 'operator' | 'self-service';
 }
 
 /** Dashboard users: sessions, one-time tokens, brute-force limit and captcha. */

@@ -151,6 +151,8 @@ export function loadConfig(env: Env): Config {
   }
   const plansFile = text('SHOTFARM_PLANS_FILE');
   const plans = plansFile === null ? [...DEFAULT_PLANS] : readPlansFile(path.resolve(plansFile), problems);
+  const offlinePayments = (text('SHOTFARM_OFFLINE_PAYMENTS') ?? 'operator').toLowerCase();
+  if (offlinePayments !== 'operator' && offlinePayments !== 'self-service') problems.push(`SHOTFARM_OFFLINE_PAYMENTS: must be operator or self-service (got "${offlinePayments}")`);
   const production = (text('NODE_ENV') ?? 'development') === 'production';
   const captchaSecret = text('CAPTCHA_SECRET');
   // The spec requires captcha_token in production: starting without a way to check it would let bots in.
@@ -232,6 +234,7 @@ export function loadConfig(env: Env): Config {
       plans,
       // A period end is honoured within this interval; a day is the longest wait that still renews on time.
       renewalSeconds: int('SHOTFARM_BILLING_RENEWAL_SECONDS', 300, 1, 86_400),
+      offlinePayments: offlinePayments as 'operator' | 'self-service',
     },
     auth: {
       // A floor of one second lets tests watch tokens expire; 30 days bounds what a stolen session is worth.

@@ -73,6 +73,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'SHOTFARM_MICROSOFT_LOGIN_URL', default: 'https://login.microsoftonline.com', meaning: 'Microsoft identity platform URL used by the onedrive app to get tokens.' },
   { name: 'SHOTFARM_PLANS_FILE', default: '(built-in plans)', meaning: 'JSON file listing the billing plans (an array in the spec\'s Plan shape, see api/billing/README.md); checked at start. Absent: free, starter, pro and a non-public enterprise plan.' },
   { name: 'SHOTFARM_BILLING_RENEWAL_SECONDS', default: '300', meaning: 'How often the control plane renews subscriptions whose period has ended (new period, receipt, credits).' },
+  { name: 'SHOTFARM_OFFLINE_PAYMENTS', default: 'operator', meaning: 'Who may pay through the built-in offline provider (periods invoiced, credits granted before payment): operator = only accounts an admin approved as invoiced customers (POST /billing/invoiced-accounts) and admins; self-service = any account, including open sign-ups.' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
   { name: 'NODE_ENV', default: 'development', meaning: '`production` turns on production-only checks.' },
 ];
