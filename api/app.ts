@@ -12,6 +12,7 @@ import { errorEnvelope } from './http/error-envelope.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { clientAddress } from './http/client-address.js';
+import { addressLimitKey } from '../core/net/forwarded-client.js';
 import type { AppState } from './http/state.js';
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batches.js';
@@ -96,7 +97,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   // Signup, login and the email/password flows are how a client gets a credential: they take none, and
   // are rate-limited per client address instead.
   const publicApi = new Router<AppState>({ prefix: '/api/v1' });
-  publicApi.use(rateLimit(deps.rateLimiter, (ctx) => `address:${ctx.ip}`), jsonBody);
+  publicApi.use(rateLimit(deps.rateLimiter, (ctx) => `address:${addressLimitKey(ctx.ip)}`), jsonBody);
   const publicAuth = publicAuthRoutes(buildAuthService(deps));
   publicApi.use(publicAuth.routes(), publicAuth.allowedMethods({ throw: true }));
   app.use(publicApi.routes());

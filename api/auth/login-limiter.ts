@@ -1,5 +1,6 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { rateLimited } from '../../core/errors.js';
+import { addressLimitKey } from '../../core/net/forwarded-client.js';
 
 /**
  * 15 minutes: with the default of 10 failures, a guesser gets 40 tries an hour per account, however many
@@ -17,7 +18,7 @@ const ADDRESS_FAILURES_PER_ACCOUNT_LIMIT = 5;
 /**
  * Brute-force protection of POST /auth/login. Failed attempts are counted twice: per account (the email,
  * from any address, so new X-Forwarded-For values or a botnet buy no extra guesses) and per client
- * address (any email, so one address cannot spray many accounts). Past either limit login answers 429
+ * address (any email, so one address cannot spray many accounts; an IPv6 client counts by its /64). Past either limit login answers 429
  * (with retry_after) without checking the password. Counted in memory: per API process, reset by a restart.
  *
  * Lock-out of a real user: anyone can spend an account's failures, so anyone can keep it locked by
@@ -39,7 +40,7 @@ export class LoginLimiter {
   /** Throws 429 when this account, or this address, has used up its failures. */
   async assertAllowed(email: string, address: string): Promise<void> {
     const account = await this.byAccount.get(email);
-    const fromAddress = await this.byAddress.get(address);
+    const fromAddress = await this.byAddress.get(addressLimitKey(address));
     const waits: number[] = [];
     if (account && account.consumedPoints >= this.maxFailures) waits.push(account.msBeforeNext);
     if (fromAddress && fromAddress.consumedPoints >= this.maxFailures * ADDRESS_FAILURES_PER_ACCOUNT_LIMIT) waits.push(fromAddress.msBeforeNext);
@@ -48,7 +49,7 @@ export class LoginLimiter {
 
   async failed(email: string, address: string): Promise<void> {
     await this.byAccount.penalty(email, 1);
-    await this.byAddress.penalty(address, 1);
+    await this.byAddress.penalty(addressLimitKey(address), 1);
   }
 
   async succeeded(email: string): Promise<void> {

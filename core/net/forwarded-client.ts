@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { parseCidr } from './cidr.js';
-import { embeddedIpv4 } from './ip-ranges.js';
+import { embeddedIpv4, ipv6Groups } from './ip-ranges.js';
 
 /**
  * SHOTFARM_TRUSTED_PROXIES: the reverse proxies (addresses or CIDRs) whose X-Forwarded-For is believed.
@@ -60,4 +60,15 @@ export function forwardedClient(peer: string, forwardedFor: string | string[] | 
     if (!trusted.has(hop)) return client;
   }
   return client;
+}
+
+/**
+ * What the per-address limits count a client address as: an IPv4 address as itself, an IPv6 address as
+ * its /64. One IPv6 subscriber (a home line, a cloud VM) is routinely given a whole /64, 2^64 addresses
+ * to pick from, so counting single IPv6 addresses would let any such client past every per-address limit.
+ */
+export function addressLimitKey(address: string): string {
+  if (!net.isIPv6(address)) return address;
+  const g = ipv6Groups(address);
+  return `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64`;
 }

@@ -69,6 +69,10 @@ for (const kind of DATABASE_KINDS) {
       expectEnvelope(await postFrom(PROXY, api.url, '/auth/signup', body, viaProxy('203.0.113.1', '192.0.2.200, ')), 429, 'RATE_LIMIT_EXCEEDED');
       // The second client behind the same proxy has its own budget.
       expect((await postFrom(PROXY, api.url, '/auth/signup', body, viaProxy('203.0.113.2'))).status).to.equal(400);
+      // An IPv6 client is counted by its /64: picking new addresses from it buys nothing.
+      for (let i = 0; i < PER_MINUTE; i++) expect((await postFrom(PROXY, api.url, '/auth/signup', body, viaProxy(`2001:db8:1:2::${i + 1}`))).status).to.equal(400);
+      expectEnvelope(await postFrom(PROXY, api.url, '/auth/signup', body, viaProxy('2001:db8:1:2:ffff::1')), 429, 'RATE_LIMIT_EXCEEDED');
+      expect((await postFrom(PROXY, api.url, '/auth/signup', body, viaProxy('2001:db8:1:3::1'))).status, 'another /64').to.equal(400);
       // Login's per-address count follows the forwarded client as well.
       const statuses: number[] = [];
       for (let i = 0; i < MAX_FAILURES * 5 + 1; i++) statuses.push((await postFrom(PROXY, api.url, '/auth/login', { email: uniqueEmail('proxied'), password: 'a guess' }, viaProxy('203.0.113.3'))).status);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { canonicalAddress, forwardedClient, TrustedProxies } from '../../core/net/forwarded-client.js';
+import { addressLimitKey, canonicalAddress, forwardedClient, TrustedProxies } from '../../core/net/forwarded-client.js';
 import { loadConfig } from '../../core/config/load-config.js';
 import { configProblems } from '../support/config-problems.js';
 
@@ -41,6 +41,13 @@ describe('the client address of a request (SHOTFARM_TRUSTED_PROXIES)', () => {
     expect(canonicalAddress('fe80::1%eth0')).to.equal('fe80::1');
     expect(canonicalAddress('64:ff9b::1.2.3.4'), 'NAT64 is another host than 1.2.3.4').to.equal('64:ff9b::1.2.3.4');
     expect(canonicalAddress('example.com')).to.equal(null);
+  });
+
+  it('the per-address limits count an IPv4 address as itself and an IPv6 address by its /64', () => {
+    expect(addressLimitKey('203.0.113.9')).to.equal('203.0.113.9');
+    expect(addressLimitKey('2001:db8:1:2::1')).to.equal('2001:db8:1:2::/64');
+    expect(addressLimitKey('2001:db8:1:2:ffff:ffff:ffff:ffff')).to.equal('2001:db8:1:2::/64');
+    expect(addressLimitKey('2001:db8:1:3::1')).to.equal('2001:db8:1:3::/64');
   });
 
   it('the setting takes addresses and CIDRs and refuses anything else at start', () => {
