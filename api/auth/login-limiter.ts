@@ -18,8 +18,9 @@ const ADDRESS_FAILURES_PER_ACCOUNT_LIMIT = 5;
 /**
  * Brute-force protection of POST /auth/login. Failed attempts are counted twice: per account (the email,
  * from any address, so new X-Forwarded-For values or a botnet buy no extra guesses) and per client
- * address (any email, so one address cannot spray many accounts; an IPv6 client counts by its /64). Past either limit login answers 429
- * (with retry_after) without checking the password. Counted in memory: per API process, reset by a restart.
+ * address (any email, so one address cannot spray many accounts; an IPv6 client counts by its /64).
+ * Past either limit login answers 429 (with retry_after) without checking the password. Counted in
+ * memory: per API process, reset by a restart.
  *
  * Lock-out of a real user: anyone can spend an account's failures, so anyone can keep it locked by
  * failing again every window. What bounds it: the window is fixed (it starts at the first failure and
