@@ -11,6 +11,8 @@ import { authenticate } from './http/authenticate.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { clientAddress } from './http/client-address.js';
+import { addressLimitKey } from '../core/net/forwarded-client.js';
 import type { AppState } from './http/state.js';
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batches.js';
@@ -70,7 +72,7 @@ const JSON_BODY_LIMIT = '1mb';
 /** The control plane's HTTP application: public health/OpenAPI routes, then authenticated /api/v1. */
 export function buildApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
-  app.proxy = true;
+  app.use(clientAddress(deps.config.trustedProxies));
   app.use(requestId);
   app.use(errorEnvelope(deps.log));
 
@@ -95,7 +97,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   // Signup, login and the email/password flows are how a client gets a credential: they take none, and
   // are rate-limited per client address instead.
   const publicApi = new Router<AppState>({ prefix: '/api/v1' });
-  publicApi.use(rateLimit(deps.rateLimiter, (ctx) => `address:${ctx.ip}`), jsonBody);
+  publicApi.use(rateLimit(deps.rateLimiter, (ctx) => `address:${addressLimitKey(ctx.ip)}`), jsonBody);
   const publicAuth = publicAuthRoutes(buildAuthService(deps));
   publicApi.use(publicAuth.routes(), publicAuth.allowedMethods({ throw: true }));
   app.use(publicApi.routes());
@@ -103,8 +105,8 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   const screenshots = screenshotRoutes({ service: deps.screenshots, db: deps.db, objects: deps.objects, events: deps.events });
-  const billing = deps.billing ?? createBilling(deps.db, deps.config.billing.plans, deps.log);
-  for (const routes of [billingRoutes(deps.db, billing), dashboardRoutes(deps.db, billing.plans), adminOverviewRoutes(deps.db)]) {
+  const billing = deps.billing ?? createBilling(deps.db, deps.config.billing.plans, deps.log, undefined, deps.config.billing.offlinePayments);
+  for (const routes of [billingRoutes(deps.db, billing, deps.log), dashboardRoutes(deps.db, billing.plans), adminOverviewRoutes(deps.db)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   for (const routes of [screenshots, accountRoutes(deps.db, billing.plans), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes }), crawlRoutes(deps.crawls), adminRoutes(deps.registry), appRoutes(deps.apps)]) {

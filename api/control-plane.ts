@@ -133,7 +133,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   // Embedded mode's queue died with the previous process; what it held is queued again before anything new.
   if (queue.kind === 'memory') await requeueInterrupted(db, dispatcher, config.farm.proxies, log);
 
-  const billing = createBilling(db, config.billing.plans, log, opts.paymentProvider);
+  const billing = createBilling(db, config.billing.plans, log, opts.paymentProvider, config.billing.offlinePayments);
   const renewals = new RenewalScheduler(billing.renewal, config.billing.renewalSeconds, log);
   renewals.start();
 

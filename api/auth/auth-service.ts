@@ -80,7 +80,7 @@ export class AuthService {
       await loginLimiter.failed(input.email, address);
       throw invalidApiKey('Invalid email or password');
     }
-    await loginLimiter.succeeded(input.email, address);
+    await loginLimiter.succeeded(input.email);
     return this.session(Number(user.id));
   }
 
@@ -111,6 +111,8 @@ export class AuthService {
       await retireOneTimeTokens(trx, id, 'reset_password');
       return id;
     });
+    const user = await this.deps.db('users').where({ id: userId }).first('email');
+    if (user) await this.deps.loginLimiter.passwordReset(String(user.email));
     this.deps.log.info({ user_id: userId }, 'password reset');
   }
 

@@ -24,3 +24,11 @@ export function periodEnd(anchor: Date, n: number): Date {
 export function periodGrantReason(subscriptionId: number, periodStart: Date): string {
   return `plan:${subscriptionId}:${periodStart.toISOString()}`;
 }
+
+/**
+ * The ledger reason of an upgrade's prorated grant within a period: a `plan:` reason too, so the same
+ * unique index allows one per subscription, period and plan upgraded to.
+ */
+export function upgradeGrantReason(subscriptionId: number, periodStart: Date, planId: string): string {
+  return `${periodGrantReason(subscriptionId, periodStart)}:upgrade:${planId}`;
+}

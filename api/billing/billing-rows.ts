@@ -5,7 +5,7 @@ export type SubscriptionStatus = 'active' | 'cancelled' | 'past_due' | 'ended';
 export const LIVE_STATUSES: readonly SubscriptionStatus[] = ['active', 'cancelled'];
 
 export interface SubscriptionRow {
-  id: number; company_id: number; plan_id: string; status: SubscriptionStatus; payment_method_id: number | null; provider: string;
+  id: number; company_id: number; plan_id: string; next_plan_id: string | null; status: SubscriptionStatus; payment_method_id: number | null; provider: string;
   anchor: Date; period_number: number; current_period_start: Date; current_period_end: Date;
   cancelled_at: Date | null; ended_at: Date | null; created_at: Date; updated_at: Date;
 }
@@ -28,7 +28,7 @@ const asDateOrNull = (v: unknown): Date | null => (v === null || v === undefined
 export function subscriptionRow(row: Record<string, unknown>): SubscriptionRow {
   return {
     ...(row as unknown as SubscriptionRow),
-    id: Number(row.id), company_id: Number(row.company_id), period_number: Number(row.period_number),
+    id: Number(row.id), company_id: Number(row.company_id), period_number: Number(row.period_number), next_plan_id: (row.next_plan_id as string | null | undefined) ?? null,
     payment_method_id: row.payment_method_id === null ? null : Number(row.payment_method_id),
     anchor: asDate(row.anchor), current_period_start: asDate(row.current_period_start), current_period_end: asDate(row.current_period_end),
     cancelled_at: asDateOrNull(row.cancelled_at), ended_at: asDateOrNull(row.ended_at), created_at: asDate(row.created_at), updated_at: asDate(row.updated_at),

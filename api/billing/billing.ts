@@ -2,6 +2,7 @@ import type { Plan } from '../../core/billing/plan.js';
 import type { PaymentProvider } from '../../core/contracts/payment-provider.js';
 import type { Db } from '../../core/db/connect.js';
 import type { Logger } from '../../core/logger.js';
+import { OfflinePaymentsGate, type OfflinePaymentsMode } from './offline-payments.js';
 import { OfflinePaymentProvider } from './offline-provider.js';
 import { PaymentMethods } from './payment-methods.js';
 import { PlanCatalog } from './plan-catalog.js';
@@ -12,20 +13,27 @@ import { Subscriptions } from './subscriptions.js';
 export interface Billing {
   provider: PaymentProvider;
   plans: PlanCatalog;
+  /** who may pay through the offline provider (SHOTFARM_OFFLINE_PAYMENTS) */
+  offline: OfflinePaymentsGate;
   methods: PaymentMethods;
   subscriptions: Subscriptions;
   renewal: SubscriptionRenewal;
 }
 
-/** Builds the billing services; without a provider, the built-in offline (invoice) one. */
-export function createBilling(db: Db, plans: readonly Plan[], log: Logger, provider: PaymentProvider = new OfflinePaymentProvider()): Billing {
+/**
+ * Builds the billing services; without a provider, the built-in offline (invoice) one, which only the
+ * accounts an operator approved may pay with unless `offlinePayments` is `self-service`.
+ */
+export function createBilling(db: Db, plans: readonly Plan[], log: Logger, provider: PaymentProvider = new OfflinePaymentProvider(), offlinePayments: OfflinePaymentsMode = 'operator'): Billing {
   const catalog = new PlanCatalog(plans);
   const methods = new PaymentMethods(db, provider);
+  const offline = new OfflinePaymentsGate(provider, offlinePayments);
   return {
     provider,
     plans: catalog,
+    offline,
     methods,
-    subscriptions: new Subscriptions(db, catalog, methods, provider),
+    subscriptions: new Subscriptions(db, catalog, methods, provider, offline),
     renewal: new SubscriptionRenewal(db, catalog, methods, provider, log),
   };
 }

@@ -8,7 +8,8 @@ import {
  * pays (the card or PayPal account an operator bills by hand, shown back by brand, last 4 digits and
  * expiry, or e-mail); each period of a paid plan is `invoiced`, settled outside shotfarm, and a free
  * plan's period is `paid` at once. Credits are granted for both, as the operator trusts the accounts
- * they invoice; an adapter for a card processor grants only what it could charge.
+ * they invoice (which is why only approved accounts may use it: offline-payments.ts); an adapter for a
+ * card processor grants only what it could charge.
  */
 export class OfflinePaymentProvider implements PaymentProvider {
   readonly name = 'offline';

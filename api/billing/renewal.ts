@@ -57,9 +57,10 @@ export class SubscriptionRenewal {
         .forUpdate().skipLocked().first();
       if (!locked) return false;
       const sub = subscriptionRow(locked);
-      const plan = this.plans.find(sub.plan_id);
+      // A downgrade chosen during the period takes effect now, with the new period.
+      const plan = this.plans.find(sub.next_plan_id ?? sub.plan_id);
       if (sub.status === 'cancelled' || !plan) {
-        if (!plan && sub.status !== 'cancelled') this.log.warn({ subscriptionId: sub.id, planId: sub.plan_id }, 'the plan of a subscription is no longer configured: the subscription ends');
+        if (!plan && sub.status !== 'cancelled') this.log.warn({ subscriptionId: sub.id, planId: sub.next_plan_id ?? sub.plan_id }, 'the plan of a subscription is no longer configured: the subscription ends');
         await trx('subscriptions').where({ id }).update({ status: 'ended', ended_at: sub.current_period_end, updated_at: now });
         return true;
       }
@@ -73,7 +74,7 @@ export class SubscriptionRenewal {
         await trx('subscriptions').where({ id }).update({ status: 'past_due', updated_at: now });
         return true;
       }
-      await trx('subscriptions').where({ id }).update({ period_number: number, current_period_start: start, current_period_end: end, updated_at: now });
+      await trx('subscriptions').where({ id }).update({ plan_id: plan.id, next_plan_id: null, period_number: number, current_period_start: start, current_period_end: end, updated_at: now });
       return true;
     });
   }

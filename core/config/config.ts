@@ -15,6 +15,8 @@ export interface Config {
   bootstrapKey: string | null;
   bootstrapCredits: number;
   rateLimitPerMinute: number;
+  /** addresses and CIDRs of the reverse proxies whose X-Forwarded-For names the client (none: the peer is the client) */
+  trustedProxies: string[];
   allowPrivateTargets: boolean;
   /** CIDRs (an address is a /32 or /128) and host names the egress guard lets through anyway, lower case */
   privateTargetAllowlist: string[];
@@ -85,6 +87,8 @@ export interface BillingConfig {
   plans: Plan[];
   /** how often due subscriptions are renewed */
   renewalSeconds: number;
+  /** who may pay through the built-in offline (invoice) provider: accounts an admin approved, or anyone */
+  offlinePayments: 'operator' | 'self-service';
 }
 
 /** Dashboard users: sessions, one-time tokens, brute-force limit and captcha. */
@@ -93,7 +97,7 @@ export interface AuthConfig {
   impersonationTtlSeconds: number;
   verifyTokenTtlSeconds: number;
   resetTokenTtlSeconds: number;
-  /** failed logins per email and client address in the limiter's window */
+  /** failed logins per account (any address) and per client address (any account) in the limiter's window */
   loginMaxFailures: number;
   signupCredits: number;
   /** checked only in production; the secret is then required */

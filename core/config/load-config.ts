@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { isCidrOrHost } from '../net/cidr.js';
+import { isCidrOrHost, parseCidr } from '../net/cidr.js';
 import { BROWSERS, type BrowserName } from '../capture-spec.js';
 import { PNG_ENCODINGS, type PngEncoding } from '../contracts/browser-driver.js';
 import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
@@ -125,6 +125,10 @@ export function loadConfig(env: Env): Config {
   for (const entry of privateTargetAllowlist) {
     if (!isCidrOrHost(entry)) problems.push(`SHOTFARM_PRIVATE_TARGET_ALLOWLIST: "${entry}" is neither a CIDR (10.0.0.0/8, fd00::/8), an address nor a host name`);
   }
+  const trustedProxies = list('SHOTFARM_TRUSTED_PROXIES', []);
+  for (const entry of trustedProxies) {
+    if (parseCidr(entry) === null) problems.push(`SHOTFARM_TRUSTED_PROXIES: "${entry}" is neither an address nor a CIDR (10.0.0.0/8, fd00::/8)`);
+  }
   const pngEncoding = (text('SHOTFARM_PNG_ENCODING') ?? 'fast').toLowerCase();
   if (!(PNG_ENCODINGS as readonly string[]).includes(pngEncoding)) problems.push(`SHOTFARM_PNG_ENCODING: must be ${PNG_ENCODINGS.join(' or ')} (got "${pngEncoding}")`);
   if (driver === 'selenium' && !seleniumGridUrl) problems.push('SELENIUM_GRID_URL: required when SHOTFARM_DRIVER is selenium');
@@ -147,6 +151,8 @@ export function loadConfig(env: Env): Config {
   }
   const plansFile = text('SHOTFARM_PLANS_FILE');
   const plans = plansFile === null ? [...DEFAULT_PLANS] : readPlansFile(path.resolve(plansFile), problems);
+  const offlinePayments = (text('SHOTFARM_OFFLINE_PAYMENTS') ?? 'operator').toLowerCase();
+  if (offlinePayments !== 'operator' && offlinePayments !== 'self-service') problems.push(`SHOTFARM_OFFLINE_PAYMENTS: must be operator or self-service (got "${offlinePayments}")`);
   const production = (text('NODE_ENV') ?? 'development') === 'production';
   const captchaSecret = text('CAPTCHA_SECRET');
   // The spec requires captcha_token in production: starting without a way to check it would let bots in.
@@ -164,6 +170,7 @@ export function loadConfig(env: Env): Config {
     bootstrapKey,
     bootstrapCredits: int('SHOTFARM_BOOTSTRAP_CREDITS', 1000, 0, 1_000_000_000),
     rateLimitPerMinute: int('SHOTFARM_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
+    trustedProxies,
     allowPrivateTargets: bool('SHOTFARM_ALLOW_PRIVATE_TARGETS', false),
     privateTargetAllowlist,
     jwtSecret,
@@ -227,6 +234,7 @@ export function loadConfig(env: Env): Config {
       plans,
       // A period end is honoured within this interval; a day is the longest wait that still renews on time.
       renewalSeconds: int('SHOTFARM_BILLING_RENEWAL_SECONDS', 300, 1, 86_400),
+      offlinePayments: offlinePayments as 'operator' | 'self-service',
     },
     auth: {
       // A floor of one second lets tests watch tokens expire; 30 days bounds what a stolen session is worth.

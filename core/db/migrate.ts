@@ -4,6 +4,7 @@ import * as crawlUrls from './migrations/002-crawl-urls.js';
 import * as appRunner from './migrations/003-app-runner.js';
 import * as usersAuth from './migrations/004-users-auth.js';
 import * as billing from './migrations/005-billing.js';
+import * as billingSwitches from './migrations/006-billing-switches.js';
 
 interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }
 
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003-app-runner': appRunner,
   '004-users-auth': usersAuth,
   '005-billing': billing,
+  '006-billing-switches': billingSwitches,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -14,6 +14,12 @@ export const CANCEL_PARAMS = {
   subscriptionId: text(20, 'the subscription to cancel (default: the account\'s live subscription)', { re: /^\d{1,19}$/, says: 'a subscription id' }),
 };
 
+/** An admin approving (or no longer approving) an account as an invoiced customer of the offline provider. */
+export const INVOICED_ACCOUNT_PARAMS = {
+  companyId: int(1, Number.MAX_SAFE_INTEGER, 'the account (company id, as in GET /admin/users)'),
+  invoiced: bool('whether the account may pay by invoice through the offline provider (default true)'),
+};
+
 /** Years a card may claim to expire in: from 2000 to 2100 covers every card issued now or soon. */
 const MIN_YEAR = 2000;
 const MAX_YEAR = 2100;

@@ -199,4 +199,23 @@ describe('billing through a card processor adapter (the PaymentProvider contract
     expect(await billing.renewal.renewDue()).to.equal(0);
     expect(processor.charges).to.have.length(2);
   });
+
+  it('an upgrade within a period is one more charge, of the prorated difference, under its own idempotency key; declined, it is a 402 and nothing changes', async () => {
+    const acct = await api.account(0);
+    const { billing, processor } = withProcessor(['paid', 'failed', 'paid']);
+    await billing.methods.add(acct.companyId, { type: 'card', nonce: 'tok_ok' }, true);
+    const sub = await billing.subscriptions.subscribe(caller(acct.companyId), { planId: 'free' });
+    const before = await db()('subscriptions').where({ id: sub.id }).first();
+    let declined: unknown;
+    await billing.subscriptions.subscribe(caller(acct.companyId), { planId: 'basic' }).catch((err: unknown) => { declined = err; });
+    expect(declined).to.be.instanceOf(ApiError).and.include({ status: 402, code: 'PAYMENT_FAILED' });
+    expect(await db()('subscriptions').where({ id: sub.id }).first()).to.deep.equal(before);
+    expect((await grantsOf(acct.companyId)).map((g) => Number(g.delta))).to.deep.equal([50]);
+    const upgraded = await billing.subscriptions.subscribe(caller(acct.companyId), { planId: 'basic' });
+    expect([upgraded.id, upgraded.plan_id]).to.deep.equal([sub.id, 'basic']);
+    expect(processor.charges.map((c) => c.amountCents)).to.deep.equal([0, 1250, 1250]);
+    expect(processor.charges[2]?.idempotencyKey).to.equal(processor.charges[1]?.idempotencyKey);
+    expect(processor.charges[2]?.idempotencyKey).to.match(/-upgrade-basic$/);
+    expect((await grantsOf(acct.companyId)).map((g) => Number(g.delta))).to.deep.equal([50, 150]);
+  });
 });

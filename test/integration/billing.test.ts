@@ -43,6 +43,17 @@ for (const kind of DATABASE_KINDS) {
       };
     }
 
+    /**
+     * A new account the operator approved as an invoiced customer: with SHOTFARM_OFFLINE_PAYMENTS at its
+     * default (operator), only such accounts pay through the offline provider (billing-switching.test.ts).
+     */
+    async function customer(credits?: number): Promise<TestAccount> {
+      const acct = await api.account(credits);
+      const approved = await post('/billing/invoiced-accounts', { companyId: acct.companyId }, { key: ADMIN_KEY });
+      expect(approved.status, JSON.stringify(approved.body)).to.equal(200);
+      return acct;
+    }
+
     const backdate = (subscriptionId: number, periods = 1) => backdateSubscription(db(), subscriptionId, periods);
 
     before(async () => {
@@ -55,7 +66,7 @@ for (const kind of DATABASE_KINDS) {
 
     describe('GET /billing/plans', () => {
       it('lists the public plans of the plans file to users, in the spec\'s Plan shape', async () => {
-        const acct = await api.account(0);
+        const acct = await customer(0);
         const res = await call(api.url, '/billing/plans', { key: acct.key });
         expect(res.status).to.equal(200);
         expect(res.body.success).to.equal(true);
@@ -94,7 +105,7 @@ for (const kind of DATABASE_KINDS) {
 
     describe('payment methods', () => {
       it('adds a card and a PayPal account in the spec\'s Payment method shape; the first is the default', async () => {
-        const acct = await api.account(0);
+        const acct = await customer(0);
         const added = await post('/billing/payment-methods', card, { key: acct.key });
         expect(added.status, JSON.stringify(added.body)).to.equal(200);
         expect(added.body.data).to.deep.equal({
@@ -109,7 +120,7 @@ for (const kind of DATABASE_KINDS) {
       });
 
       it('moves the default to a method added with default=true', async () => {
-        const acct = await api.account(0);
+        const acct = await customer(0);
         const first = await post('/billing/payment-methods', card, { key: acct.key });
         const second = await post('/billing/payment-methods', { ...card, last4: '1111', default: true }, { key: acct.key });
         expect(second.body.data.default).to.equal(true);
@@ -118,7 +129,7 @@ for (const kind of DATABASE_KINDS) {
       });
 
       it('refuses incomplete, expired or unknown-type methods and card numbers with 400 naming the field, storing nothing', async () => {
-        const acct = await api.account(0);
+        const acct = await customer(0);
         const before = await billingState(acct.companyId);
         const cases: [unknown, string][] = [
           [{}, 'type'],
@@ -146,7 +157,7 @@ for (const kind of DATABASE_KINDS) {
 
     describe('subscribing', () => {
       it('subscribes to a paid plan: Subscription shape, one receipt for the period, the plan\'s screenshots granted once', async () => {
-        const acct = await api.account(7);
+        const acct = await customer(7);
         const method = (await post('/billing/payment-methods', card, { key: acct.key })).body.data;
         const res = await post('/billing/subscribe', { planId: 'basic', paymentMethodToken: method.token }, { key: acct.key });
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -175,7 +186,7 @@ for (const kind of DATABASE_KINDS) {
       });
 
       it('subscribes to a free plan without a payment method (receipt 0.00, paid)', async () => {
-        const acct = await api.account(0);
+        const acct = await customer(0);
         const token = await api.userToken(acct.companyId);
         const res = await post('/billing/subscribe', { planId: 'free' }, { headers: { Authorization: `Bearer ${token}` } });
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -188,7 +199,7 @@ for (const kind of DATABASE_KINDS) {
       });
 
       it('400 for a paid plan without a payment method, and for unknown or non-public plans; nothing changes', async () => {
-        const acct = await api.account(10);
+        const acct = await customer(10);
         const before = await billingState(acct.companyId);
         const noMethod = expectError(await post('/billing/subscribe', { planId: 'basic' }, { key: acct.key }), 400, 'VALIDATION_ERROR');
         expect(noMethod.fields).to.have.property('paymentMethodToken');
@@ -213,15 +224,16 @@ for (const kind of DATABASE_KINDS) {
         expect((await grantsOf(Number(admin.company_id))).map((g) => Number(g.delta))).to.deep.equal([1000]);
       });
 
-      it('switching plans ends the live subscription and starts the new one with its own period and grant', async () => {
-        const acct = await api.account(0);
+      it('switching to a plan granting more keeps the subscription and its period, and charges and grants only the difference for the rest of it', async () => {
+        const acct = await customer(0);
         const free = (await post('/billing/subscribe', { planId: 'free' }, { key: acct.key })).body.data;
         await post('/billing/payment-methods', card, { key: acct.key });
         const basic = (await post('/billing/subscribe', { planId: 'basic' }, { key: acct.key })).body.data;
-        expect(basic.subscriptionId).to.not.equal(free.subscriptionId);
+        expect(basic).to.deep.equal({ ...free, planId: 'basic' });
         const subs = await db()('subscriptions').where({ company_id: acct.companyId }).orderBy('id');
-        expect(subs.map((s) => [String(s.id), s.status])).to.deep.equal([[free.subscriptionId, 'ended'], [basic.subscriptionId, 'active']]);
-        expect(await balanceOf(acct.companyId)).to.equal(50 + 200);
+        expect(subs.map((s) => [String(s.id), s.status, s.plan_id])).to.deep.equal([[free.subscriptionId, 'active', 'basic']]);
+        // Switched at once, so all of the period is left: the whole difference (billing-switching.test.ts prorates).
+        expect(await balanceOf(acct.companyId)).to.equal(50 + 150);
         expect((await call(api.url, '/billing/receipts', { key: acct.key })).body.data.map((r: any) => r.amount)).to.deep.equal(['12.50', '0.00']);
       });
     });
@@ -231,7 +243,7 @@ for (const kind of DATABASE_KINDS) {
       let subscriptionId: number;
 
       before(async () => {
-        acct = await api.account(0);
+        acct = await customer(0);
         await post('/billing/payment-methods', card, { key: acct.key });
         subscriptionId = Number((await post('/billing/subscribe', { planId: 'basic' }, { key: acct.key })).body.data.subscriptionId);
       });
@@ -322,7 +334,7 @@ for (const kind of DATABASE_KINDS) {
       });
 
       it('subscribing again to a cancelled plan within its period takes the cancellation back', async () => {
-        const other = await api.account(0);
+        const other = await customer(0);
         const sub = (await post('/billing/subscribe', { planId: 'free' }, { key: other.key })).body.data;
         await post('/billing/cancel', {}, { key: other.key });
         const back = await post('/billing/subscribe', { planId: 'free' }, { key: other.key });
@@ -338,8 +350,8 @@ for (const kind of DATABASE_KINDS) {
       let ownerSubscription: string;
 
       before(async () => {
-        owner = await api.account(0);
-        intruder = await api.account(0);
+        owner = await customer(0);
+        intruder = await customer(0);
         ownerMethod = (await post('/billing/payment-methods', card, { key: owner.key })).body.data.token;
         ownerSubscription = (await post('/billing/subscribe', { planId: 'basic', paymentMethodToken: ownerMethod }, { key: owner.key })).body.data.subscriptionId;
         // The intruder has billing records of its own, so empty lists are not what makes the checks pass.
