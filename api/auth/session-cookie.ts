@@ -22,12 +22,12 @@ export const CSRF_HEADER = 'X-CSRF-Token';
  * dashboard calls the API with same-origin fetches only, so a cookie that never rides a request started
  * by another site costs it nothing (Lax would add top-level cross-site GET navigations, and GET
  * /screenshot/create spends credits). Secure when the request came over https (directly, or per
- * X-Forwarded-Proto: the app trusts its proxy).
+ * X-Forwarded-Proto from a trusted proxy: SHOTFARM_TRUSTED_PROXIES).
  */
 const COOKIE_PATH = '/api/v1';
 
 function cookieHeader(ctx: AppContext, name: string, value: string, maxAgeSeconds: number): string {
-  return [`${name}=${value}`, `Path=${COOKIE_PATH}`, `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`, 'HttpOnly', 'SameSite=Strict', ...(ctx.secure ? ['Secure'] : [])].join('; ');
+  return [`${name}=${value}`, `Path=${COOKIE_PATH}`, `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`, 'HttpOnly', 'SameSite=Strict', ...(ctx.state.https ? ['Secure'] : [])].join('; ');
 }
 
 /** Sets a cookie holding a session token, for as long as the token is valid. */

@@ -20,6 +20,8 @@ export interface Caller {
 export interface AppState {
   requestId: string;
   caller?: Caller;
+  /** the request came over https: directly, or through a trusted proxy that says so (api/http/client-address.ts) */
+  https?: boolean;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -44,7 +44,8 @@ describe('the dashboard\'s cookie session and its CSRF proof', function () {
   }
 
   before(async () => {
-    api = await startTestApi('pglite', { SHOTFARM_SIGNUP_CREDITS: '100' });
+    // The test client is the service's TLS-ending proxy (X-Forwarded-Proto is believed from it only).
+    api = await startTestApi('pglite', { SHOTFARM_SIGNUP_CREDITS: '100', SHOTFARM_TRUSTED_PROXIES: '127.0.0.1,::1' });
     const made = await signup(api);
     user = { email: made.user.email, id: made.user.id, companyId: made.user.company.id, key: made.api_key.key };
     session = await login(user.email);
