@@ -32,6 +32,23 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only core/config reads the environment; take settings from Config.' }],
     },
   },
+  // Type-checked rules that catch real bugs: a promise nobody awaits (its rejection is lost, or it races what
+  // follows), a promise where a callback's result is ignored (an async event handler whose error vanishes),
+  // awaiting what is no promise, for-in over an array, throwing what is no Error.
+  {
+    files: ['**/*.ts'],
+    // The dashboard's Vite config is outside every tsconfig: the default project types it.
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['api/dashboard/ui/vite.config.ts'] }, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-for-in-array': 'error',
+      '@typescript-eslint/only-throw-error': 'error',
+      '@typescript-eslint/no-implied-eval': 'error',
+      '@typescript-eslint/return-await': ['error', 'in-try-catch'],
+    },
+  },
   // The composition roots hand process.env to loadConfig; tests build configs from their own env maps.
   { files: ['api/cli.ts', 'node-agent/main.ts', 'test/**/*.ts'], rules: { 'no-restricted-properties': 'off' } },
   // Tests read decoded JSON answers (any) and use chai's property assertions (`expect(x).to.be.ok`).

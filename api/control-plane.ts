@@ -141,7 +141,9 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
     config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, crawls, billing, apps,
     readiness: [{ name: 'queue', check: () => queue.reachable() }, { name: 'storage', check: () => objects.reachable() }],
   });
-  handler = app.callback();
+  // Koa's callback settles its own errors (they become the error envelope), so nothing awaits its promise.
+  const callback = app.callback();
+  handler = (req, res) => void callback(req, res);
   log.info({ url }, 'control plane listening');
 
   return {

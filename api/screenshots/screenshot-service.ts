@@ -65,7 +65,7 @@ export class ScreenshotService {
   async createDrafts(caller: Caller, drafts: ScreenshotDraft[], opts: CreateOptions = {}): Promise<ScreenshotRow[]> {
     const appConfigIds = opts.appConfigIds ?? [];
     // An identical capture of this account, finished within `cache` seconds, is reused: no browser work, no cost.
-    const reuse = await Promise.all(drafts.map((d) => (d.fields.cache > 0 ? this.store.findReusable(caller.companyId, d.specHash, d.fields.cache) : null)));
+    const reuse = await Promise.all(drafts.map((d) => (d.fields.cache > 0 ? this.store.findReusable(caller.companyId, d.specHash, d.fields.cache) : Promise.resolve(null))));
     // Positions of the drafts that need a capture: the maps below stay linear for batches of thousands.
     const freshAt = drafts.flatMap((_, i) => (reuse[i] ? [] : [i]));
     const fresh = freshAt.map((i) => drafts[i] as ScreenshotDraft);

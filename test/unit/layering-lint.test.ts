@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
 
 /** Proves the layering rule of ARCHITECTURE.md fires: a lint rule that never fires would prove nothing. */
 describe('import layering lint rule', function () {
   this.timeout(120_000);
   const root = path.resolve('.');
-  const eslint = new ESLint({ cwd: root });
+  // The files linted here do not exist, so no TypeScript project knows them: type-aware rules are off for them.
+  const eslint = new ESLint({ cwd: root, overrideConfig: tseslint.configs.disableTypeChecked });
   const lint = async (file: string, importPath: string): Promise<string[]> => {
     const [result] = await eslint.lintText(`import * as m from '${importPath}';\nexport const x = m;\n`, { filePath: path.join(root, file) });
     return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
@@ -40,5 +42,31 @@ describe('import layering lint rule', function () {
 
   it('refuses an import it cannot resolve (it would slip past the layering check)', async () => {
     expect(await lint('core/x.ts', './no-such-module.js')).to.include('import-x/no-unresolved');
+  });
+});
+
+/** The type-checked rules of eslint.config.js fire on the bugs they are there for. */
+describe('type-checked lint rules', function () {
+  this.timeout(180_000);
+  const root = path.resolve('.');
+  const eslint = new ESLint({ cwd: root });
+  // Linted as the text of a file the TypeScript project knows, so the rules have its types.
+  const rulesFiredOn = async (code: string): Promise<string[]> => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, 'core/errors.ts') });
+    return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+  };
+
+  it('refuses a promise nobody awaits, and an async callback where a void one is expected', async () => {
+    const fired = await rulesFiredOn([
+      'export async function save(): Promise<void> {}',
+      'save();',
+      "import { EventEmitter } from 'node:events';",
+      "new EventEmitter().on('x', () => undefined);",
+      "export const later = (f: () => void): void => f();",
+      'later(async () => { await save(); });',
+      '',
+    ].join('\n'));
+    expect(fired).to.include('@typescript-eslint/no-floating-promises');
+    expect(fired).to.include('@typescript-eslint/no-misused-promises');
   });
 });

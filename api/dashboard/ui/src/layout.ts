@@ -46,8 +46,8 @@ function userBar(onLogout: () => void): HTMLElement {
     acting ? h('span', { class: 'badge badge-error' }, 'acting as this user') : null,
     h('span', { class: 'user-email' }, user?.email ?? ''),
     acting
-      ? h('button', { type: 'button', onclick: () => { stopActing().finally(onLogout); } }, 'Back to my account')
-      : h('button', { type: 'button', onclick: () => { logOut().finally(onLogout); } }, 'Log out'));
+      ? h('button', { type: 'button', onclick: () => { void stopActing().finally(onLogout).catch(() => undefined); } }, 'Back to my account')
+      : h('button', { type: 'button', onclick: () => { void logOut().finally(onLogout).catch(() => undefined); } }, 'Log out'));
 }
 
 /** The whole screen for a page: header and navigation when logged in, the page in <main>. */
