@@ -1,6 +1,5 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { koaBody } from 'koa-body';
 import type { Config } from '../core/config/config.js';
 import type { Db } from '../core/db/connect.js';
 import { databaseReachable } from '../core/db/connect.js';
@@ -8,6 +7,8 @@ import type { Logger } from '../core/logger.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { JwtService } from './accounts/jwt.js';
 import { authenticate } from './http/authenticate.js';
+import { bodyParser } from './http/body-parser.js';
+import { caseSensitiveRoutes } from './http/case-sensitive-routes.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
@@ -92,7 +93,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   api.use(impersonationAudit(deps.log));
   api.use(rateLimit(deps.rateLimiter));
   // POST /batch/create parses its own body (multipart, with the batch file's larger limit).
-  const jsonBody = koaBody({ json: true, multipart: false, urlencoded: true, jsonLimit: JSON_BODY_LIMIT, formLimit: JSON_BODY_LIMIT, textLimit: JSON_BODY_LIMIT });
+  const jsonBody = bodyParser({ json: true, multipart: false, urlencoded: true, jsonLimit: JSON_BODY_LIMIT, formLimit: JSON_BODY_LIMIT, textLimit: JSON_BODY_LIMIT });
   api.use((ctx, next) => (ctx.path === '/api/v1/batch/create' ? next() : jsonBody(ctx, next)));
   // Signup, login and the email/password flows are how a client gets a credential: they take none, and
   // are rate-limited per client address instead.
@@ -114,5 +115,6 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   }
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
+  caseSensitiveRoutes(app);
   return app;
 }

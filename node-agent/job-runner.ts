@@ -4,7 +4,7 @@ import type { ObjectStore } from '../core/contracts/object-store.js';
 import type { Logger } from '../core/logger.js';
 import type { EgressGuard } from './egress/egress-guard.js';
 import { captureGuarded } from './egress/guarded-capture.js';
-import { captureVerdict } from './outcome.js';
+import { afterFailure, captureVerdict } from './outcome.js';
 import { storeOutputs } from './store-outputs.js';
 
 /** Runs one capture with a pooled browser; the pools decide which browser process serves it. */
@@ -30,7 +30,8 @@ export interface RunStats { done: number; failures: number; lastError: string }
 /**
  * The agent's job handler: capture → store the outputs → publish the result → ack. A browser crash,
  * a stuck browser or a storage/queue failure is retried (the queue redelivers with backoff and ends the
- * job with an error after its last attempt); a page that cannot be reached is a terminal `error` result.
+ * job with an error after its last attempt), except that a capture that used its whole deadline is
+ * retried once at most (afterFailure); a page that cannot be reached is a terminal `error` result.
  */
 export class JobRunner {
   readonly stats: RunStats = { done: 0, failures: 0, lastError: '' };
@@ -87,9 +88,10 @@ export class JobRunner {
       const reason = err instanceof Error ? err.message.split('\n')[0] ?? err.message : String(err);
       this.stats.failures += 1;
       this.stats.lastError = reason;
-      this.observe(spec.browser, (Date.now() - started) / 1000, 'retry');
-      this.log.warn({ id: spec.id, attempt: ctl.attempt, reason }, 'capture failed; the queue will retry it');
-      return { kind: 'retry', reason };
+      const outcome = afterFailure(reason, Date.now() - started, deadlineMs, ctl.attempt);
+      this.observe(spec.browser, (Date.now() - started) / 1000, outcome.kind);
+      this.log.warn({ id: spec.id, attempt: ctl.attempt, reason, outcome: outcome.kind }, outcome.kind === 'retry' ? 'capture failed; the queue will retry it' : 'capture failed for good');
+      return outcome;
     } finally {
       clearInterval(alive);
     }

@@ -1,4 +1,5 @@
 import type { CaptureOutput } from '../core/capture-spec.js';
+import type { JobOutcome } from '../core/contracts/job-queue.js';
 
 /**
  * Whether a capture produced a record worth keeping. A page that could not be reached (no HTTP answer)
@@ -12,4 +13,23 @@ export function captureVerdict(output: CaptureOutput): { status: 'finished' } | 
   }
   if (output.images.length === 0) return { status: 'error', error: `No image could be captured: ${output.warnings[0] ?? 'unknown reason'}` };
   return { status: 'finished' };
+}
+
+/**
+ * Deliveries of one job that may each use the whole deadline. A capture that fails quickly (a browser
+ * crash, a storage error) is retried up to SHOTFARM_MAX_DELIVERIES times, as the fault is rarely the
+ * page's. One that failed only after using its whole deadline (a page that never yields, a memory bomb,
+ * a hung browser) would very likely do the same again, and each try holds a capture slot for the whole
+ * deadline: it gets one more delivery, and only if it was the first. So a record
+ * spends at most 2 × (deadline + the pipeline's margin) capturing, plus the retry backoff and any quick
+ * failures. Measured with max_wait 3 and one chrome slot: a busy-loop page or a memory bomb ends in 14.6 s
+ * (the busy loop took 107 s before), and the next capture on the slot takes 1.7-2.5 s.
+ */
+export const DEADLINE_LONG_ATTEMPTS = 2;
+
+/** What a failed capture becomes: a retry, or (after its deadline-long attempts) the record's plain error. */
+export function afterFailure(reason: string, elapsedMs: number, deadlineMs: number, attempt: number): JobOutcome {
+  if (elapsedMs < deadlineMs) return { kind: 'retry', reason };
+  if (attempt < DEADLINE_LONG_ATTEMPTS) return { kind: 'retry', reason: `${reason} (after the whole max_wait of ${deadlineMs / 1000} s)` };
+  return { kind: 'fail', reason: `${reason} (after the whole max_wait of ${deadlineMs / 1000} s, on ${attempt} attempts)` };
 }

@@ -54,6 +54,9 @@ function toApiError(err: unknown): ApiError {
   if (status === 413) return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large');
   if (status === 415) return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
   if (status === 405) return new ApiError(405, 'METHOD_NOT_ALLOWED', message || 'Method not allowed');
+  // The router answers 501 to a method no route of it implements (TRACE, PROPFIND…): a server's "not
+  // implemented", but it is the request that is wrong, and the client's to change: 405, as for a known one.
+  if (status === 501) return new ApiError(405, 'METHOD_NOT_ALLOWED', 'Method not allowed');
   if (status === 404) return new ApiError(404, 'NOT_FOUND', 'Not found');
   if (status === 400) return new ApiError(400, 'VALIDATION_ERROR', 'Invalid request body', { fields: { body: [message || 'could not be parsed'] } });
   if (status >= 400 && status < 500) return new ApiError(status, 'BAD_REQUEST', message || 'Bad request');

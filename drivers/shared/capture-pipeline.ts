@@ -6,6 +6,7 @@ import type { CaptureSession, ScreencastRecording } from './capture-adapter.js';
 import { Deadline } from './deadline.js';
 import { errorText } from './error-text.js';
 import { withinOutputTime } from './output-timeout.js';
+import { expectResponsive } from './page-responds.js';
 import { PhaseClock } from './phase-clock.js';
 import { runScripts } from './run-scripts.js';
 import { runSteps } from './run-steps.js';
@@ -62,6 +63,8 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     }
     clock.lap('wait');
 
+    // A page whose scripts never yield would make every output below wait out its own timeout: it ends here.
+    await expectResponsive(page);
     const { images, finalUrls, trackers } = await takeShots(page, spec, deadline, warnings);
     clock.lap('shots');
 

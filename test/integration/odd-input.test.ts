@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import http from 'node:http';
+import zlib from 'node:zlib';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { CREATE_PARAMS } from '../../core/request/create-params.js';
@@ -281,6 +282,67 @@ describe('odd and oversized input', function () {
     await api.database.db('app_runs').whereIn('screenshot_id', api.database.db('screenshots').select('id').where({ batch_id: id })).delete();
     await api.database.db('screenshots').where({ batch_id: id }).delete();
     await api.database.db('batches').where({ id }).delete();
+  });
+
+  describe('regression: bodies and methods that were 500s (issue #14)', () => {
+    /** Any method, any bytes, any headers: fetch refuses TRACE, so this speaks HTTP itself. */
+    function raw(method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Answer> {
+      return new Promise((resolve, reject) => {
+        const req = http.request(new URL(`${api.url}${path}`), { method, headers: { 'X-API-KEY': acct.key, ...headers, ...(body ? { 'Content-Length': String(body.length) } : {}) } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => { text += d; });
+          res.on('end', () => {
+            let parsed: unknown = text;
+            try { parsed = JSON.parse(text); } catch { /* shown as text */ }
+            resolve({ status: res.statusCode ?? 0, body: parsed, headers: new Headers(res.headers as Record<string, string>) });
+          });
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    }
+    const nested = (depth: number): string => `{"id":${'['.repeat(depth)}1${']'.repeat(depth)}}`;
+
+    it('a JSON body nested 5,000 deep: 400 naming body, on every operation that reads a body (was a stack overflow)', async () => {
+      const before = await screenshotCount();
+      for (const path of ['/crawl/create', '/crawl/cancel', '/batch/cancel', '/batch/create', '/app/create', '/app/update?id=1', '/key/create']) {
+        const res = await raw('POST', path, { 'Content-Type': 'application/json' }, Buffer.from(nested(5000)));
+        expect400(res, 'body', `POST ${path}`);
+        expect(res.body.fields.body[0]).to.match(/deeper than 32/);
+      }
+      // The limit is far above any honest body: 32 levels are still read (and refused for what they say).
+      expect((await raw('POST', '/crawl/cancel', { 'Content-Type': 'application/json' }, Buffer.from(nested(31)))).body.fields).to.not.have.property('body');
+      expect(await screenshotCount()).to.equal(before);
+    });
+
+    it('TRACE and other methods no route implements: 405 in the envelope (was the router\'s 501, answered as a 500)', async () => {
+      for (const method of ['TRACE', 'PROPFIND', 'MKCOL', 'PURGE']) {
+        const res = await raw(method, '/device/list', {});
+        expect(res.status, `${method} ${JSON.stringify(res.body)}`).to.equal(405);
+        expect(res.body).to.include({ success: false, code: 'METHOD_NOT_ALLOWED' });
+        expect(res.body.details.request_id).to.be.a('string').and.not.equal('');
+      }
+    });
+
+    it('a truncated or corrupt compressed body: 400 naming body and the encoding (a truncated gzip body was a 500)', async () => {
+      const json = Buffer.from(JSON.stringify({ id: 1 }));
+      const cases: [string, Buffer][] = [
+        ['gzip', zlib.gzipSync(json).subarray(0, 10)],
+        ['gzip', Buffer.from('not gzip at all')],
+        ['deflate', zlib.deflateSync(json).subarray(0, 4)],
+        ['br', zlib.brotliCompressSync(json).subarray(0, 3)],
+      ];
+      for (const [encoding, body] of cases) {
+        for (const path of ['/batch/cancel', '/crawl/create', '/batch/create']) {
+          const res = await raw('POST', path, { 'Content-Type': 'application/json', 'Content-Encoding': encoding }, body);
+          expect400(res, 'body', `${encoding} ${path}`);
+          expect(res.body.fields.body[0]).to.include(`Content-Encoding ${encoding}`);
+        }
+      }
+      // An intact compressed body is read.
+      expect((await raw('POST', '/batch/cancel', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, zlib.gzipSync(json))).status).to.equal(404);
+    });
   });
 
   it('regression: NUL in a step or tracker value is a 400 naming it, not a 500', async () => {

@@ -186,6 +186,52 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
     expect((await call(api.url, '/key/list', { key: owner.key })).body.data.map((k: { id: number }) => k.id)).to.include(ids.apiKey);
   });
 
+  it('every route in upper or mixed case is a 404 with or without a credential, as an unknown path; in lower case it asks for one (issue #14)', async () => {
+    // Paths match case-sensitively: the clients of the service write them in lower case, and a second
+    // spelling would be a second way past the middleware mounted on /api/v1. Before, the routes matched
+    // in any case while authentication matched only lower case: /API/V1/DEVICE/LIST answered 200 without
+    // a key, and handlers that needed the caller 500.
+    const routes = registeredRoutes(api);
+    expect(routes.length).to.be.above(50);
+    const origin = api.url.replace(/\/api\/v1$/, '');
+    const flip = (path: string, pick: (segment: string, index: number) => boolean): string =>
+      path.split('/').map((s, i) => (pick(s, i) ? s.toUpperCase() : s)).join('/');
+    const spellings = (path: string): string[] => [...new Set([
+      path.toUpperCase(),
+      // Capitalised segments: /Api/V1/Screenshot/Info
+      path.split('/').map((s) => s.charAt(0).toUpperCase() + s.slice(1)).join('/'),
+      // only the prefix in upper case (the prefix's middleware skipped, the route matched)…
+      flip(path, (_, i) => i === 1 || i === 2),
+      // …or only the route's last segment (the prefix's middleware ran)
+      flip(path, (_, i) => i === path.split('/').length - 1),
+    ])].filter((p) => p !== path);
+    // The routes under /api/v1 that take no credential: how a client gets one, and the API's description.
+    const PUBLIC_API_PATH = /^\/api\/v1\/(auth\/|openapi\.json$)/;
+    const before = await ownerState();
+    let checked = 0;
+    for (const r of routes) {
+      const send = (path: string, init: RequestInit & { key?: string } = {}): Promise<Answer> =>
+        call(origin, path, { ...init, method: r.method, ...(r.method === 'POST' ? { headers: { 'Content-Type': 'application/json' }, body: '{}' } : {}) });
+      if (r.path.startsWith('/api/v1/') && !PUBLIC_API_PATH.test(r.path)) {
+        // The lower-case form without a credential: authentication runs first.
+        const lower = await send(r.path);
+        expect(lower.status, `${r.method} ${r.path} without a credential → ${JSON.stringify(lower.body).slice(0, 200)}`).to.equal(401);
+      }
+      for (const path of spellings(r.path)) {
+        for (const [who, init] of [['no credential', {}], ['the owner\'s key', { key: owner.key }]] as const) {
+          const res = await send(path, init);
+          const show = `${r.method} ${path} with ${who} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+          expect(res.status, show).to.equal(404);
+          expect(res.body, show).to.include({ success: false, code: 'NOT_FOUND' });
+          expect(res.body.details?.request_id, show).to.be.a('string').and.not.equal('');
+          checked++;
+        }
+      }
+    }
+    expect(checked).to.be.above(routes.length * 4);
+    expect(await ownerState(), 'a request in another case changed the owner\'s data').to.deep.equal(before);
+  });
+
   it('lists and searches of another account never show the owner\'s records', async () => {
     // The intruder has records of its own, so an empty list is not what makes this pass.
     expect((await call(api.url, '/screenshot/create?url=intruder.test/private', { key: intruder.key })).status).to.equal(200);

@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import { RESPONSE_PROBE_MS } from '../../drivers/shared/page-responds.js';
+import { DEADLINE_LONG_ATTEMPTS } from '../../node-agent/outcome.js';
+import { countOwnProcesses, waitForOwnProcesses } from '../support/process-census.js';
+import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
+import { TestSite } from '../support/test-site.js';
+
+/**
+ * Pages that never give the browser back (issue #14): a script that never yields, a memory bomb, a page
+ * that grows forever. Each held the only capture slot for 111-279 s (a 30 s output timeout, retried three
+ * times). Through the real service (API, in-process queue, one agent with ONE chrome slot): the record
+ * ends within its deadline-long attempts plus a margin, as an error in plain words that costs nothing,
+ * and the next capture on the same slot just works.
+ * The time bounds are correctness bounds (a slot freed, a retry not repeated), with generous margins.
+ */
+describe('stuck pages: the slot is freed within the deadline and the record ends once', function () {
+  this.timeout(180_000);
+  const MAX_WAIT_S = 3;
+  /** Per attempt: the deadline, the responsiveness probe, and room for a loaded two-core machine. */
+  const ATTEMPT_BOUND_MS = MAX_WAIT_S * 1000 + RESPONSE_PROBE_MS + 6_000;
+  /** Every deadline-long attempt, the first retry's backoff (2 s) and the create/wait round trips. */
+  const RECORD_BOUND_MS = DEADLINE_LONG_ATTEMPTS * ATTEMPT_BOUND_MS + 2_000 + 5_000;
+  const RENDERER = /\/usr\/lib\/chromium\/chromium .*--type=renderer/;
+  let site: TestSite;
+  let api: TestApi;
+  let acct: TestAccount;
+
+  before(async () => {
+    site = await TestSite.start();
+    api = await startTestApi('pglite', { SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: '1' }, { agent: true });
+    acct = await api.account(100);
+  });
+  after(async () => {
+    await api?.stop();
+    await site?.close();
+  });
+
+  /** Creates a capture and waits for its record to leave `processing`; the record and how long it took. */
+  async function capture(query: string): Promise<{ record: Record<string, any>; ms: number }> {
+    const started = Date.now();
+    const created = await call(api.url, `/screenshot/create?${query}`, { key: acct.key });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    const id = created.body.data[0].id;
+    for (;;) {
+      const info = await call(api.url, `/screenshot/info?id=${id}&wait=30`, { key: acct.key });
+      if (info.body.data.status !== 'processing') return { record: info.body.data, ms: Date.now() - started };
+      expect(Date.now() - started, 'the record is still processing').to.be.below(150_000);
+    }
+  }
+
+  /** The slot is free and the browser serves: a plain page captures, and is the only thing charged. */
+  async function nextCaptureWorks(balanceBefore: number): Promise<void> {
+    const { record, ms } = await capture(`url=${encodeURIComponent(site.url('/target.html'))}`);
+    expect(record.status, record.error).to.equal('finished');
+    expect(ms, 'the next capture waited for the slot').to.be.below(30_000);
+    expect((await call(api.url, '/account/info', { key: acct.key })).body.data.balance).to.equal(balanceBefore - record.cost);
+  }
+
+  for (const page of ['busy-loop.html', 'memory-bomb.html']) {
+    it(`${page} with max_wait=${MAX_WAIT_S}: error in plain words, cost 0, within ${DEADLINE_LONG_ATTEMPTS} attempts of the deadline; the next capture works`, async () => {
+      const balance = (await call(api.url, '/account/info', { key: acct.key })).body.data.balance;
+      const renderers = await countOwnProcesses(RENDERER, []);
+      const { record, ms } = await capture(`url=${encodeURIComponent(site.url(`/${page}`))}&max_wait=${MAX_WAIT_S}`);
+      expect(record.status).to.equal('error');
+      expect(record.error).to.match(/^The page stopped responding: its scripts never yield/);
+      expect(record.error).to.include(`on ${DEADLINE_LONG_ATTEMPTS} attempts`).and.not.match(/\n|\s at |Error:/);
+      expect(record.cost).to.equal(0);
+      expect(ms, `the record took ${ms} ms`).to.be.below(RECORD_BOUND_MS);
+      // The page was loaded once per deadline-long attempt, not three times.
+      expect(site.hits(`/${page}`)).to.equal(DEADLINE_LONG_ATTEMPTS);
+      expect(await api.database.db('credit_ledger').where({ screenshot_id: record.id })).to.have.length(0);
+      // The spinning renderers were ended with their contexts, not left burning a core each.
+      expect(await waitForOwnProcesses(RENDERER, [], renderers, 10_000), 'renderer processes left behind').to.be.at.most(renderers);
+      await nextCaptureWorks(balance);
+    });
+  }
+
+  it('an endlessly growing page, full page: ends within one attempt (cut at its max height); the next capture works', async () => {
+    const balance = (await call(api.url, '/account/info', { key: acct.key })).body.data.balance;
+    const { record, ms } = await capture(`url=${encodeURIComponent(site.url('/endless-growth.html'))}&max_wait=${MAX_WAIT_S}&size=page`);
+    expect(record.status, record.error).to.equal('finished');
+    expect(ms, `the record took ${ms} ms`).to.be.below(ATTEMPT_BOUND_MS + 5_000);
+    expect(site.hits('/endless-growth.html')).to.equal(1);
+    await nextCaptureWorks(balance - record.cost);
+  });
+});
