@@ -38,7 +38,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'SHOTFARM_CACHE_DEFAULT_SECONDS', default: '86400', meaning: 'Cache period used when a request says cache=true.' },
   { name: 'SHOTFARM_PROXY_<CC>', default: '(absent)', meaning: 'Proxy URL for captures from country <CC> (e.g. SHOTFARM_PROXY_FR=http://proxy-fr:3128), used when no agent egresses from that country.' },
   { name: 'SHOTFARM_MAX_BACKLOG', default: '10000', meaning: 'Queued jobs per browser above which create answers 429 with retry_after (nothing created).' },
-  { name: 'SHOTFARM_MAX_DELIVERIES', default: '3', meaning: 'Attempts per job (browser crash, lost agent) before it ends as error.' },
+  { name: 'SHOTFARM_MAX_DELIVERIES', default: '3', meaning: 'Attempts per job (browser crash, lost agent) before it ends as error. A capture that failed after using its whole deadline is tried at most twice, whatever this says.' },
   { name: 'SHOTFARM_CRAWL_HOST_CONCURRENCY', default: '2', meaning: 'Pages of one host a crawl has in flight at once (politeness towards the crawled site).' },
   { name: 'SHOTFARM_CAPTURE_TIMEOUT_SECONDS', default: '60', meaning: 'Deadline of a capture whose request sets no max_wait: what is there when it passes is captured.' },
   { name: 'SHOTFARM_AGENT_BROWSERS', default: 'chrome,firefox,brave', meaning: 'Browsers an agent (and the embedded service) offers.' },
