@@ -68,9 +68,9 @@ describe('settle wait: pages that draw after load', function () {
         it(`${fixture.name}: by default the capture shows what a raw loop waiting for visual stability shows`, async function () {
           // Side by side: both mostly wait, and the suite stays short.
           const [output, reference] = await Promise.all([capture(browser, fixture.path), rawFor(browser).then((raw) => stableScreenshot(raw, site.url(fixture.path)))]);
+          expect(await fixture.drawn(output.images[0]!), 'the late content is in the capture').to.equal(true);
           expect(output.warnings).to.deep.equal([]);
           expect(output.timings).to.have.property('settle').that.is.a('number');
-          expect(await fixture.drawn(output.images[0]!), 'the late content is in the capture').to.equal(true);
           expect(await fixture.drawn(reference), 'the late content is in the raw reference').to.equal(true);
           expect(await differingShare(output.images[0]!, reference)).to.be.below(SAME_PICTURE);
         });
