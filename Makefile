@@ -68,7 +68,7 @@ bench: build ## benchmark (~7 min): raw Playwright vs shotfarm embedded and dist
 	node dist/test/bench/speed.js
 
 .PHONY: bench-settle
-bench-settle: build ## benchmark (~2 min): the settle wait on an already settled page, wait_until=load vs settled at 1/2/4 at once, alternating rounds
+bench-settle: build ## benchmark (~4 min): the settle wait on an already settled page, wait_until=load vs settled at 1/2/4 at once, alternating rounds
 	node dist/test/bench/settle-cost.js
 
 .PHONY: dashboard
