@@ -5,8 +5,10 @@
  * machine hits both modes alike). The wait is idle time in the page, not CPU: the CPU the captures
  * spent (this process and its browsers) is reported per capture too.
  *
- *   node dist/test/bench/settle-cost.js [rounds] [captures-per-round] [concurrencies] [browser]
- *   e.g. node dist/test/bench/settle-cost.js 4 16 1,2,4 chrome     (the defaults: `make bench-settle`)
+ *   [BENCH_BROWSER=chrome|firefox|brave] node dist/test/bench/settle-cost.js [rounds] [captures-per-round] [concurrencies]
+ *   e.g. node dist/test/bench/settle-cost.js 4 16 1,2,4     (the defaults, chrome: `make bench-settle`)
+ * The browser is an environment variable because measure.ts's settings (bench-settings.ts) read the
+ * positional arguments as numbers.
  *
  * Driver level (PlaywrightDriver, one warm browser per slot as SHOTFARM_CAPTURES_PER_BROWSER=1 runs
  * them): the service around the driver is the same in both modes, so it would only add noise.
@@ -25,13 +27,13 @@ const arg = (index: number, fallback: string): string => process.argv[index] ?? 
 const ROUNDS = Number(arg(2, '4'));
 const PER_ROUND = Number(arg(3, '16'));
 const CONCURRENCIES = arg(4, '1,2,4').split(',').map(Number);
-const BROWSER = arg(5, 'chrome') as BrowserName;
+const BROWSER = (process.env.BENCH_BROWSER ?? 'chrome') as BrowserName;
 const MODES: WaitUntil[] = ['load', 'settled'];
 /** The light page of the speed benchmark's viewport row (a 600 px block): settled once it has loaded. */
 const PAGE = '/target.html';
 
 if (!BROWSERS.includes(BROWSER) || [ROUNDS, PER_ROUND, ...CONCURRENCIES].some((n) => !Number.isInteger(n) || n < 1)) {
-  throw new Error('usage: settle-cost.js [rounds ≥ 1] [captures-per-round ≥ 1] [concurrencies, e.g. 1,2,4] [chrome|firefox|brave]');
+  throw new Error('usage: [BENCH_BROWSER=chrome|firefox|brave] settle-cost.js [rounds ≥ 1] [captures-per-round ≥ 1] [concurrencies, e.g. 1,2,4]');
 }
 
 /** This process and every browser it started: all the CPU a capture costs. */
