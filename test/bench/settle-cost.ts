@@ -56,7 +56,8 @@ async function main(): Promise<void> {
       const cells = { load: emptyCell(), settled: emptyCell() } as Record<WaitUntil, Cell>;
       const captureIn = (waitUntil: WaitUntil) => async (url: string, _size: unknown, worker: number, signal: AbortSignal) => {
         const started = performance.now();
-        const output = await handles[worker]!.capture(captureSpec(BROWSER, url, { waitUntil }), signal);
+        // max_wait 60 s: on the shared machine (load average 25+) opening a Firefox context once took 15 s.
+        const output = await handles[worker]!.capture(captureSpec(BROWSER, url, { waitUntil, maxWait: 60 }), signal);
         if (output.warnings.length > 0) throw new Error(`${url}: ${output.warnings.join(' ')}`);
         return { ms: performance.now() - started, timings: output.timings };
       };
