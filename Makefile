@@ -67,6 +67,10 @@ bench-batch: build ## benchmark: a 1,000-URL batch in embedded mode, then its ZI
 bench: build ## benchmark (~7 min): raw Playwright vs shotfarm embedded and distributed, chromium c1/2/4 + firefox, alternating rounds; launch cost
 	node dist/test/bench/speed.js
 
+.PHONY: bench-settle
+bench-settle: build ## benchmark (~4 min): the settle wait on an already settled page, wait_until=load vs settled at 1/2/4 at once, alternating rounds
+	node dist/test/bench/settle-cost.js
+
 .PHONY: dashboard
 dashboard: ## rebuild the web dashboard (api/dashboard/ui → api/dashboard/public, which is committed)
 	@# The runner loader reads the TypeScript config in memory: no temporary file in node_modules (which may be shared).

@@ -8,6 +8,15 @@
 export const BROWSERS = ['chrome', 'firefox', 'brave'] as const;
 export type BrowserName = (typeof BROWSERS)[number];
 
+/**
+ * When the capture starts after the page opened: at `domcontentloaded`, at `load`, once the network has
+ * been idle for 500 ms after load (`networkidle`, as peer services mean it), or once the page has settled
+ * after load (`settled`, the default: no request in flight for a short quiet window, fonts loaded, no
+ * layout change across animation frames; bounded by SHOTFARM_SETTLE_CAP_SECONDS). `delay` waits on top.
+ */
+export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle', 'settled'] as const;
+export type WaitUntil = (typeof WAIT_UNTIL)[number];
+
 export const STEP_COMMANDS = ['click', 'type', 'wait', 'wait_for', 'scroll', 'hover', 'select', 'press', 'navigate'] as const;
 export type StepCommand = (typeof STEP_COMMANDS)[number];
 
@@ -117,6 +126,8 @@ export interface CaptureSpec {
   userAgent: string | null;
   /** CSS selector of the element to capture; falls back to the page when not found in time */
   target: string | null;
+  /** what the capture waits for after opening the page (WAIT_UNTIL), before scripts, steps and `delay` */
+  waitUntil: WaitUntil;
   /** seconds to wait after load before the first shot */
   delay: number;
   /** seconds: a deadline for the whole job; when it passes, capture what is there. 0 = service default */

@@ -66,6 +66,8 @@ export interface AgentConfig {
   capturesPerBrowser: number;
   poolIdleSeconds: number;
   pngEncoding: PngEncoding;
+  /** longest settle wait after load, in seconds (0: none) */
+  settleCapSeconds: number;
 }
 
 /** How the control plane runs apps (integrations) after screenshots. */

@@ -8,6 +8,7 @@ import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
 import { DEFAULT_PLANS } from '../billing/default-plans.js';
 import { readPlansFile } from './plans-file.js';
 import type { Config } from './config.js';
+import { SETTLE_CAP_DEFAULT_SECONDS } from './settings.js';
 
 /** Raised when a setting is invalid; its message names every bad setting so start-up can print it. */
 export class ConfigError extends Error {
@@ -210,6 +211,7 @@ export function loadConfig(env: Env): Config {
       capturesPerBrowser: int('SHOTFARM_CAPTURES_PER_BROWSER', 1, 1, 64),
       poolIdleSeconds: int('SHOTFARM_POOL_IDLE_SECONDS', 300, 1, 86_400),
       pngEncoding: pngEncoding as PngEncoding,
+      settleCapSeconds: decimal('SHOTFARM_SETTLE_CAP_SECONDS', SETTLE_CAP_DEFAULT_SECONDS, 0, 30),
     },
     apps: {
       secretsKey,

@@ -2,6 +2,14 @@
  * Every setting of shotfarm: its environment variable, default and meaning. This table is the single
  * source for parsing (load-config.ts) and for the README's settings table (`shotfarm settings`).
  */
+/**
+ * The longest a capture waits after load for the page to settle (wait_until=settled, the default), in
+ * seconds. A few seconds: the fixture corpus's late pages (module loaders, client-rendered tables, slow
+ * web fonts, fade-ins, lazy images) settle within ~1.5 s; a page that never goes quiet (a long-poll, a
+ * ticker) costs the cap on every capture, so it stays short. Parsed in load-config.ts; drivers default to it.
+ */
+export const SETTLE_CAP_DEFAULT_SECONDS = 3;
+
 export interface SettingDoc { name: string; default: string; meaning: string }
 
 export const SETTINGS: readonly SettingDoc[] = [
@@ -41,6 +49,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'SHOTFARM_MAX_DELIVERIES', default: '3', meaning: 'Attempts per job (browser crash, lost agent) before it ends as error. A capture that failed after using its whole deadline is tried at most twice, whatever this says.' },
   { name: 'SHOTFARM_CRAWL_HOST_CONCURRENCY', default: '2', meaning: 'Pages of one host a crawl has in flight at once (politeness towards the crawled site).' },
   { name: 'SHOTFARM_CAPTURE_TIMEOUT_SECONDS', default: '60', meaning: 'Deadline of a capture whose request sets no max_wait: what is there when it passes is captured.' },
+  { name: 'SHOTFARM_SETTLE_CAP_SECONDS', default: String(SETTLE_CAP_DEFAULT_SECONDS), meaning: 'Longest wait after load for the page to settle (no request in flight for a short quiet window, fonts loaded, no layout change across animation frames) before the capture (wait_until=settled, the default). A page still busy then is captured with a warning. Decimals allowed; 0 turns the wait off.' },
   { name: 'SHOTFARM_AGENT_BROWSERS', default: 'chrome,firefox,brave', meaning: 'Browsers an agent (and the embedded service) offers.' },
   { name: 'SHOTFARM_AGENT_SLOTS', default: '2', meaning: 'Captures an agent runs at once (one per core is the measured sweet spot).' },
   { name: 'SHOTFARM_AGENT_COUNTRIES', default: '(absent)', meaning: 'Countries an agent egresses from (comma list, e.g. fr,de); jobs for them are routed to it.' },

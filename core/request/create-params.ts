@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BROWSERS, PDF_FORMATS, VIDEO_FORMATS } from '../capture-spec.js';
+import { BROWSERS, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL } from '../capture-spec.js';
 import { countryDefaults, isTimeZone } from '../countries.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import { bool, custom, int, listOf, longText, num, oneOf, text, toBool, toInt, type Param, type ReadResult } from './param-kinds.js';
@@ -97,6 +97,7 @@ export const CREATE_PARAMS = {
   country: listOf(countryItem, { max: MAX_COUNTRIES_PER_REQUEST, commas: true, description: 'countries to capture from; one record per url × country' }),
   browser: oneOf(BROWSERS, 'browser that captures'),
   delay: int(0, 60, 'seconds to wait after the page loaded'),
+  wait_until: oneOf(WAIT_UNTIL, 'when the capture starts: `settled` (default: after load, once requests, fonts and layout are quiet, at most SHOTFARM_SETTLE_CAP_SECONDS), `networkidle` (no request for 500 ms after load), `load` or `domcontentloaded`; `delay` waits on top'),
   hide_ads: bool('block ads and trackers on the network (brave always does)'),
   hide_popups: bool('hide cookie banners, consent managers and overlays'),
   screen_width: int(1, MAX_VIEWPORT, 'viewport width in pixels'),

@@ -128,6 +128,7 @@ function draft(
     device: { name: device.name, width: device.width, height: device.height, scale: device.scale, mobile: device.mobile, touch: device.touch, landscape: device.landscape },
     userAgent,
     target: p.target !== undefined && p.target !== '' ? p.target : null,
+    waitUntil: p.wait_until ?? 'settled',
     delay: p.delay ?? 0,
     maxWait: p.max_wait ?? 0,
     shots,

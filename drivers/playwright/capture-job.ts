@@ -15,6 +15,8 @@ export interface CaptureServices {
   videoEncoder: VideoEncoder;
   /** the deadline used when a spec's maxWait is 0 ("service default"), in ms */
   defaultMaxWaitMs: number;
+  /** the longest settle wait after load (SHOTFARM_SETTLE_CAP_SECONDS), in ms */
+  settleCapMs: number;
   pngEncoding: PngEncoding;
 }
 
@@ -24,6 +26,6 @@ export interface CaptureServices {
  * the warnings; only the abort signal (job cancelled) makes it throw.
  */
 export async function runCapture(browser: Browser, engine: Engine, info: string, spec: CaptureSpec, signal: AbortSignal, services: CaptureServices): Promise<CaptureOutput> {
-  const settings = { defaultMaxWaitMs: services.defaultMaxWaitMs, warnings: unsupportedOptionWarnings(spec, engine) };
+  const settings = { defaultMaxWaitMs: services.defaultMaxWaitMs, settleCapMs: services.settleCapMs, warnings: unsupportedOptionWarnings(spec, engine) };
   return runCapturePipeline(spec, signal, settings, async () => new PlaywrightSession(await browser.newContext(contextOptions(spec, engine)), spec, engine, info, services));
 }

@@ -31,7 +31,7 @@ async function postFirstNavigation(page: Page, url: string, body: string): Promi
  * Opens the spec's URL. Never throws for the page's sake: an unreachable page or a page that never
  * finishes loading is reported in `warnings` and the capture goes on with what the browser shows.
  * Waiting is split in two so the deadline can cut the second part: `commit` (the response started),
- * then `load` until the deadline.
+ * then `load` (or `domcontentloaded` when the spec's wait_until asks for it) until the deadline.
  */
 export async function openPage(page: Page, spec: CaptureSpec, engine: Engine, deadline: Deadline, warnings: string[]): Promise<void> {
   const url = new URL(spec.url).href;
@@ -49,7 +49,7 @@ export async function openPage(page: Page, spec: CaptureSpec, engine: Engine, de
     return;
   }
   try {
-    await page.waitForLoadState('load', { timeout: deadline.timeout() });
+    await page.waitForLoadState(spec.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load', { timeout: deadline.timeout() });
   } catch (error) {
     deadline.check();
     warnings.push(`The page had not finished loading when max_wait passed; captured what was there (${errorText(error)}).`);

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import type { BrowserName } from '../../core/capture-spec.js';
+import { SETTLE_CAP_DEFAULT_SECONDS } from '../../core/config/settings.js';
 import type { BrowserDriver, BrowserHandle, LaunchOptions, PngEncoding } from '../../core/contracts/browser-driver.js';
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { VideoEncoder } from '../video/video-encoder.js';
@@ -21,6 +22,8 @@ export interface PlaywrightDriverOptions {
   filterListPath?: string;
   /** the job deadline when a spec's maxWait is 0, in seconds */
   defaultMaxWaitSeconds?: number;
+  /** the longest settle wait after load (SHOTFARM_SETTLE_CAP_SECONDS), in seconds; the setting's default when absent */
+  settleCapSeconds?: number;
   /** Chromium's PNG compression effort (core/contracts/browser-driver.ts); fast by default */
   pngEncoding?: PngEncoding;
 }
@@ -43,6 +46,7 @@ export class PlaywrightDriver implements BrowserDriver {
       adBlocker: new AdBlocker(options.filterListPath ?? defaultFilterListPath()),
       videoEncoder: new VideoEncoder({ ffmpegPath: options.ffmpegPath ?? 'ffmpeg' }),
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
+      settleCapMs: (options.settleCapSeconds ?? SETTLE_CAP_DEFAULT_SECONDS) * 1000,
       pngEncoding: options.pngEncoding ?? 'fast',
     };
   }

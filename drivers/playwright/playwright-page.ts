@@ -41,6 +41,10 @@ export class PlaywrightPage implements CapturePage {
     return ScreencastCapture.start(this.page, video, this.videoEncoder);
   }
 
+  async addInitScript(source: string): Promise<void> {
+    await this.page.addInitScript({ content: source });
+  }
+
   open(deadline: Deadline, warnings: string[]): Promise<void> {
     return openPage(this.page, this.spec, this.engine, deadline, warnings);
   }

@@ -23,7 +23,7 @@ export async function runSeleniumCapture(
   const open = async (): Promise<SeleniumSession> =>
     new SeleniumSession(await openSession(gridUrl, sessionCapabilities(spec, services.chromeFlags, binary)), spec, services, sessions);
   try {
-    return await runCapturePipeline(spec, signal, { defaultMaxWaitMs: services.defaultMaxWaitMs, warnings: [] }, open);
+    return await runCapturePipeline(spec, signal, { defaultMaxWaitMs: services.defaultMaxWaitMs, settleCapMs: services.settleCapMs, warnings: [] }, open);
   } catch (error) {
     // Calls fail in many ways once the session is gone; the job's cancellation is the reason to report.
     signal.throwIfAborted();

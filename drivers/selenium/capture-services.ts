@@ -10,5 +10,7 @@ export interface SeleniumCaptureServices {
   chromeFlags: readonly string[];
   /** the job deadline when a spec's maxWait is 0 ("service default"), in ms */
   defaultMaxWaitMs: number;
+  /** the longest settle wait after load (SHOTFARM_SETTLE_CAP_SECONDS), in ms */
+  settleCapMs: number;
   pngEncoding: PngEncoding;
 }

@@ -36,7 +36,7 @@ export async function openPage(driver: WebDriver, cdp: CdpSession, spec: Capture
     await waitForLoad(driver, deadline, ERROR_PAGE_SETTLE_MS);
     return;
   }
-  if (!(await waitForLoad(driver, deadline))) {
+  if (!(await waitForLoad(driver, deadline, Number.POSITIVE_INFINITY, spec.waitUntil === 'domcontentloaded'))) {
     warnings.push('The page had not finished loading when max_wait passed; captured what was there (the load event had not fired).');
   }
 }

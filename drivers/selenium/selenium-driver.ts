@@ -1,4 +1,5 @@
 import type { BrowserName } from '../../core/capture-spec.js';
+import { SETTLE_CAP_DEFAULT_SECONDS } from '../../core/config/settings.js';
 import type { BrowserDriver, BrowserHandle, LaunchOptions, PngEncoding } from '../../core/contracts/browser-driver.js';
 import { CHROMIUM_FLAGS } from '../shared/chromium-flags.js';
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
@@ -16,6 +17,8 @@ export interface SeleniumDriverOptions {
   filterListPath?: string;
   /** the job deadline when a spec's maxWait is 0, in seconds */
   defaultMaxWaitSeconds?: number;
+  /** the longest settle wait after load (SHOTFARM_SETTLE_CAP_SECONDS), in seconds; the setting's default when absent */
+  settleCapSeconds?: number;
   /** Chromium's PNG compression effort (core/contracts/browser-driver.ts); fast by default */
   pngEncoding?: PngEncoding;
 }
@@ -48,6 +51,7 @@ export class SeleniumDriver implements BrowserDriver {
       videoEncoder: new VideoEncoder({ ffmpegPath: options.ffmpegPath ?? 'ffmpeg' }),
       chromeFlags: SESSION_CHROME_FLAGS,
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
+      settleCapMs: (options.settleCapSeconds ?? SETTLE_CAP_DEFAULT_SECONDS) * 1000,
       pngEncoding: options.pngEncoding ?? 'fast',
     };
   }

@@ -47,6 +47,10 @@ export class SeleniumPage implements CapturePage {
     return Screencast.start(this.cdp, video, viewportOf(this.spec), this.videoEncoder);
   }
 
+  async addInitScript(source: string): Promise<void> {
+    await this.cdp.send('Page.addScriptToEvaluateOnNewDocument', { source });
+  }
+
   open(deadline: Deadline, warnings: string[]): Promise<void> {
     return openPage(this.driver, this.cdp, this.spec, deadline, warnings);
   }

@@ -33,6 +33,8 @@ export interface CapturePage {
   readonly steps: StepActions;
   readonly addScriptTag: AddScriptTag;
   startScreencast(video: VideoSpec): Promise<ScreencastRecording>;
+  /** Runs `source` (self-contained JavaScript) in every document the page opens from now on, before the page's own scripts. */
+  addInitScript(source: string): Promise<void>;
   /**
    * Opens the spec's URL. Never throws for the page's sake: an unreachable page or a page that never
    * finishes loading is a warning, and the capture goes on with what the browser shows.

@@ -9,20 +9,23 @@ import { withinOutputTime } from './output-timeout.js';
 import { expectResponsive } from './page-responds.js';
 import { PhaseClock } from './phase-clock.js';
 import { runScripts } from './run-scripts.js';
+import { installSettleWatch, needsSettleWatch, settlePage } from './settle-page.js';
 import { runSteps } from './run-steps.js';
 import { takeShots } from './shots-loop.js';
 
 export interface PipelineSettings {
   /** the deadline used when a spec's maxWait is 0 ("service default"), in ms */
   defaultMaxWaitMs: number;
+  /** the longest settle wait after load (wait_until settled or networkidle), in ms; 0: none */
+  settleCapMs: number;
   /** warnings known before the capture starts (options this browser cannot honour); the capture adds its own */
   warnings: string[];
 }
 
 /**
  * One capture, the same for every driver: `open` gives a fresh context or session, closed in `finally`
- * whatever happens (without waiting for the close). The order of the phases is the order a person would see: load, scripts, steps,
- * delay, then the shots; outputs that change the page (the PDF's measurement resizes the viewport) come
+ * whatever happens (without waiting for the close). The order of the phases is the order a person would see: load, the page
+ * settling (wait_until), scripts, steps, delay, then the shots; outputs that change the page (the PDF's measurement resizes the viewport) come
  * after the video has stopped. Waiting ends at the job's deadline (maxWait); producing outputs is
  * bounded by OUTPUT_TIMEOUT_MS. Only the abort signal (job cancelled) makes it throw; everything else
  * that partly fails is a warning.
@@ -45,10 +48,16 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
         return null;
       });
     }
+    const settles = needsSettleWatch(spec.waitUntil, settings.settleCapMs);
+    if (settles) await installSettleWatch(page, warnings);
     clock.lap('prepare');
 
     await page.open(deadline, warnings);
     clock.lap('load');
+    if (settles) {
+      await settlePage(page, spec.waitUntil, settings.settleCapMs, deadline, warnings);
+      clock.lap('settle');
+    }
     await runScripts(page.addScriptTag, spec, deadline, warnings);
     await runSteps(page.steps, spec.steps, deadline, warnings);
     clock.lap('scripts_steps');

@@ -20,7 +20,7 @@ function expect400(res: Answer, field: string, label = field): void {
 
 /** A valid value of each create parameter, to put a control character inside (so at least 2 characters long). */
 const VALID_CREATE_VALUES: Record<string, string> = {
-  url: 'example.com/a', country: 'fr', browser: 'firefox', delay: '10', hide_ads: 'true', hide_popups: 'true', screen_width: '1000', screen_height: '700',
+  url: 'example.com/a', country: 'fr', browser: 'firefox', delay: '10', wait_until: 'load', hide_ads: 'true', hide_popups: 'true', screen_width: '1000', screen_height: '700',
   size: 'page', cookie: 'a=1; b=2', header: 'X-A: 1', post_data: 'a=1&b=2', referer: 'https://ref.test/', user_agent: 'Agent/1.0', max_wait: '20',
   script: 'https://cdn.test/s.js', script_inline: 'document.title', dark: 'on', strict_ssl: 'yes', cache: '60', max_height: '2000', shots: '10',
   shot_interval: '30', tag: 'red', target: '#main', apps: 'my-hook', html: 'yes', geo_enable: 'true', geo_latitude: '48.85', geo_longitude: '2.35',

@@ -19,6 +19,7 @@ export function captureSpec(browser: BrowserName, url: string, overrides: Partia
     device: { name: null, width: 800, height: 600, scale: 1, mobile: false, touch: false, landscape: false },
     userAgent: null,
     target: null,
+    waitUntil: 'settled',
     delay: 0,
     maxWait: 15,
     shots: 1,

@@ -3,11 +3,14 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { extname, join, normalize } from 'node:path';
+import sharp from 'sharp';
 import { repoPath } from './repo-path.js';
 
 /** A 1×1 transparent PNG: the lazy image and the ad banner. */
 const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.png': 'image/png' };
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.png': 'image/png', '.css': 'text/css', '.json': 'application/json' };
+/** A web font the font fixtures download (any TrueType font does; DejaVu comes with the browsers' fonts). */
+const FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -31,12 +34,16 @@ function cookiesOf(header: string | undefined): Record<string, string> {
  * - /redirect/N: a chain of N 302s ending at /echo?redirected=N.
  * - /missing: 404.  /never: accepts and never answers.  /lazy.png: counted image.
  * - /ads-page?token=T: a page pulling an ad script and banner whose hits are counted per token.
+ * - /slow/MS/PATH: PATH (with the query), answered after MS milliseconds: the late resources of the
+ *   settle fixtures (test/fixtures/site/settle/).  /tile.png?color=RRGGBB: a 64×64 PNG of one colour.
+ *   /font.ttf: a web font.
  * The same handler also listens on HTTPS with a self-signed certificate (test/fixtures/tls).
  */
 export class TestSite {
   private readonly hitCounts = new Map<string, number>();
   private readonly sockets = new Set<Socket>();
   private readonly servers: (http.Server | https.Server)[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
   private httpPort = 0;
   private httpsPort = 0;
 
@@ -78,6 +85,7 @@ export class TestSite {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
     for (const socket of this.sockets) socket.destroy();
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
   }
@@ -95,6 +103,17 @@ export class TestSite {
       response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers });
       response.end(content);
     };
+    const slow = /^\/slow\/(\d+)(\/.*)$/.exec(url.pathname);
+    if (slow) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          resolve();
+        }, Number(slow[1]));
+        this.timers.add(timer);
+      });
+      url.pathname = slow[2]!;
+    }
     const redirect = /^\/redirect\/(\d+)$/.exec(url.pathname);
     if (redirect) {
       const left = Number(redirect[1]);
@@ -113,6 +132,12 @@ export class TestSite {
         return send(404, TYPES['.html']!, '<!doctype html><title>missing</title><h1>Not found</h1>');
       case '/never':
         return; // never answered: the socket stays open until the site closes
+      case '/tile.png': {
+        const color = /^[0-9a-f]{6}$/i.test(url.searchParams.get('color') ?? '') ? `#${url.searchParams.get('color')}` : '#000000';
+        return send(200, TYPES['.png']!, await sharp({ create: { width: 64, height: 64, channels: 3, background: color } }).png().toBuffer());
+      }
+      case '/font.ttf':
+        return send(200, 'font/ttf', await readFile(FONT_FILE));
       case '/lazy.png':
         return send(200, TYPES['.png']!, PIXEL_PNG);
       case '/ads-page': {

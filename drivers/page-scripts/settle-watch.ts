@@ -1,0 +1,113 @@
+/**
+ * Where the page keeps what the settle watch sees: a registered symbol, as the scroll watch
+ * (full-page-init.ts), so it collides with nothing a page defines and does not show in Object.keys(window).
+ */
+export const SETTLE_WATCH_KEY = 'shotfarm.settleWatch';
+
+/** What the watch records in the page (wait-settled.ts reads it). Times are performance.now() values. */
+export interface SettleWatch {
+  /** requests the page started and that have not ended: fetch, XHR, and script, stylesheet and image loads */
+  pending: number;
+  /** when a request last started or ended */
+  lastRequest: number;
+  /** when the DOM last changed (nodes, attributes, text) */
+  lastMutation: number;
+}
+
+/**
+ * Init script of the settle wait (wait_until settled or networkidle), installed before any page script
+ * runs; self-contained. It counts the requests in flight in the page itself, so one mechanism serves
+ * both drivers and every browser (Chromium over CDP, Firefox over WebDriver BiDi, a Selenium grid): no
+ * driver-level network events, which Playwright and a grid's CDP relay report differently.
+ * - fetch and XMLHttpRequest, from the call until the response (or failure);
+ * - <script src>, stylesheet <link> and <img> loads, from the element's insertion (or new src) until its
+ *   load or error event. Lazy images are left to the viewport check of wait-settled.ts: off screen they
+ *   never load, and would hold the wait for nothing.
+ * Requests it cannot see (CSS backgrounds, font files, workers) still end in a Resource Timing entry,
+ * which the wait counts as activity; fonts have document.fonts.
+ * Only the top document is watched: it is what the capture shows. The methods are wrapped in Proxies, so
+ * they still print as `[native code]` with their names and lengths.
+ */
+export function watchSettling(key: string): void {
+  if (window.top !== window) return;
+  const now = performance.now();
+  const watch: SettleWatch = { pending: 0, lastRequest: now, lastMutation: now };
+  Object.defineProperty(window, Symbol.for(key), { value: watch, configurable: true });
+  const begin = (): (() => void) => {
+    watch.pending += 1;
+    watch.lastRequest = performance.now();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      watch.pending -= 1;
+      watch.lastRequest = performance.now();
+    };
+  };
+
+  if (typeof window.fetch === 'function') {
+    window.fetch = new Proxy(window.fetch, {
+      apply(fetch, self, args) {
+        const end = begin();
+        try {
+          const response = Reflect.apply(fetch, self, args) as Promise<Response>;
+          // Both outcomes handled here, so a rejection the page handles does not become unhandled.
+          response.then(end, end);
+          return response;
+        } catch (error) {
+          end();
+          throw error;
+        }
+      },
+    });
+  }
+
+  XMLHttpRequest.prototype.send = new Proxy(XMLHttpRequest.prototype.send, {
+    apply(send, request: XMLHttpRequest, args) {
+      const end = begin();
+      request.addEventListener('loadend', end, { once: true });
+      try {
+        Reflect.apply(send, request, args);
+      } catch (error) {
+        end();
+        throw error;
+      }
+      // A synchronous request has ended when send returns.
+      if (request.readyState === XMLHttpRequest.DONE) end();
+    },
+  });
+
+  const seen = new WeakSet<Element>();
+  const isScript = (script: HTMLScriptElement): boolean => {
+    const type = script.type.trim().toLowerCase();
+    return script.src !== '' && !script.noModule && (type === '' || type === 'module' || type.includes('javascript') || type.includes('ecmascript'));
+  };
+  const loads = (element: Element): boolean => {
+    if (element instanceof HTMLScriptElement) return isScript(element);
+    if (element instanceof HTMLLinkElement) return element.href !== '' && !element.disabled && element.relList.contains('stylesheet') && !element.relList.contains('alternate');
+    if (element instanceof HTMLImageElement) return (element.currentSrc !== '' || element.src !== '' || element.srcset !== '') && !element.complete && element.loading !== 'lazy';
+    return false;
+  };
+  const track = (element: Element): void => {
+    // An image counts again when its src changes (a lazy loader swapping data-src in); the others once.
+    if ((seen.has(element) && !(element instanceof HTMLImageElement)) || !loads(element)) return;
+    seen.add(element);
+    const end = begin();
+    element.addEventListener('load', end, { once: true });
+    element.addEventListener('error', end, { once: true });
+  };
+  new MutationObserver((mutations) => {
+    watch.lastMutation = performance.now();
+    for (const mutation of mutations) {
+      if (mutation.type === 'attributes' && mutation.target instanceof HTMLImageElement && (mutation.attributeName === 'src' || mutation.attributeName === 'srcset')) track(mutation.target);
+      for (const node of Array.from(mutation.addedNodes)) {
+        if (!(node instanceof Element)) continue;
+        track(node);
+        node.querySelectorAll('script[src], link[rel~="stylesheet"], img').forEach(track);
+      }
+    }
+  }).observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+}
+
+/** The init script as source, for CapturePage.addInitScript. */
+export const settleWatchSource = (): string => `(${watchSettling.toString()})(${JSON.stringify(SETTLE_WATCH_KEY)});`;
