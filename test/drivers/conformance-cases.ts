@@ -421,6 +421,17 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
       expect(output.warnings.join(' ')).to.match(/could not be reached/);
     },
   },
+  {
+    name: 'unreachable: the request\'s scripts and steps are not run on the browser\'s error page',
+    // A page the egress guard refused is unreachable the same way; a script there would run in the refused
+    // URL's origin (issue #14). The script would mark the page, the step would fail with a warning of its own.
+    spec: ({ site }) => ({ url: 'http://127.0.0.1:9/', maxWait: 10, scriptInline: `fetch(${JSON.stringify(site.url('/echo?script-ran-on-error-page'))})`, steps: [{ command: 'click', selector: '#nothing', timeout: 1 }] }),
+    check: (output, { site }) => {
+      expect(output.responseCode).to.equal(null);
+      expect(output.warnings).to.include('The page could not be reached: its scripts and steps were not run.');
+      expect(site.hits('/echo?script-ran-on-error-page')).to.equal(0);
+    },
+  },
   // ---- video ----
   ...(['mp4', 'webm', 'gif'] as const).map((format): ConformanceCase => ({
     name: `video ${format}: codec, minimum duration, scale`,

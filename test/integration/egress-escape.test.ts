@@ -59,6 +59,7 @@ function expectCaptured(rows: Map<number, Row>, pages: number[], refused: number
   for (const id of refused) {
     const row = rows.get(id);
     expect(row?.status, JSON.stringify(row)).to.equal('error');
+    expect(row?.error).to.match(/^Blocked: 127\.0\.0\.1 resolves to 127\.0\.0\.1, a loopback address/);
     expect(row?.cost).to.equal(0);
   }
   // The request's script never runs on a page the guard refused (it would run in the blocked URL's origin).
@@ -67,53 +68,60 @@ function expectCaptured(rows: Map<number, Row>, pages: number[], refused: number
 
 describe('egress guard: nothing a browser sends goes around it (issue #14)', function () {
   this.timeout(400_000);
+  /** `serve`: api, in-process queue and agent, PGlite. */
+  let embedded: TestApi;
+  /** api and agent over NATS JetStream and Postgres (one process here; the agent is built as `shotfarm agent` builds it). */
+  let distributed: TestApi;
+  let embeddedAccount: TestAccount;
+  let distributedAccount: TestAccount;
 
-  describe('embedded (serve), chrome, firefox and brave', () => {
-    let api: TestApi;
-    let account: TestAccount;
+  before(async () => {
+    const guarded = { SHOTFARM_ALLOW_PRIVATE_TARGETS: 'false', SHOTFARM_PRIVATE_TARGET_ALLOWLIST: `${HOSTILE_ADDRESS}/32` };
+    embedded = await startTestApi('pglite', { ...guarded, SHOTFARM_AGENT_BROWSERS: BROWSERS.join(',') }, { agent: true });
+    embeddedAccount = await embedded.account(1000);
+    distributed = await startTestApi('postgres', {
+      ...guarded, SHOTFARM_AGENT_BROWSERS: 'chrome', NATS_URL: 'nats://127.0.0.1:4222', SHOTFARM_NATS_PREFIX: `sfescape_${randomBytes(4).toString('hex')}`,
+    }, { agent: true });
+    distributedAccount = await distributed.account(1000);
+  });
+  after(async () => {
+    await embedded?.stop();
+    await distributed?.stop();
+  });
 
-    before(async () => {
-      api = await startTestApi('pglite', {
-        SHOTFARM_ALLOW_PRIVATE_TARGETS: 'false', SHOTFARM_AGENT_BROWSERS: BROWSERS.join(','),
-        SHOTFARM_PRIVATE_TARGET_ALLOWLIST: `${HOSTILE_ADDRESS}/32`,
-      }, { agent: true });
-      account = await api.account(1000);
-    });
-    after(async () => {
-      await api?.stop();
-    });
+  it('WebRTC sends no UDP: no STUN/TURN server and no remote candidate on loopback is reached, in chrome, firefox and brave', async () => {
+    const listener = await PacketListener.start();
+    const site = await HostileSite.start(HOSTILE_ADDRESS, listener.port);
+    try {
+      const pages: number[] = [];
+      for (const browser of BROWSERS) pages.push(await create(embedded, embeddedAccount, { url: `${site.origin}/attack?b=${browser}&r=rtc`, browser, delay: '2' }));
+      const rows = await settled(embedded, pages);
+      for (const id of pages) expect(rows.get(id)?.status, JSON.stringify(rows.get(id))).to.equal('finished');
+      for (const browser of BROWSERS) expect(site.hits.get(`/attack?b=${browser}&r=rtc`), `the hostile page was loaded in ${browser}`).to.equal(1);
+      expectNothingArrived(listener, 'from WebRTC', 'udp');
+    } finally {
+      await site.close();
+      await listener.close();
+    }
+  });
 
-    it('WebRTC sends no UDP: no STUN/TURN server and no remote candidate on loopback is reached, in any browser', async () => {
-      const listener = await PacketListener.start();
-      const site = await HostileSite.start(HOSTILE_ADDRESS, listener.port);
-      try {
-        const pages: number[] = [];
-        for (const browser of BROWSERS) pages.push(await create(api, account, { url: `${site.origin}/attack?b=${browser}&r=rtc`, browser, delay: '2' }));
-        const rows = await settled(api, pages);
-        for (const id of pages) expect(rows.get(id)?.status, JSON.stringify(rows.get(id))).to.equal('finished');
-        expect(site.hits.get(`/attack?b=firefox&r=rtc`), 'the hostile page was loaded').to.equal(1);
-        expectNothingArrived(listener, 'from WebRTC', 'udp');
-      } finally {
-        await site.close();
-        await listener.close();
-      }
-    });
-
-    it(`every teardown path (pagehide, unload, beforeunload, visibilitychange, popups, keepalive, beacon, sockets, WebTransport, workers, frames) stays behind the guard, also ${AFTER_CAPTURE_MS / 1000} s after the captures`, async () => {
-      const listener = await PacketListener.start();
-      const site = await HostileSite.start(HOSTILE_ADDRESS, listener.port);
-      try {
-        const runTag = randomBytes(3).toString('hex');
-        const { pages, refused } = await attackIn(api, account, site, listener, BROWSERS, runTag);
-        const rows = await settled(api, [...pages, ...refused]);
-        expectCaptured(rows, pages, refused, site, BROWSERS.map((b) => `${b}-${runTag}`));
-        expectNothingArrived(listener, 'when the captures ended');
-        await new Promise((resolve) => setTimeout(resolve, AFTER_CAPTURE_MS));
-        expectNothingArrived(listener, `${AFTER_CAPTURE_MS / 1000} s after the captures`);
-      } finally {
-        await site.close();
-        await listener.close();
-      }
-    });
+  it(`every teardown path (pagehide, unload, beforeunload, visibilitychange, popups, keepalive, beacon, sockets, WebTransport, workers, frames) stays behind the guard, embedded (chrome, firefox, brave) and distributed (chrome), also ${AFTER_CAPTURE_MS / 1000} s after the captures`, async () => {
+    const listener = await PacketListener.start();
+    const site = await HostileSite.start(HOSTILE_ADDRESS, listener.port);
+    try {
+      const runTag = randomBytes(3).toString('hex');
+      const [inEmbedded, inDistributed] = await Promise.all([
+        attackIn(embedded, embeddedAccount, site, listener, BROWSERS, runTag),
+        attackIn(distributed, distributedAccount, site, listener, ['chrome'], `${runTag}d`),
+      ]);
+      expectCaptured(await settled(embedded, [...inEmbedded.pages, ...inEmbedded.refused]), inEmbedded.pages, inEmbedded.refused, site, BROWSERS.map((b) => `${b}-${runTag}`));
+      expectCaptured(await settled(distributed, [...inDistributed.pages, ...inDistributed.refused]), inDistributed.pages, inDistributed.refused, site, [`chrome-${runTag}d`]);
+      expectNothingArrived(listener, 'when the captures ended');
+      await new Promise((resolve) => setTimeout(resolve, AFTER_CAPTURE_MS));
+      expectNothingArrived(listener, `${AFTER_CAPTURE_MS / 1000} s after the captures`);
+    } finally {
+      await site.close();
+      await listener.close();
+    }
   });
 });
