@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
  * candidate there, whose connectivity checks are STUN over UDP with an attacker-chosen username).
  * `attack(tag)` fires all of them once; the tag shows in the path or the STUN username.
  */
-function attackScript(port: number, popupUrl: string): string {
+export function attackScript(port: number, popupUrl: string): string {
   return `
 (function () {
   var PORT = ${port};

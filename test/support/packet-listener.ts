@@ -44,6 +44,11 @@ export class PacketListener {
     }
   }
 
+  /** The UDP arrivals that are STUN messages (RFC 5389: the magic cookie 0x2112A442 at bytes 4-7): WebRTC's ICE. */
+  stun(): Arrival[] {
+    return this.arrivals.filter((a) => a.protocol === 'udp' && a.first.slice(4, 8) === '\x21\x12\xa4\x42');
+  }
+
   /** A summary for a failure message: count per protocol and address, and the first bytes of the first few. */
   describe(): string {
     return this.arrivals.slice(0, 8).map((a) => `${a.protocol} ${a.address} ${a.bytes} B: ${JSON.stringify(a.first)}`).join('\n');
