@@ -33,8 +33,8 @@ export const CHROMIUM_FLAGS = [
   '--disable-component-update', // no component downloads (there is no internet on a farm node anyway)
   '--disable-sync', // no account sync
   '--no-first-run', // no first-run dialogs or welcome page
-  // WebRTC may not send UDP around the context's proxy (see CHROMIUM_PROFILE_PREFERENCES: this switch alone
-  // is read only by content_shell and the old headless shell; it stays for Selenium's and any such build).
+  // WebRTC may not send UDP around the context's proxy. Only content_shell and the old headless shell read
+  // this switch; full Chromium (Playwright's and Selenium's here) takes CHROMIUM_PROFILE_PREFERENCES instead.
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...SHOTFARM_DISABLED_FEATURES].join(',')}`,
 ];
