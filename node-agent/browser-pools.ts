@@ -13,6 +13,11 @@ export interface PoolSettings {
   bravePath: string | null;
   /** the Selenium Grid the selenium driver opens its sessions on */
   gridUrl: string | null;
+  /**
+   * The egress guard's address as every browser's own proxy (LaunchOptions.egressProxy), or null when SSRF
+   * protection is off. Asked at each launch: the guard is started before the first browser, not before the pools.
+   */
+  egressProxy?: (() => string) | null;
   /** told when a pooled browser is replaced (metrics) */
   onReplace?: (browser: BrowserName, reason: 'crash' | 'recycle') => void;
 }
@@ -35,6 +40,7 @@ export class BrowserPools {
   private variant(spec: Pick<CaptureSpec, 'browser' | 'dark'>): { key: string; launch: LaunchOptions; warm: boolean } {
     const launch: LaunchOptions = this.settings.gridUrl ? { gridUrl: this.settings.gridUrl } : {};
     if (spec.browser === 'brave' && this.settings.bravePath) launch.executablePath = this.settings.bravePath;
+    if (this.settings.egressProxy) launch.egressProxy = this.settings.egressProxy();
     if (spec.browser === 'firefox' && spec.dark) return { key: 'firefox:dark', launch: { ...launch, dark: true }, warm: false };
     return { key: spec.browser, launch, warm: true };
   }

@@ -51,7 +51,7 @@ export async function createAgent(config: Config, parts: { queue: JobQueue; regi
   const guard = createEgressGuard(config, log, options);
   const driver = await createDriver(config);
   const browsers = a.browsers.filter((b) => driver.browsers().includes(b));
-  const pools = new BrowserPools(driver, browsers, { slots: a.slots, capturesPerBrowser: a.capturesPerBrowser, recycleAfterJobs: a.recycleAfterJobs, poolIdleSeconds: a.poolIdleSeconds, bravePath: a.bravePath, gridUrl: a.seleniumGridUrl, onReplace: observers.browserReplaced });
+  const pools = new BrowserPools(driver, browsers, { slots: a.slots, capturesPerBrowser: a.capturesPerBrowser, recycleAfterJobs: a.recycleAfterJobs, poolIdleSeconds: a.poolIdleSeconds, bravePath: a.bravePath, gridUrl: a.seleniumGridUrl, egressProxy: guard ? () => guard.browserProxy() : null, onReplace: observers.browserReplaced });
   return new NodeAgent(
     { nodeId: a.nodeId, browsers, slots: a.slots, countries: a.countries, driver: driver.kind, captureTimeoutSeconds: config.farm.captureTimeoutSeconds, heartbeatSeconds: config.farm.heartbeatSeconds },
     pools, parts.queue, parts.registry, parts.objects, log, observers.capture, guard,

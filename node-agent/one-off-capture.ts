@@ -36,13 +36,15 @@ export async function captureOnce(config: Config, url: string, opts: OneOffOptio
   resolveFfmpegPath(config.agent.ffmpegPath);
   // The same SSRF guard as the farm's agents: SHOTFARM_ALLOW_PRIVATE_TARGETS decides here too.
   const guard = createEgressGuard(config, log);
+  // The guard listens before the browser starts: it is the browser's own proxy too.
+  await guard?.start();
   const handle = await driver.launch(spec.browser, {
+    ...(guard ? { egressProxy: guard.browserProxy() } : {}),
     ...(spec.browser === 'brave' && config.agent.bravePath ? { executablePath: config.agent.bravePath } : {}),
     ...(spec.browser === 'firefox' && spec.dark ? { dark: true } : {}),
     ...(config.agent.seleniumGridUrl ? { gridUrl: config.agent.seleniumGridUrl } : {}),
   });
   try {
-    await guard?.start();
     const deadline = (spec.maxWait || config.farm.captureTimeoutSeconds) * 1000 + MARGIN_MS;
     const { output, pageError } = await captureGuarded(guard, spec, null, (s) => handle.capture(s, AbortSignal.timeout(deadline)));
     const verdict = pageError !== null ? { status: 'error' as const, error: pageError } : captureVerdict(output);

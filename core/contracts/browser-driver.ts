@@ -22,6 +22,11 @@ export interface LaunchOptions {
   dark?: boolean;
   /** Selenium Grid hub URL, for the selenium driver */
   gridUrl?: string;
+  /**
+   * The egress guard (http://127.0.0.1:PORT, no credentials) as the proxy of the whole browser, when SSRF
+   * protection is on: whatever no capture claims goes there and is refused, nothing goes direct.
+   */
+  egressProxy?: string;
 }
 
 /** A started browser. Each capture runs in a fresh context (or session) that is closed afterwards. */

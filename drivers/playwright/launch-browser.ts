@@ -1,7 +1,8 @@
 import { chromium, firefox, type Browser } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '../shared/chromium-flags.js';
+import { withProfilePreferences } from './chromium-profile.js';
 import { dieWithParent } from './die-with-parent.js';
-import { FIREFOX_DARK_PREFS, FIREFOX_PREFS } from './launch-flags.js';
+import { FIREFOX_DARK_PREFS, FIREFOX_PREFS, firefoxProxyPrefs } from './launch-flags.js';
 
 /** A cold browser start takes 1–3 s here; 30 s means it is not going to start. */
 const LAUNCH_TIMEOUT_MS = 30_000;
@@ -15,18 +16,32 @@ const LEAVE_SIGNALS_TO_US = { handleSIGINT: false, handleSIGTERM: false, handleS
 
 /**
  * The one way a Chromium is launched: the driver's browsers, the speed benchmark's raw loop and the tests
- * that drive a page directly all run the same binary with the same flags.
+ * that drive a page directly all run the same binary with the same flags and profile preferences.
+ *
+ * `egressProxy` (the egress guard, http://127.0.0.1:PORT, no credentials) is the proxy of the WHOLE browser:
+ * every request no capture's context claims (a popup or a keepalive request outliving its context, the
+ * browser's own traffic) goes there and gets 407, and nothing goes direct. Loopback is not bypassed
+ * (`<-loopback>`). Each capture's context still sets its own proxy with its own credentials on top.
  */
-export function launchChromium(executablePath: string): Promise<Browser> {
-  return chromium.launch({ executablePath, args: CHROMIUM_FLAGS, timeout: LAUNCH_TIMEOUT_MS, ...LEAVE_SIGNALS_TO_US });
+export function launchChromium(executablePath: string, egressProxy: string | null = null): Promise<Browser> {
+  return chromium.launch({
+    executablePath: withProfilePreferences(executablePath),
+    args: CHROMIUM_FLAGS,
+    ...(egressProxy ? { proxy: { server: egressProxy, bypass: '<-loopback>' } } : {}),
+    timeout: LAUNCH_TIMEOUT_MS,
+    ...LEAVE_SIGNALS_TO_US,
+  });
 }
 
-/** The one way a Firefox is launched: stock Firefox ESR over WebDriver BiDi, dark mode being a launch pref. */
-export function launchFirefox(executablePath: string, dark = false): Promise<Browser> {
+/**
+ * The one way a Firefox is launched: stock Firefox ESR over WebDriver BiDi, dark mode being a launch pref,
+ * and `egressProxy` the proxy of the whole browser as for Chromium (firefoxProxyPrefs).
+ */
+export function launchFirefox(executablePath: string, dark = false, egressProxy: string | null = null): Promise<Browser> {
   return firefox.launch({
     channel: 'moz-firefox', // stock Firefox over WebDriver BiDi (playwright-core 1.64.1; 1.65 breaks ESR)
     executablePath: dieWithParent(executablePath),
-    firefoxUserPrefs: { ...FIREFOX_PREFS, ...(dark ? FIREFOX_DARK_PREFS : {}) },
+    firefoxUserPrefs: { ...FIREFOX_PREFS, ...(dark ? FIREFOX_DARK_PREFS : {}), ...(egressProxy ? firefoxProxyPrefs(egressProxy) : {}) },
     timeout: LAUNCH_TIMEOUT_MS,
     ...LEAVE_SIGNALS_TO_US,
   });

@@ -24,9 +24,40 @@ export const FIREFOX_PREFS: Record<string, string | number | boolean> = {
   // When a context has a proxy (the egress guard against SSRF, or a country proxy), loopback goes through
   // it too: by default Firefox connects to localhost and 127.0.0.1 directly, past the guard.
   'network.proxy.allow_hijacking_localhost': true,
-  // WebRTC only through the proxy when there is one, never straight UDP past it (Chromium: chromium-flags.ts).
+  // WebRTC only through the proxy, never straight UDP past it (Chromium: CHROMIUM_PROFILE_PREFERENCES).
+  // "if behind proxy" depends on a proxy being configured; proxy_only does not. (Measured here, Firefox ESR
+  // sent no WebRTC UDP to the loopback listener either way; Chromium sent hundreds of STUN packets.)
   'media.peerconnection.ice.proxy_only_if_behind_proxy': true,
+  'media.peerconnection.ice.proxy_only': true,
+  // HTTP/3 and WebTransport are QUIC over UDP, which no HTTP proxy carries: a page could reach an address
+  // over them that the egress guard never saw.
+  'network.http.http3.enable': false,
+  'network.webtransport.enabled': false,
+  'network.webtransport.datagrams.enabled': false,
 };
+
+/**
+ * The egress guard as the proxy of the whole Firefox (launch-browser.ts): http and https (every CONNECT,
+ * WebSockets included) through it, no host exempt (loopback neither), no direct connection when it fails
+ * or refuses, and no SOCKS. A request no capture's context claims carries no credentials and gets 407.
+ */
+export function firefoxProxyPrefs(proxy: string): Record<string, string | number | boolean> {
+  const url = new URL(proxy);
+  const port = Number(url.port);
+  return {
+    'network.proxy.type': 1, // manual
+    'network.proxy.http': url.hostname,
+    'network.proxy.http_port': port,
+    'network.proxy.ssl': url.hostname,
+    'network.proxy.ssl_port': port,
+    'network.proxy.share_proxy_settings': false,
+    'network.proxy.socks': '',
+    'network.proxy.socks_port': 0,
+    'network.proxy.no_proxies_on': '',
+    'network.proxy.allow_hijacking_localhost': true,
+    'network.proxy.failover_direct': false,
+  };
+}
 
 /** Firefox's dark mode: over BiDi prefers-color-scheme follows this launch pref, not a context option. */
 export const FIREFOX_DARK_PREFS = { 'ui.systemUsesDarkTheme': 1 };

@@ -63,21 +63,21 @@ export class PlaywrightDriver implements BrowserDriver {
   private async start(browser: BrowserName, opts: LaunchOptions): Promise<{ playwrightBrowser: Browser; engine: Engine; info: string }> {
     switch (browser) {
       case 'chrome': {
-        const playwrightBrowser = await launchChromium(opts.executablePath ?? this.options.chromiumPath ?? DEFAULT_CHROMIUM);
+        const playwrightBrowser = await launchChromium(opts.executablePath ?? this.options.chromiumPath ?? DEFAULT_CHROMIUM, opts.egressProxy ?? null);
         const engine: Engine = { browser, name: 'chromium', braveEmulation: false, launchedDark: false };
         return { playwrightBrowser, engine, info: `chromium ${playwrightBrowser.version()}` };
       }
       case 'brave': {
         // A real Brave binary brings its own shields and identity; without one, Chromium emulates them.
         const real = opts.executablePath !== undefined;
-        const playwrightBrowser = await launchChromium(opts.executablePath ?? this.options.chromiumPath ?? DEFAULT_CHROMIUM);
+        const playwrightBrowser = await launchChromium(opts.executablePath ?? this.options.chromiumPath ?? DEFAULT_CHROMIUM, opts.egressProxy ?? null);
         const engine: Engine = { browser, name: 'chromium', braveEmulation: !real, launchedDark: false };
         const info = real ? `brave (chromium ${playwrightBrowser.version()}, ${opts.executablePath})` : `chromium ${playwrightBrowser.version()} (brave emulation)`;
         return { playwrightBrowser, engine, info };
       }
       case 'firefox': {
         const dark = opts.dark === true;
-        const playwrightBrowser = await launchFirefox(opts.executablePath ?? this.options.firefoxPath ?? DEFAULT_FIREFOX, dark);
+        const playwrightBrowser = await launchFirefox(opts.executablePath ?? this.options.firefoxPath ?? DEFAULT_FIREFOX, dark, opts.egressProxy ?? null);
         const engine: Engine = { browser, name: 'firefox', braveEmulation: false, launchedDark: dark };
         return { playwrightBrowser, engine, info: `firefox ${playwrightBrowser.version()} (webdriver bidi${dark ? ', dark' : ''})` };
       }

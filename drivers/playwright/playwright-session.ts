@@ -38,7 +38,15 @@ export class PlaywrightSession implements CaptureSession {
     void this.context.close().catch(() => undefined);
   }
 
+  /**
+   * Nothing of a capture outlives it: its pages (the capture's and any popup it opened) are closed first,
+   * without beforeunload, which stops their loads and requests, then the context. A page's unload
+   * handlers still run while it closes; what they send goes through the context's proxy, whose
+   * credentials the capture's end has revoked (407), or else through the browser's own proxy, the same
+   * guard without credentials: nothing goes direct (launch-browser.ts).
+   */
   async close(): Promise<void> {
+    await Promise.all(this.context.pages().map((page) => page.close({ runBeforeUnload: false }).catch(() => undefined)));
     await this.context.close().catch(() => undefined);
   }
 }

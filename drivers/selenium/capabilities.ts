@@ -1,4 +1,5 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
+import { CHROMIUM_PROFILE_PREFERENCES } from '../shared/chromium-flags.js';
 import { viewportOf } from '../shared/viewport.js';
 
 /**
@@ -41,7 +42,8 @@ export function sessionCapabilities(spec: CaptureSpec, chromeFlags: readonly str
     'goog:chromeOptions': {
       ...(binary ? { binary } : {}),
       args,
-      ...(spec.language ? { prefs: { 'intl.accept_languages': spec.language } } : {}),
+      // The same profile preferences as Playwright's Chromium (WebRTC sends no UDP around the proxy).
+      prefs: { ...CHROMIUM_PROFILE_PREFERENCES, ...(spec.language ? { 'intl.accept_languages': spec.language } : {}) },
       mobileEmulation: {
         deviceMetrics: {
           width: viewport.width,

@@ -54,12 +54,19 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
 
     await page.open(deadline, warnings);
     clock.lap('load');
-    if (settles) {
-      await settlePage(page, spec.waitUntil, settings.settleCapMs, deadline, warnings);
-      clock.lap('settle');
+    // No settling, scripts or steps on a page that was never reached: the browser shows its own error page
+    // then (the egress guard refuses a private page at the connection), and the request's scripts would run
+    // in the refused URL's origin for nothing a capture needs.
+    if (page.responseCode() !== null) {
+      if (settles) {
+        await settlePage(page, spec.waitUntil, settings.settleCapMs, deadline, warnings);
+        clock.lap('settle');
+      }
+      await runScripts(page.addScriptTag, spec, deadline, warnings);
+      await runSteps(page.steps, spec.steps, deadline, warnings);
+    } else if (spec.scripts.length > 0 || spec.scriptInline !== null || spec.steps.length > 0) {
+      warnings.push('The page could not be reached: its scripts and steps were not run.');
     }
-    await runScripts(page.addScriptTag, spec, deadline, warnings);
-    await runSteps(page.steps, spec.steps, deadline, warnings);
     clock.lap('scripts_steps');
     if (spec.delay > 0) {
       const slept = await deadline.sleep(spec.delay * 1000);

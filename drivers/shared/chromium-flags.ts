@@ -33,8 +33,21 @@ export const CHROMIUM_FLAGS = [
   '--disable-component-update', // no component downloads (there is no internet on a farm node anyway)
   '--disable-sync', // no account sync
   '--no-first-run', // no first-run dialogs or welcome page
-  // WebRTC may not send UDP around the context's proxy: with the egress guard (SSRF protection) as the
-  // proxy, a page could otherwise reach private addresses (or reveal the node's own) over ICE/STUN.
+  // WebRTC may not send UDP around the context's proxy. Only content_shell and the old headless shell read
+  // this switch; full Chromium (Playwright's and Selenium's here) takes CHROMIUM_PROFILE_PREFERENCES instead.
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...SHOTFARM_DISABLED_FEATURES].join(',')}`,
 ];
+
+/**
+ * Profile preferences every Playwright Chromium starts with (drivers/playwright/chromium-profile.ts writes
+ * them in its profile; the capture contexts, off-the-record profiles of it, read them through).
+ * - webrtc.ip_handling_policy: WebRTC never sends UDP that does not go through the proxy, so ICE and STUN
+ *   cannot reach a private address (or tell the node's own) around the egress guard. Full Chromium reads it
+ *   only from here (or an enterprise policy): --force-webrtc-ip-handling-policy is not read by the browser
+ *   Playwright runs, and measured here a page's RTCPeerConnection sent 1,265 STUN packets to a loopback
+ *   listener with that switch on (test/integration/egress-escape.test.ts).
+ */
+export const CHROMIUM_PROFILE_PREFERENCES = {
+  webrtc: { ip_handling_policy: 'disable_non_proxied_udp' },
+};

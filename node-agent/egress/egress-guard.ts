@@ -38,6 +38,15 @@ export class EgressGuard {
     });
   }
 
+  /**
+   * The guard's address without credentials: every browser's own proxy (drivers/playwright/launch-browser.ts).
+   * A request through it that no open pass claims gets 407 and goes nowhere.
+   */
+  browserProxy(): string {
+    if (!this.server) throw new Error('the egress guard is not started');
+    return `http://127.0.0.1:${this.server.port}`;
+  }
+
   /** Opens a capture's pass; `upstream` is the country proxy its allowed traffic continues through. */
   open(jobId: number, upstream: string | null): EgressPass {
     if (!this.server) throw new Error('the egress guard is not started');

@@ -41,12 +41,12 @@ export async function startProxyServer(deps: ProxyDeps): Promise<{ port: number;
 }
 
 /** The destination's verdict for one request, recorded in the capture's log when it is refused. */
-async function decide(deps: ProxyDeps, session: JobSession, host: string, port: number): Promise<{ address: string } | { refusal: string }> {
+async function decide(deps: ProxyDeps, session: JobSession, host: string, port: number): Promise<{ address: string } | { refusal: true }> {
   const destination = await resolveDestination(host, deps.lookup, deps.allowlist);
   if (destination.allowed) return { address: destination.address };
   session.blocked.push({ host, port, address: destination.address, kind: destination.kind });
   deps.log.info({ job: session.username, host, address: destination.address, kind: destination.kind }, 'egress guard blocked a request');
-  return { refusal: `Blocked by shotfarm: ${host} resolves to ${destination.address}, a ${destination.kind} address.` };
+  return { refusal: true };
 }
 
 async function forward(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -67,7 +67,9 @@ async function forward(deps: ProxyDeps, req: IncomingMessage, res: ServerRespons
     const port = Number(target.port) || 80;
     const verdict = await decide(deps, session, target.hostname, port);
     if ('refusal' in verdict) {
-      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end(verdict.refusal);
+      // Refused at the connection, like a CONNECT: an answer with a body would be a page of the refused
+      // URL's origin, where the browser would run the capture's scripts and which it would capture.
+      res.destroy();
       return;
     }
     const socket = await openConnection(verdict.address, port, session.upstream);

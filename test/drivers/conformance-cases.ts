@@ -1,12 +1,16 @@
 import { expect } from 'chai';
 import type { BrowserName, CaptureOutput, CaptureSpec, TrackerSpec, VideoSpec } from '../../core/capture-spec.js';
 import type { LaunchOptions } from '../../core/contracts/browser-driver.js';
+import { attackScript } from '../support/hostile-site.js';
+import type { PacketListener } from '../support/packet-listener.js';
 import { imageSize, near, pdfPages, pixel, probeVideo } from '../support/media-probe.js';
 import { readPreJson, readPreText } from '../support/read-pre.js';
 import type { TestSite } from '../support/test-site.js';
 
 export interface CaseContext {
   site: TestSite;
+  /** a loopback TCP/UDP listener nothing should reach over UDP (WebRTC) */
+  listener: PacketListener;
   browser: BrowserName;
   /** a token unique to this run of the case, for counting its own requests on the test site */
   token: string;
@@ -419,6 +423,24 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
       expect(output.responseCode).to.equal(null);
       expect(output.finalUrl).to.equal('');
       expect(output.warnings.join(' ')).to.match(/could not be reached/);
+    },
+  },
+  {
+    name: 'WebRTC sends no UDP: a STUN/TURN server and a remote candidate on loopback never get a STUN packet (issue #14)',
+    spec: ({ site, listener }) => ({ url: site.url('/echo?webrtc'), delay: 2, scriptInline: `${attackScript(listener.port, 'about:blank')}\nwindow.__attack('conformance');` }),
+    // Without the egress guard (these suites run none) a page may reach loopback over TCP, and Chromium's
+    // WebTransport over QUIC; only STUN, WebRTC's UDP, is counted: it must be off with or without a proxy.
+    check: (_output, { listener }) => expect(listener.stun().length, listener.describe()).to.equal(0),
+  },
+  {
+    name: 'unreachable: the request\'s scripts and steps are not run on the browser\'s error page',
+    // A page the egress guard refused is unreachable the same way; a script there would run in the refused
+    // URL's origin (issue #14). The script would mark the page, the step would fail with a warning of its own.
+    spec: ({ site }) => ({ url: 'http://127.0.0.1:9/', maxWait: 10, scriptInline: `fetch(${JSON.stringify(site.url('/echo?script-ran-on-error-page'))})`, steps: [{ command: 'click', selector: '#nothing', timeout: 1 }] }),
+    check: (output, { site }) => {
+      expect(output.responseCode).to.equal(null);
+      expect(output.warnings).to.include('The page could not be reached: its scripts and steps were not run.');
+      expect(site.hits('/echo?script-ran-on-error-page')).to.equal(0);
     },
   },
   // ---- video ----

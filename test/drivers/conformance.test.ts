@@ -5,6 +5,7 @@ import type { BrowserHandle, LaunchOptions } from '../../core/contracts/browser-
 import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
 import { BROWSER_PROCESS, countOwnProcesses, waitForOwnProcesses } from '../support/process-census.js';
+import { PacketListener } from '../support/packet-listener.js';
 import { TestSite } from '../support/test-site.js';
 import { CONFORMANCE_CASES } from './conformance-cases.js';
 
@@ -15,6 +16,7 @@ import { CONFORMANCE_CASES } from './conformance-cases.js';
  */
 describe('playwright driver conformance', function () {
   let site: TestSite;
+  let listener: PacketListener;
   let processesBefore: number;
   const driver = new PlaywrightDriver({ ffmpegPath: 'ffmpeg' });
   const handles = new Map<string, Promise<BrowserHandle>>();
@@ -32,11 +34,13 @@ describe('playwright driver conformance', function () {
   before(async function () {
     processesBefore = await countOwnProcesses(BROWSER_PROCESS, []);
     site = await TestSite.start();
+    listener = await PacketListener.start();
   });
 
   after(async function () {
     for (const handle of handles.values()) await (await handle).close();
     await site.close();
+    await listener.close();
     // Every browser process the suite started has exited: nothing leaks.
     expect(await waitForOwnProcesses(BROWSER_PROCESS, [], processesBefore, 15_000)).to.equal(processesBefore);
   });
@@ -48,7 +52,7 @@ describe('playwright driver conformance', function () {
         it(testCase.name, async function () {
           const handle = await handleFor(browser, testCase.launch?.(browser) ?? {});
           const token = randomUUID();
-          const partial = { site, browser, token, elapsedMs: 0 };
+          const partial = { site, listener, browser, token, elapsedMs: 0 };
           const { url, ...overrides } = testCase.spec(partial);
           const started = Date.now();
           const output = await handle.capture(captureSpec(browser, url, overrides), AbortSignal.timeout(55_000));

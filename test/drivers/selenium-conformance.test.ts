@@ -6,6 +6,7 @@ import { localGridOptions } from '../../grid/selenium/local-grid-options.js';
 import { SeleniumGrid } from '../../grid/selenium/selenium-grid.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
 import { countOwnProcesses, SELENIUM_PROCESS, waitForOwnProcesses } from '../support/process-census.js';
+import { PacketListener } from '../support/packet-listener.js';
 import { TestSite } from '../support/test-site.js';
 import { CONFORMANCE_CASES, type ConformanceCase } from './conformance-cases.js';
 
@@ -42,6 +43,7 @@ async function gridSessions(gridUrl: string): Promise<number> {
  */
 describe('selenium driver conformance', function () {
   let site: TestSite;
+  let listener: PacketListener;
   let grid: SeleniumGrid;
   let handle: BrowserHandle;
   let processesBefore: number;
@@ -49,6 +51,7 @@ describe('selenium driver conformance', function () {
   before(async function () {
     processesBefore = await countOwnProcesses(SELENIUM_PROCESS, []);
     site = await TestSite.start();
+    listener = await PacketListener.start();
     grid = await SeleniumGrid.start(localGridOptions());
     handle = await new SeleniumDriver({ ffmpegPath: 'ffmpeg' }).launch('chrome', { gridUrl: grid.url });
   });
@@ -58,6 +61,7 @@ describe('selenium driver conformance', function () {
     await handle?.close();
     await grid?.stop();
     await site?.close();
+    await listener?.close();
     // The JVM, every chromedriver and every Chromium the grid started have exited: nothing leaks.
     expect(await waitForOwnProcesses(SELENIUM_PROCESS, group === undefined ? [] : [group], processesBefore, PROCESS_EXIT_WAIT_MS)).to.equal(processesBefore);
   });
@@ -95,7 +99,7 @@ describe('selenium driver conformance', function () {
   for (const testCase of CONFORMANCE_CASES.filter(applies)) {
     it(testCase.name, async function () {
       const token = randomUUID();
-      const partial = { site, browser: 'chrome' as const, token, elapsedMs: 0 };
+      const partial = { site, listener, browser: 'chrome' as const, token, elapsedMs: 0 };
       const { url, ...overrides } = testCase.spec(partial);
       const started = Date.now();
       const output = await handle.capture(captureSpec('chrome', url, overrides), AbortSignal.timeout(55_000));

@@ -87,8 +87,10 @@ describe('egress guard proxy: credentials and a country proxy behind it', functi
       expect(answer.status).to.equal(200);
       expect(answer.body).to.include('site.test');
       expect(upstream.targets).to.deep.equal([`127.0.0.1:${port}`]);
-      const blocked = await viaGuard(pass, guardPort, `http://rebind.test:${port}/echo?via=upstream-blocked`);
-      expect(blocked.status).to.equal(403);
+      // Refused at the connection, with no answer at all: a refusal page would be a page of the refused
+      // origin, where a capture's scripts could run (issue #14).
+      const blocked = await viaGuard(pass, guardPort, `http://rebind.test:${port}/echo?via=upstream-blocked`).then((a) => `answered ${a.status}`, (err: NodeJS.ErrnoException) => err.code);
+      expect(blocked).to.equal('ECONNRESET');
       expect(upstream.targets, 'a blocked request never reaches the country proxy').to.have.length(1);
       expect(pass.blocked()).to.deep.equal([{ host: 'rebind.test', port, address: '10.0.0.5', kind: 'private' }]);
     } finally {

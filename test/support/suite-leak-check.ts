@@ -13,8 +13,9 @@ import { countOwnProcesses, waitForOwnProcesses } from './process-census.js';
  */
 const PROCESSES = /\/usr\/lib\/chromium\/chromium|firefox-esr|chromedriver|ffmpeg|selenium-server[^ ]*\.jar/;
 // Not a leak: the Firefox launcher's watchdog script (drivers/playwright/die-with-parent.ts) is written once
-// per browser binary and reused by every later launch, on purpose.
-const TEMP = /^(playwright_chromiumdev_profile-|playwright_firefoxdev_profile-|playwright-artifacts-|org\.chromium\.Chromium\.|shotfarm-(?!die-with-parent-))/;
+// per browser binary and reused by every later launch, on purpose; so is Chromium's preferences wrapper
+// (drivers/playwright/chromium-profile.ts).
+const TEMP = /^(playwright_chromiumdev_profile-|playwright_firefoxdev_profile-|playwright-artifacts-|org\.chromium\.Chromium\.|shotfarm-(?!die-with-parent-|chromium-prefs-))/;
 
 let tempBefore = new Set<string>();
 
