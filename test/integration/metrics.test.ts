@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { UNMATCHED_ROUTE } from '../../api/http/request-metrics.js';
+import { CLI_PATH } from '../support/run-cli.js';
+import { parsePrometheusText, sampleSum, samplesOf, type Sample } from '../support/prometheus-text.js';
+import { TestSite } from '../support/test-site.js';
+import { until } from '../support/wait-until.js';
+
+/**
+ * The metrics of the embedded service, read as Prometheus reads them: the real `shotfarm serve` (API, in-process
+ * queue and a Chromium agent in one process) takes a capture, then GET /metrics is parsed.
+ */
+describe('metrics of the embedded service (shotfarm serve)', function () {
+  this.timeout(120_000);
+  const key = 'metrics-test-key-0123456789';
+  let site: TestSite;
+  let dataDir: string;
+  let child: ChildProcess;
+  let exited: Promise<number | null>;
+  let base: string;
+  let samples: Sample[];
+  let captureId: number;
+
+  before(async () => {
+    site = await TestSite.start();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-metrics-'));
+    child = spawn(process.execPath, [CLI_PATH, 'serve'], {
+      env: {
+        PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent',
+        SHOTFARM_BOOTSTRAP_KEY: key, SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true', SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: '1',
+      },
+    });
+    exited = new Promise((resolve) => child.once('exit', resolve));
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    base = await until('serve to print its URL', async () => /running at (http:\/\/\S+)/.exec(out)?.[1]);
+    const created = await (await fetch(`${base}/api/v1/screenshot/create?key=${key}&url=${encodeURIComponent(site.url('/target.html'))}`)).json() as { data: { id: number }[] };
+    captureId = created.data[0]!.id;
+    const info = await (await fetch(`${base}/api/v1/screenshot/info?key=${key}&id=${captureId}&wait=60`)).json() as { data: { status: string } };
+    expect(info.data.status).to.equal('finished');
+    // A request no route takes, with a secret-looking path: it must not become a label.
+    await fetch(`${base}/no-such-page/sf_secret_in_path`);
+    const res = await fetch(`${base}/metrics`);
+    expect(res.headers.get('content-type')).to.match(/^text\/plain/);
+    samples = parsePrometheusText(await res.text());
+  });
+
+  after(async () => {
+    if (child && child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    await site?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('records the embedded agent\'s capture: duration histogram for chrome / playwright / finished', () => {
+    expect(sampleSum(samples, 'shotfarm_capture_duration_seconds_count', { browser: 'chrome', driver: 'playwright', outcome: 'finished' })).to.be.at.least(1);
+    expect(sampleSum(samples, 'shotfarm_jobs_in_flight')).to.equal(0);
+    expect(samplesOf(samples, 'shotfarm_browser_pool_size').length).to.be.at.least(1);
+  });
+
+  it('counts results by status', () => {
+    expect(sampleSum(samples, 'shotfarm_results_total', { status: 'finished' })).to.equal(1);
+    expect(sampleSum(samples, 'shotfarm_results_total', { status: 'error' })).to.equal(0);
+  });
+
+  it('times HTTP requests per route template, never the raw URL', () => {
+    expect(sampleSum(samples, 'shotfarm_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/screenshot/create', status: '200' })).to.equal(1);
+    expect(sampleSum(samples, 'shotfarm_http_request_duration_seconds_count', { route: '/api/v1/screenshot/info', status: '200' })).to.equal(1);
+    expect(sampleSum(samples, 'shotfarm_http_request_duration_seconds_count', { route: UNMATCHED_ROUTE, status: '404' })).to.equal(1);
+    const routes = new Set(samplesOf(samples, 'shotfarm_http_request_duration_seconds_count').map((s) => s.labels.route));
+    for (const route of routes) expect(route).to.not.match(/sf_secret|key=|\?|metrics-test-key|\d{2,}/);
+  });
+
+  it('shows nodes and slots by state', () => {
+    expect(sampleSum(samples, 'shotfarm_nodes', { state: 'active' })).to.equal(1);
+    expect(sampleSum(samples, 'shotfarm_nodes', { state: 'draining' })).to.equal(0);
+    expect(sampleSum(samples, 'shotfarm_slots', { state: 'free' }) + sampleSum(samples, 'shotfarm_slots', { state: 'busy' })).to.equal(1);
+    expect(sampleSum(samples, 'shotfarm_queue_depth', { browser: 'chrome' })).to.equal(0);
+  });
+
+  it('exports Node\'s default metrics under their standard names', () => {
+    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
+      expect(samplesOf(samples, name).length, name).to.be.at.least(1);
+    }
+    expect(samples.some((s) => s.name.startsWith('shotfarm_process_'))).to.equal(false);
+  });
+});
