@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { UNMATCHED_ROUTE } from '../../api/http/request-metrics.js';
+import type { CaptureResult } from '../../core/contracts/job-queue.js';
+import { call, startTestApi, type TestApi } from '../support/test-api.js';
 import { CLI_PATH } from '../support/run-cli.js';
 import { parsePrometheusText, sampleSum, samplesOf, type Sample } from '../support/prometheus-text.js';
 import { TestSite } from '../support/test-site.js';
@@ -86,5 +88,63 @@ describe('metrics of the embedded service (shotfarm serve)', function () {
       expect(samplesOf(samples, name).length, name).to.be.at.least(1);
     }
     expect(samples.some((s) => s.name.startsWith('shotfarm_process_'))).to.equal(false);
+  });
+});
+
+/**
+ * The control plane's own metrics with no agent (the declared contract node): app runs by type and status, read
+ * from the database, and results by status as the queue delivers them (a redelivered one counted once).
+ */
+describe('metrics of the control plane: app runs and results by status', function () {
+  this.timeout(60_000);
+  let api: TestApi;
+
+  before(async () => {
+    api = await startTestApi('pglite');
+  });
+  after(async () => {
+    await api?.stop();
+  });
+
+  const scrape = async (): Promise<Sample[]> => parsePrometheusText(await (await fetch(`${api.plane.url}/metrics`)).text());
+
+  it('counts app runs by app type and status', async () => {
+    const acct = await api.account(100);
+    const created = await call(api.url, '/app/create', {
+      method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ app_id: 'hook', type: 'webhook', name: 'hook', settings: { url: 'http://127.0.0.1:9/hook', secret: `whsec_${'A'.repeat(32)}` } }),
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    for (const i of [1, 2]) {
+      const shot = await call(api.url, `/screenshot/create?url=${encodeURIComponent(`http://example.test/${i}`)}&apps=hook`, { key: acct.key });
+      expect(shot.status, JSON.stringify(shot.body)).to.equal(200);
+    }
+    const samples = await scrape();
+    // The records wait for a capture (no agent takes them): their runs are pending.
+    expect(samplesOf(samples, 'shotfarm_app_runs').map((s) => [s.labels, s.value])).to.deep.equal([[{ type: 'webhook', status: 'pending' }, 2]]);
+    expect(sampleSum(samples, 'shotfarm_nodes', { state: 'active' })).to.equal(1);
+    expect(sampleSum(samples, 'shotfarm_slots')).to.equal(0);
+  });
+
+  it('counts results by status, a redelivered result once', async () => {
+    const acct = await api.account(100);
+    const create = async (): Promise<number> => (await call(api.url, `/screenshot/create?url=${encodeURIComponent('http://example.test/broken')}&cache=false`, { key: acct.key })).body.data[0].id as number;
+    const errorResult = (id: number): CaptureResult => ({
+      id, status: 'error', error: 'net::ERR_NAME_NOT_RESOLVED', files: [], finalUrl: 'http://example.test/broken', finalUrls: [], responseCode: 0, links: [], trackers: [],
+      userAgent: 'test', browserInfo: 'test', warnings: [], timings: {}, node: { id: 'test-node', host: 'localhost' }, routing: 'any',
+    });
+    const status = async (id: number): Promise<string> => (await call(api.url, `/screenshot/info?id=${id}`, { key: acct.key })).body.data?.status;
+    const first = await create();
+    await api.parts.queue.publishResult(errorResult(first));
+    await until('the result to be recorded', async () => (await status(first)) === 'error');
+    // Redelivered, then a marker: the marker's record ends after the redelivery was handled (its transaction
+    // finds the record ended and commits nothing; the marker's ends a record, charges and queues app runs).
+    await api.parts.queue.publishResult(errorResult(first));
+    const marker = await create();
+    await api.parts.queue.publishResult(errorResult(marker));
+    await until('the marker to be recorded', async () => (await status(marker)) === 'error');
+    const samples = await scrape();
+    expect(sampleSum(samples, 'shotfarm_results_total', { status: 'error' })).to.equal(2);
+    expect(sampleSum(samples, 'shotfarm_results_total', { status: 'finished' })).to.equal(0);
   });
 });
