@@ -45,6 +45,8 @@ describe('metrics of the embedded service (shotfarm serve)', function () {
     expect(info.data.status).to.equal('finished');
     // A request no route takes, with a secret-looking path: it must not become a label.
     await fetch(`${base}/no-such-page/sf_secret_in_path`);
+    // Refused by the API router's authentication middleware, before its route runs.
+    await fetch(`${base}/api/v1/screenshot/info?key=sf_wrong_key&id=${captureId}`);
     const res = await fetch(`${base}/metrics`);
     expect(res.headers.get('content-type')).to.match(/^text\/plain/);
     samples = parsePrometheusText(await res.text());
@@ -71,9 +73,10 @@ describe('metrics of the embedded service (shotfarm serve)', function () {
   it('times HTTP requests per route template, never the raw URL', () => {
     expect(sampleSum(samples, 'shotfarm_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/screenshot/create', status: '200' })).to.equal(1);
     expect(sampleSum(samples, 'shotfarm_http_request_duration_seconds_count', { route: '/api/v1/screenshot/info', status: '200' })).to.equal(1);
+    expect(sampleSum(samples, 'shotfarm_http_request_duration_seconds_count', { route: '/api/v1/screenshot/info', status: '401' })).to.equal(1);
     expect(sampleSum(samples, 'shotfarm_http_request_duration_seconds_count', { route: UNMATCHED_ROUTE, status: '404' })).to.equal(1);
     const routes = new Set(samplesOf(samples, 'shotfarm_http_request_duration_seconds_count').map((s) => s.labels.route));
-    for (const route of routes) expect(route).to.not.match(/sf_secret|key=|\?|metrics-test-key|\d{2,}/);
+    for (const route of routes) expect(route).to.not.match(/sf_secret|sf_wrong|key=|\?|metrics-test-key|\d{2,}/);
   });
 
   it('shows nodes and slots by state', () => {
