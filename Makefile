@@ -3,7 +3,8 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 # What the browsers need on Debian 12. Browsers cannot be downloaded by npm tools here, so Debian's are used.
-SYSTEM_PACKAGES := chromium chromium-driver firefox-esr ffmpeg fonts-noto-color-emoji fonts-noto-cjk
+# prometheus: its promtool checks and unit-tests monitoring/alerts.yml (test/unit/monitoring.test.ts).
+SYSTEM_PACKAGES := chromium chromium-driver firefox-esr ffmpeg fonts-noto-color-emoji fonts-noto-cjk prometheus
 # Where the tests find Postgres: the local socket, as root (the test harness creates throwaway databases).
 PG_SOCKET_DIR := /var/run/postgresql
 

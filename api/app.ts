@@ -33,6 +33,7 @@ import type { ScreenshotEvents } from './farm/screenshot-events.js';
 import { adminRoutes } from './routes/admin.js';
 import type { FarmMetrics } from '../core/metrics/farm-metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { requestMetrics } from './http/request-metrics.js';
 import { buildAuthService } from './auth/build-auth.js';
 import { impersonationAudit } from './auth/impersonation-audit.js';
 import { publicAuthRoutes, sessionRoutes } from './routes/auth.js';
@@ -75,6 +76,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   app.use(clientAddress(deps.config.trustedProxies));
   app.use(requestId);
+  app.use(requestMetrics(deps.metrics));
   app.use(errorEnvelope(deps.log));
 
   const health = healthRoutes([{ name: 'database', check: () => databaseReachable(deps.db) }, ...(deps.readiness ?? [])]);

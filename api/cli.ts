@@ -21,6 +21,7 @@ import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { PluginRegistryError } from '../plugins/registry.js';
 import { resolveJwtSecret } from './accounts/bootstrap.js';
 import { createLogger } from '../core/logger.js';
+import { FarmMetrics } from '../core/metrics/farm-metrics.js';
 import { openFarmParts } from '../grid/farm-parts.js';
 import { createAgent } from '../node-agent/create-agent.js';
 import { captureOnce } from '../node-agent/one-off-capture.js';
@@ -82,9 +83,12 @@ program.command('serve').description('embedded all-in-one: API, in-process queue
   const log = createLogger(cfg.logLevel);
   const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-serve');
   // The agent warms its browsers before the API opens, so the first request finds a live node.
-  const agent = await createAgent(cfg, parts, log);
+  // One registry: the API's /metrics shows the embedded agent's captures too.
+  const metrics = new FarmMetrics();
+  const agent = await createAgent(cfg, parts, log, metrics.agentObservers(cfg.agent.driver));
+  metrics.watch({ inFlight: () => agent.status().inFlight, poolSizes: () => agent.poolSizes() });
   await agent.start();
-  const plane = await startControlPlane(cfg, { generateBootstrapKey: true, farm: parts, logger: log });
+  const plane = await startControlPlane(cfg, { generateBootstrapKey: true, farm: parts, logger: log, metrics });
   // Stopped in reverse: the agent drains first while the API still records its last results.
   stopOnSignal([parts.close, plane.stop, agent.stop.bind(agent)]);
   printWelcome(plane);

@@ -19,6 +19,7 @@ import type { NodeRegistry } from '../core/contracts/node-registry.js';
 import type { ObjectStore } from '../core/contracts/object-store.js';
 import { Admission } from '../grid/scheduling/admission.js';
 import { FarmMetrics } from '../core/metrics/farm-metrics.js';
+import { appRunCounts } from '../core/metrics/app-run-counts.js';
 import { FarmDispatcher } from './farm/farm-dispatcher.js';
 import { requeueInterrupted } from './farm/requeue-interrupted.js';
 import { ResultRecorder } from './farm/result-recorder.js';
@@ -60,6 +61,8 @@ export interface ControlPlaneOptions {
   logger?: Logger;
   /** what charges subscriptions (an adapter for a card processor); absent: the built-in offline (invoice) provider */
   paymentProvider?: PaymentProvider;
+  /** the process's metrics when it already has them (embedded mode: the agent records into the same registry) */
+  metrics?: FarmMetrics;
 }
 
 /**
@@ -126,9 +129,11 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   apps.runner.start();
   // In the background: the API answers meanwhile, and a crawl that cannot advance logs why.
   void crawls.resume().catch((err: unknown) => log.error({ err }, 'could not resume interrupted crawls'));
-  const metrics = new FarmMetrics({ queueDepth: () => queue.depth() });
+  const metrics = opts.metrics ?? new FarmMetrics();
+  metrics.watch({ queueDepth: () => queue.depth(), nodes: () => registry.list(), appRuns: () => appRunCounts(db) });
   const results = queue.onResult(async (result) => {
-    metrics.results.inc({ outcome: await recorder.apply(result) });
+    // A redelivered result (duplicate) or one whose record is gone (orphan) ends no screenshot.
+    if (await recorder.apply(result) === 'applied') metrics.results.inc({ status: result.status });
   });
   // Embedded mode's queue died with the previous process; what it held is queued again before anything new.
   if (queue.kind === 'memory') await requeueInterrupted(db, dispatcher, config.farm.proxies, log);

@@ -16,10 +16,7 @@ export async function runAgent(config: Config, log: Logger): Promise<{ stop: () 
   const parts = await openFarmParts(config, randomBytes(32).toString('hex'), log, `shotfarm-agent-${config.agent.nodeId}`);
   let agentRef: Awaited<ReturnType<typeof createAgent>> | null = null;
   const metrics = new FarmMetrics({ inFlight: () => agentRef?.status().inFlight ?? 0, poolSizes: () => agentRef?.poolSizes() ?? {} });
-  const agent = await createAgent(config, parts, log, {
-    capture: metrics.observeCapture(config.agent.driver),
-    browserReplaced: (browser, reason) => metrics.browserRestarts.inc({ browser, reason }),
-  });
+  const agent = await createAgent(config, parts, log, metrics.agentObservers(config.agent.driver));
   agentRef = agent;
   await agent.start();
   const server = await startAgentHttp(agent, metrics, config.port, config.host);

@@ -1,46 +1,93 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { NodeStatus } from '../contracts/node-registry.js';
+
+/** What the process's metrics read when Prometheus scrapes; each part is given by the process that has it. */
+export interface MetricSources {
+  /** jobs waiting, per browser (the control plane's queue) */
+  queueDepth?: () => Promise<Record<string, number>>;
+  /** the farm's live nodes (the control plane's registry) */
+  nodes?: () => Promise<NodeStatus[]>;
+  /** app runs counted by app type and status (the control plane's database) */
+  appRuns?: () => Promise<{ type: string; status: string; count: number }[]>;
+  /** jobs this node works on (an agent) */
+  inFlight?: () => number;
+  /** browsers started per pool (an agent) */
+  poolSizes?: () => Record<string, number>;
+}
+
+/** The hooks a node agent calls; FarmMetrics.agentObservers gives them (distributed and embedded agents alike). */
+export interface CaptureObservers {
+  capture: (browser: string, seconds: number, outcome: string) => void;
+  browserReplaced: (browser: string, reason: 'crash' | 'recycle') => void;
+}
 
 /**
- * The Prometheus metrics of one process (API or agent), each on its own registry so two services in one
- * process (embedded mode, tests) do not collide. Values that live elsewhere (queue depth, pool sizes,
- * jobs in flight) are read when Prometheus scrapes, through the `collect` callbacks given here.
+ * The Prometheus metrics of one process (API, agent, or both in embedded mode), each on its own registry
+ * so two services in one process (tests) do not collide. Values that live elsewhere (queue depth, nodes,
+ * pool sizes, jobs in flight, app runs) are read when Prometheus scrapes, through the sources given here.
+ * Node's default metrics keep their standard names (process_cpu_seconds_total, nodejs_heap_size_used_bytes…)
+ * so stock dashboards and alerts work on them.
  */
 export class FarmMetrics {
   readonly registry = new Registry();
   readonly captureSeconds: Histogram<'browser' | 'driver' | 'outcome'>;
   readonly failures: Counter<'reason'>;
   readonly browserRestarts: Counter<'browser' | 'reason'>;
-  readonly results: Counter<'outcome'>;
+  readonly results: Counter<'status'>;
+  readonly httpSeconds: Histogram<'method' | 'route' | 'status'>;
 
-  constructor(sources: {
-    queueDepth?: () => Promise<Record<string, number>>;
-    inFlight?: () => number;
-    poolSizes?: () => Record<string, number>;
-  } = {}) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'shotfarm_process_' });
+  constructor(sources: MetricSources = {}) {
+    collectDefaultMetrics({ register: this.registry });
+    const registers = [this.registry];
     this.captureSeconds = new Histogram({
       name: 'shotfarm_capture_duration_seconds', help: 'Time from taking a job to publishing its result', labelNames: ['browser', 'driver', 'outcome'],
       // From a fast light page (~0.3 s) to a long video or a page at its deadline (60 s+).
-      buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120], registers: [this.registry],
+      buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120], registers,
     });
-    this.failures = new Counter({ name: 'shotfarm_capture_failures_total', help: 'Captures that failed, by reason', labelNames: ['reason'], registers: [this.registry] });
-    this.browserRestarts = new Counter({ name: 'shotfarm_browser_restarts_total', help: 'Browsers replaced after a crash or recycling', labelNames: ['browser', 'reason'], registers: [this.registry] });
-    this.results = new Counter({ name: 'shotfarm_results_total', help: 'Capture results applied by the recorder', labelNames: ['outcome'], registers: [this.registry] });
-    const { queueDepth, inFlight, poolSizes } = sources;
+    this.failures = new Counter({ name: 'shotfarm_capture_failures_total', help: 'Captures that failed, by reason', labelNames: ['reason'], registers });
+    this.browserRestarts = new Counter({ name: 'shotfarm_browser_restarts_total', help: 'Browsers replaced after a crash or recycling', labelNames: ['browser', 'reason'], registers });
+    this.results = new Counter({
+      name: 'shotfarm_results_total', help: 'Capture results recorded (once per screenshot; redelivered duplicates are not counted), by status: finished or error', labelNames: ['status'], registers,
+    });
+    this.httpSeconds = new Histogram({
+      name: 'shotfarm_http_request_duration_seconds', help: 'HTTP requests to the API, by method, route template and status', labelNames: ['method', 'route', 'status'],
+      // Most API answers take a few ms; a synchronous create waits for its capture (seconds).
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers,
+    });
+    this.watch(sources);
+  }
+
+  /**
+   * Adds gauges read from `sources` at each scrape. In embedded mode the agent and the control plane each
+   * add theirs to the one registry the process serves.
+   */
+  watch(sources: MetricSources): void {
+    const registers = [this.registry];
+    const { queueDepth, nodes, appRuns, inFlight, poolSizes } = sources;
     if (queueDepth) {
       new Gauge({
-        name: 'shotfarm_queue_depth', help: 'Jobs waiting in the queue, per browser', labelNames: ['browser'], registers: [this.registry],
+        name: 'shotfarm_queue_depth', help: 'Jobs waiting in the queue, per browser', labelNames: ['browser'], registers,
         async collect() {
           for (const [browser, depth] of Object.entries(await queueDepth().catch(() => ({})))) this.set({ browser }, depth);
         },
       });
     }
+    if (nodes) this.nodeGauges(nodes);
+    if (appRuns) {
+      new Gauge({
+        name: 'shotfarm_app_runs', help: 'App runs, by app type and status', labelNames: ['type', 'status'], registers,
+        async collect() {
+          this.reset();
+          for (const { type, status, count } of await appRuns().catch(() => [])) this.set({ type, status }, count);
+        },
+      });
+    }
     if (inFlight) {
-      new Gauge({ name: 'shotfarm_jobs_in_flight', help: 'Jobs this node is working on', registers: [this.registry], collect() { this.set(inFlight()); } });
+      new Gauge({ name: 'shotfarm_jobs_in_flight', help: 'Jobs this node is working on', registers, collect() { this.set(inFlight()); } });
     }
     if (poolSizes) {
       new Gauge({
-        name: 'shotfarm_browser_pool_size', help: 'Browsers started, per pool', labelNames: ['pool'], registers: [this.registry],
+        name: 'shotfarm_browser_pool_size', help: 'Browsers started, per pool', labelNames: ['pool'], registers,
         collect() {
           for (const [pool, size] of Object.entries(poolSizes())) this.set({ pool }, size);
         },
@@ -48,11 +95,42 @@ export class FarmMetrics {
     }
   }
 
-  /** Records a finished job (the agent's `observe` hook). */
-  observeCapture(driver: string) {
-    return (browser: string, seconds: number, outcome: string): void => {
-      this.captureSeconds.observe({ browser, driver, outcome }, seconds);
-      if (outcome !== 'finished') this.failures.inc({ reason: outcome });
+  /** Nodes by state (active, draining) and slots by state (busy, free), read from the registry at each scrape. */
+  private nodeGauges(nodes: () => Promise<NodeStatus[]>): void {
+    // One registry read serves both gauges of a scrape (prom-client collects them one after the other).
+    let pending: Promise<NodeStatus[]> | null = null;
+    const read = (): Promise<NodeStatus[]> => {
+      pending ??= nodes().catch(() => []).finally(() => setTimeout(() => (pending = null), 0));
+      return pending;
+    };
+    new Gauge({
+      name: 'shotfarm_nodes', help: 'Live nodes of the farm, by state', labelNames: ['state'], registers: [this.registry],
+      async collect() {
+        const list = await read();
+        const draining = list.filter((n) => n.draining).length;
+        this.set({ state: 'active' }, list.length - draining);
+        this.set({ state: 'draining' }, draining);
+      },
+    });
+    new Gauge({
+      name: 'shotfarm_slots', help: 'Capture slots of the live nodes, by state', labelNames: ['state'], registers: [this.registry],
+      async collect() {
+        const list = await read();
+        const busy = list.reduce((sum, n) => sum + Math.min(n.inFlight, n.slots), 0);
+        this.set({ state: 'busy' }, busy);
+        this.set({ state: 'free' }, list.reduce((sum, n) => sum + n.slots, 0) - busy);
+      },
+    });
+  }
+
+  /** The hooks an agent records its captures and browser replacements through. */
+  agentObservers(driver: string): CaptureObservers {
+    return {
+      capture: (browser, seconds, outcome) => {
+        this.captureSeconds.observe({ browser, driver, outcome }, seconds);
+        if (outcome !== 'finished') this.failures.inc({ reason: outcome });
+      },
+      browserReplaced: (browser, reason) => this.browserRestarts.inc({ browser, reason }),
     };
   }
 
