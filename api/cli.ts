@@ -12,6 +12,7 @@ import { loadConfig, ConfigError } from '../core/config/load-config.js';
 import { SETTINGS } from '../core/config/settings.js';
 import { settingsMarkdownTable } from '../core/config/settings-table.js';
 import type { Config } from '../core/config/config.js';
+import type { NodeRegistry } from '../core/contracts/node-registry.js';
 import { connectDatabase } from '../core/db/connect.js';
 import { migrateLatest } from '../core/db/migrate.js';
 import { findApiKey, generateApiKey, insertApiKey } from './accounts/api-keys.js';
@@ -24,7 +25,7 @@ import { createLogger } from '../core/logger.js';
 import { openFarmParts } from '../grid/farm-parts.js';
 import { createAgent } from '../node-agent/create-agent.js';
 import { captureOnce } from '../node-agent/one-off-capture.js';
-import { runAgent } from '../node-agent/run-agent.js';
+import { agentSettingsProblem, runAgent } from '../node-agent/run-agent.js';
 
 function config(): Config {
   return configWith({});
@@ -49,8 +50,11 @@ const integer = (min: number) => (value: string): number => {
   return Number(value);
 };
 
-/** Runs until SIGINT/SIGTERM, then stops the started parts in reverse order. */
-function stopOnSignal(stoppers: (() => Promise<void>)[]): void {
+/**
+ * Runs until SIGINT/SIGTERM, then stops the started parts in reverse order and exits 0. Returns that
+ * stop, for the other clean ending: an agent drained on an operator's request.
+ */
+function stopOnSignal(stoppers: (() => Promise<void>)[]): (reason: string) => Promise<void> {
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -61,6 +65,7 @@ function stopOnSignal(stoppers: (() => Promise<void>)[]): void {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  return stop;
 }
 
 function printWelcome(plane: ControlPlane): void {
@@ -86,7 +91,9 @@ program.command('serve').description('embedded all-in-one: API, in-process queue
   await agent.start();
   const plane = await startControlPlane(cfg, { generateBootstrapKey: true, farm: parts, logger: log });
   // Stopped in reverse: the agent drains first while the API still records its last results.
-  stopOnSignal([parts.close, plane.stop, agent.stop.bind(agent)]);
+  const stop = stopOnSignal([parts.close, plane.stop, agent.stop.bind(agent)]);
+  // The one agent drained on request (POST /admin/nodes/drain): nothing would take jobs, so all stop.
+  void agent.drained.then(() => stop('drain request carried out'));
   printWelcome(plane);
 });
 
@@ -113,31 +120,56 @@ program.command('agent').description('a browser node: takes jobs from the farm o
       SHOTFARM_AGENT_BROWSERS: opts.browsers, SHOTFARM_AGENT_SLOTS: opts.slots?.toString(), SHOTFARM_AGENT_COUNTRIES: opts.countries,
       SHOTFARM_DRIVER: opts.driver, SELENIUM_GRID_URL: opts.gridUrl,
     });
+    const problem = agentSettingsProblem(cfg);
+    if (problem) {
+      process.stderr.write(`shotfarm: ${problem}\n`);
+      process.exit(2);
+    }
     const log = createLogger(cfg.logLevel);
     const agent = await runAgent(cfg, log);
-    stopOnSignal([agent.stop]);
+    const stop = stopOnSignal([agent.stop]);
+    // `shotfarm nodes drain ID`: once the jobs in flight have finished the agent leaves, exit code 0.
+    void agent.drained.then(() => stop('drain request carried out'));
     process.stdout.write(`shotfarm agent ${cfg.agent.nodeId} is taking ${cfg.agent.browsers.join(', ')} jobs (${cfg.agent.slots} slots); health and metrics at ${agent.url}\n`);
   });
 
-program.command('nodes').description('list the live nodes of the farm (reads the NATS registry)').action(async () => {
+/** Runs `use` with the farm's NATS registry; embedded mode has none a separate process could reach. */
+async function withFarmRegistry(use: (registry: NodeRegistry) => Promise<void>): Promise<void> {
   const cfg = config();
-  const log = createLogger('silent');
   if (!cfg.natsUrl) {
     process.stderr.write('shotfarm: the farm registry lives in NATS: set NATS_URL (embedded mode lists its node at GET /api/v1/admin/nodes)\n');
     process.exitCode = 2;
     return;
   }
-  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-nodes');
+  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), createLogger('silent'), 'shotfarm-nodes');
   try {
-    const nodes = await parts.registry.list();
-    if (nodes.length === 0) process.stdout.write('no live nodes\n');
-    for (const n of nodes) {
-      process.stdout.write(`${n.id}\t${n.host}\t${n.browsers.map((b) => `${b.name} (${b.version}, ${b.driver})`).join(', ')}\tslots ${n.slots}\tin flight ${n.inFlight}\tdone ${n.jobsDone}\tfailures ${n.failures}\t${n.countries.join(',') || 'any country'}${n.draining ? '\tdraining' : ''}\n`);
-    }
+    await use(parts.registry);
   } finally {
     await parts.close();
   }
-});
+}
+
+const nodesCommand = program.command('nodes').description('list the live nodes of the farm (reads the NATS registry)').action(() => withFarmRegistry(async (registry) => {
+  const nodes = await registry.list();
+  if (nodes.length === 0) process.stdout.write('no live nodes\n');
+  for (const n of nodes) {
+    process.stdout.write(`${n.id}\t${n.host}\t${n.browsers.map((b) => `${b.name} (${b.version}, ${b.driver})`).join(', ')}\tslots ${n.slots}\tin flight ${n.inFlight}\tdone ${n.jobsDone}\tfailures ${n.failures}\t${n.countries.join(',') || 'any country'}${n.draining ? '\tdraining' : ''}\n`);
+  }
+}));
+
+for (const [name, drain] of [['drain', true], ['undrain', false]] as const) {
+  nodesCommand.command(name)
+    .description(drain ? 'ask a node to take no new job, finish those in flight, then leave (its process exits 0)' : 'withdraw a drain request the node has not finished yet')
+    .argument('<id>', 'the node id (first column of `shotfarm nodes`)')
+    .action((id: string) => withFarmRegistry(async (registry) => {
+      if (!(await registry.requestDrain(id, drain))) {
+        process.stderr.write(`shotfarm: no live node ${JSON.stringify(id)} (see shotfarm nodes)\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(drain ? `${id}: draining; it leaves once its jobs in flight have finished\n` : `${id}: drain withdrawn\n`);
+    }));
+}
 
 program.command('capture').description('one capture on this machine with the farm\'s engine; writes the outputs (checks a browser machine)')
   .argument('<url>', 'the page to capture')
