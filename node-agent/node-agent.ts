@@ -113,8 +113,11 @@ export class NodeAgent {
   private async drainOnRequest(): Promise<void> {
     this.draining = true;
     this.log.info({ node: this.opts.nodeId, inFlight: this.consumer?.inFlight() ?? 0 }, 'drain requested: taking no new job, finishing those in flight');
+    // The consumer stops pulling before anything is awaited: from the moment the node says it is
+    // draining, it starts no pull (one already under way may still bring jobs, which it finishes).
+    const drained = this.consumer?.drain();
     await this.heartbeat().catch(() => undefined);
-    await this.consumer?.drain();
+    await drained;
     if (this.stopping) return;
     // A registry that cannot answer leaves the request standing: the operator asked for it.
     if (await this.registry.drainRequested(this.opts.nodeId).catch(() => true)) {
