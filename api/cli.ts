@@ -10,11 +10,19 @@ import { Command, InvalidArgumentError } from 'commander';
 import { runBatchCreate } from './batches/batch-cli.js';
 import { loadConfig, ConfigError } from '../core/config/load-config.js';
 import { SETTINGS } from '../core/config/settings.js';
+import { BATCH_OPTION_NAMES, CREATE_OPTION_NAMES, unknownOptions } from '../core/request/create-option-names.js';
 import { settingsMarkdownTable } from '../core/config/settings-table.js';
 import type { Config } from '../core/config/config.js';
+import type { NodeRegistry } from '../core/contracts/node-registry.js';
 import { connectDatabase } from '../core/db/connect.js';
 import { migrateLatest } from '../core/db/migrate.js';
 import { findApiKey, generateApiKey, insertApiKey } from './accounts/api-keys.js';
+import { listApiKeys, revokeApiKey } from './accounts/key-management.js';
+import type { Caller } from './http/state.js';
+import { passwordResetLink } from './auth/account-email.js';
+import { emailParam } from './auth/auth-params.js';
+import { issueOneTimeToken } from './auth/one-time-tokens.js';
+import { readParams } from '../core/request/read-params.js';
 import { createCompany, getCompany } from './accounts/companies.js';
 import { recordCredit } from './accounts/ledger.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
@@ -25,7 +33,7 @@ import { FarmMetrics } from '../core/metrics/farm-metrics.js';
 import { openFarmParts } from '../grid/farm-parts.js';
 import { createAgent } from '../node-agent/create-agent.js';
 import { captureOnce } from '../node-agent/one-off-capture.js';
-import { runAgent } from '../node-agent/run-agent.js';
+import { agentSettingsProblem, runAgent } from '../node-agent/run-agent.js';
 
 function config(): Config {
   return configWith({});
@@ -50,8 +58,11 @@ const integer = (min: number) => (value: string): number => {
   return Number(value);
 };
 
-/** Runs until SIGINT/SIGTERM, then stops the started parts in reverse order. */
-function stopOnSignal(stoppers: (() => Promise<void>)[]): void {
+/**
+ * Runs until SIGINT/SIGTERM, then stops the started parts in reverse order and exits 0. Returns that
+ * stop, for the other clean ending: an agent drained on an operator's request.
+ */
+function stopOnSignal(stoppers: (() => Promise<void>)[]): (reason: string) => Promise<void> {
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -62,6 +73,7 @@ function stopOnSignal(stoppers: (() => Promise<void>)[]): void {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  return stop;
 }
 
 function printWelcome(plane: ControlPlane): void {
@@ -76,7 +88,10 @@ function printWelcome(plane: ControlPlane): void {
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
-const program = new Command('shotfarm').description('Self-hosted screenshot service built as a browser farm').showHelpAfterError();
+/** package.json's version: the file sits two folders above the built cli (dist/api/cli.js). */
+const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+const program = new Command('shotfarm').description('Self-hosted screenshot service built as a browser farm').version(VERSION).showHelpAfterError();
 
 program.command('serve').description('embedded all-in-one: API, in-process queue and a browser agent in one process').action(async () => {
   const cfg = config();
@@ -90,7 +105,9 @@ program.command('serve').description('embedded all-in-one: API, in-process queue
   await agent.start();
   const plane = await startControlPlane(cfg, { generateBootstrapKey: true, farm: parts, logger: log, metrics });
   // Stopped in reverse: the agent drains first while the API still records its last results.
-  stopOnSignal([parts.close, plane.stop, agent.stop.bind(agent)]);
+  const stop = stopOnSignal([parts.close, plane.stop, agent.stop.bind(agent)]);
+  // The one agent drained on request (POST /admin/nodes/drain): nothing would take jobs, so all stop.
+  void agent.drained.then(() => stop('drain request carried out'));
   printWelcome(plane);
 });
 
@@ -117,31 +134,56 @@ program.command('agent').description('a browser node: takes jobs from the farm o
       SHOTFARM_AGENT_BROWSERS: opts.browsers, SHOTFARM_AGENT_SLOTS: opts.slots?.toString(), SHOTFARM_AGENT_COUNTRIES: opts.countries,
       SHOTFARM_DRIVER: opts.driver, SELENIUM_GRID_URL: opts.gridUrl,
     });
+    const problem = agentSettingsProblem(cfg);
+    if (problem) {
+      process.stderr.write(`shotfarm: ${problem}\n`);
+      process.exit(2);
+    }
     const log = createLogger(cfg.logLevel);
     const agent = await runAgent(cfg, log);
-    stopOnSignal([agent.stop]);
+    const stop = stopOnSignal([agent.stop]);
+    // `shotfarm nodes drain ID`: once the jobs in flight have finished the agent leaves, exit code 0.
+    void agent.drained.then(() => stop('drain request carried out'));
     process.stdout.write(`shotfarm agent ${cfg.agent.nodeId} is taking ${cfg.agent.browsers.join(', ')} jobs (${cfg.agent.slots} slots); health and metrics at ${agent.url}\n`);
   });
 
-program.command('nodes').description('list the live nodes of the farm (reads the NATS registry)').action(async () => {
+/** Runs `use` with the farm's NATS registry; embedded mode has none a separate process could reach. */
+async function withFarmRegistry(use: (registry: NodeRegistry) => Promise<void>): Promise<void> {
   const cfg = config();
-  const log = createLogger('silent');
   if (!cfg.natsUrl) {
     process.stderr.write('shotfarm: the farm registry lives in NATS: set NATS_URL (embedded mode lists its node at GET /api/v1/admin/nodes)\n');
     process.exitCode = 2;
     return;
   }
-  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-nodes');
+  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), createLogger('silent'), 'shotfarm-nodes');
   try {
-    const nodes = await parts.registry.list();
-    if (nodes.length === 0) process.stdout.write('no live nodes\n');
-    for (const n of nodes) {
-      process.stdout.write(`${n.id}\t${n.host}\t${n.browsers.map((b) => `${b.name} (${b.version}, ${b.driver})`).join(', ')}\tslots ${n.slots}\tin flight ${n.inFlight}\tdone ${n.jobsDone}\tfailures ${n.failures}\t${n.countries.join(',') || 'any country'}${n.draining ? '\tdraining' : ''}\n`);
-    }
+    await use(parts.registry);
   } finally {
     await parts.close();
   }
-});
+}
+
+const nodesCommand = program.command('nodes').description('list the live nodes of the farm (reads the NATS registry)').action(() => withFarmRegistry(async (registry) => {
+  const nodes = await registry.list();
+  if (nodes.length === 0) process.stdout.write('no live nodes\n');
+  for (const n of nodes) {
+    process.stdout.write(`${n.id}\t${n.host}\t${n.browsers.map((b) => `${b.name} (${b.version}, ${b.driver})`).join(', ')}\tslots ${n.slots}\tin flight ${n.inFlight}\tdone ${n.jobsDone}\tfailures ${n.failures}\t${n.countries.join(',') || 'any country'}${n.draining ? '\tdraining' : ''}\n`);
+  }
+}));
+
+for (const [name, drain] of [['drain', true], ['undrain', false]] as const) {
+  nodesCommand.command(name)
+    .description(drain ? 'ask a node to take no new job, finish those in flight, then leave (its process exits 0)' : 'withdraw a drain request the node has not finished yet')
+    .argument('<id>', 'the node id (first column of `shotfarm nodes`)')
+    .action((id: string) => withFarmRegistry(async (registry) => {
+      if (!(await registry.requestDrain(id, drain))) {
+        process.stderr.write(`shotfarm: no live node ${JSON.stringify(id)} (see shotfarm nodes)\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(drain ? `${id}: draining; it leaves once its jobs in flight have finished\n` : `${id}: drain withdrawn\n`);
+    }));
+}
 
 program.command('capture').description('one capture on this machine with the farm\'s engine; writes the outputs (checks a browser machine)')
   .argument('<url>', 'the page to capture')
@@ -152,8 +194,8 @@ program.command('capture').description('one capture on this machine with the far
   .allowUnknownOption(true)
   .allowExcessArguments(true)
   .action(async (url: string, opts: { output: string; browser: string; driver: string; gridUrl?: string }, command: Command) => {
+    const options = createOptions(command.args.slice(1), CREATE_OPTION_NAMES);
     const cfg = configWith({ SHOTFARM_DRIVER: opts.driver, SELENIUM_GRID_URL: opts.gridUrl, LOG_LEVEL: 'silent' });
-    const options = createOptions(command.args.slice(1));
     try {
       process.exitCode = await captureOnce(cfg, url, { output: opts.output, options: { ...options, browser: opts.browser } }, (l) => process.stdout.write(`${l}\n`));
     } catch (err) {
@@ -184,7 +226,7 @@ batch.command('create').description('upload a list of URLs (one per line, or CSV
     try {
       process.exitCode = await runBatchCreate({
         api: opts.api ?? `http://localhost:${cfg.port}`, key, file, wait: opts.wait === true, output: opts.output ?? null,
-        fields: createOptions(command.args.slice(1)), progress: process.stderr, print: (l) => process.stdout.write(`${l}\n`),
+        fields: createOptions(command.args.slice(1), BATCH_OPTION_NAMES), progress: process.stderr, print: (l) => process.stdout.write(`${l}\n`),
       });
     } catch (err) {
       process.stderr.write(`shotfarm: batch failed: ${(err as Error).message}\n`);
@@ -192,8 +234,22 @@ batch.command('create').description('upload a list of URLs (one per line, or CSV
     }
   });
 
-/** `--size page --pdf 1 --html` → {size: 'page', pdf: '1', html: '1'}: any create option as a flag. */
-function createOptions(args: string[]): Record<string, string> {
+/**
+ * `--size page --pdf 1 --html` → {size: 'page', pdf: '1', html: '1'}: any create option as a flag. A name
+ * the create table does not know is refused (exit 2), naming it and the option probably meant: a typo
+ * must not quietly capture something else than asked.
+ */
+function createOptions(args: string[], known: readonly string[]): Record<string, string> {
+  const out = optionFlags(args);
+  const unknown = unknownOptions(Object.keys(out), known);
+  if (unknown.length > 0) {
+    for (const u of unknown) process.stderr.write(`shotfarm: unknown option '--${u.name}'${u.meant ? ` (did you mean --${u.meant}?)` : ''}\n`);
+    process.exit(2);
+  }
+  return out;
+}
+
+function optionFlags(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] as string;
@@ -243,6 +299,94 @@ keys.command('create').description('create an API key; a new account unless --co
       await insertApiKey(db, companyId, key, opts.name);
       const company = await getCompany(db, companyId);
       process.stdout.write(`${JSON.stringify({ key, company_id: companyId, balance: company?.balance ?? 0 })}\n`);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+/** The command line acting for an account, as its owner would through the API (no key of its own). */
+const operatorFor = (companyId: number): Caller => ({ companyId, apiKeyId: null, userId: null, credential: 'cli', roles: [] });
+
+keys.command('list').description('the live API keys of an account (never the secrets: their first characters)')
+  .option('--company <id>', 'the account id', integer(1))
+  .option('--key <key>', 'the account that owns this API key')
+  .action(async (opts: { company?: number; key?: string }) => {
+    const cfg = config();
+    const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    try {
+      await migrateLatest(db);
+      const companyId = opts.company ?? (opts.key ? (await findApiKey(db, opts.key))?.key.company_id : undefined);
+      if (companyId === undefined || !(await getCompany(db, Number(companyId)))) {
+        process.stderr.write('shotfarm: name an existing account with --company ID or --key KEY\n');
+        process.exitCode = 2;
+        return;
+      }
+      for (const k of await listApiKeys(db, operatorFor(Number(companyId)))) {
+        process.stdout.write(`${JSON.stringify({ id: k.id, prefix: k.prefix, name: k.name, user_id: k.user_id, created_at: k.created_at, last_used_at: k.last_used_at })}\n`);
+      }
+    } finally {
+      await db.destroy();
+    }
+  });
+
+keys.command('revoke').description('revoke an API key at once, by its id (from keys list); its screenshots keep their history')
+  .argument('<id>', 'the key id', integer(1))
+  .action(async (id: number) => {
+    const cfg = config();
+    const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    try {
+      await migrateLatest(db);
+      const row = await db('api_keys').where({ id }).whereNull('revoked_at').first('company_id');
+      if (!row) {
+        process.stderr.write(`shotfarm: no live API key ${id}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      await revokeApiKey(db, operatorFor(Number(row.company_id)), id);
+      process.stdout.write(`${JSON.stringify({ revoked: id, company_id: Number(row.company_id) })}\n`);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+const users = program.command('users').description('dashboard users');
+users.command('create')
+  .description('a dashboard user (on a new account unless --company is given); prints a one-time link to set its password and log in')
+  .requiredOption('--email <address>', 'the user\'s email, their login')
+  .option('--admin', 'with the admin role (GET /admin/*, the dashboard\'s admin pages)')
+  .option('--company <id>', 'add the user to this existing account', integer(1))
+  .option('--name <name>', 'the user\'s name')
+  .action(async (opts: { email: string; admin?: boolean; company?: number; name?: string }) => {
+    const cfg = config();
+    let email: string;
+    try {
+      email = readParams({ email: emailParam }, { email: [opts.email] }, ['email']).email as string;
+    } catch {
+      process.stderr.write(`shotfarm: --email ${JSON.stringify(opts.email)} is not an email address\n`);
+      process.exit(2);
+    }
+    const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    try {
+      await migrateLatest(db);
+      if (opts.company !== undefined && !(await getCompany(db, opts.company))) {
+        process.stderr.write(`shotfarm: no account ${opts.company}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      if (await db('users').where({ email }).first('id')) {
+        process.stderr.write(`shotfarm: ${email} already has a user (the dashboard's "forgot password" sends it a link)\n`);
+        process.exitCode = 1;
+        return;
+      }
+      const roles = opts.admin ? ['user', 'admin'] : ['user'];
+      const created = await db.transaction(async (trx) => {
+        const companyId = opts.company ?? (await createCompany(trx, { name: (opts.name ?? email).slice(0, 200), email }, 0, 'cli: users create')).id;
+        // No password: the user sets one through the reset link below, which also verifies the email.
+        const [user] = await trx('users').insert({ company_id: companyId, email, name: opts.name ?? null, roles: JSON.stringify(roles), email_verified: false, signup_provider: 'cli' }).returning('id');
+        const userId = Number(user.id);
+        return { userId, companyId, token: await issueOneTimeToken(trx, userId, 'reset_password', cfg.auth.resetTokenTtlSeconds) };
+      });
+      process.stdout.write(`${JSON.stringify({ user_id: created.userId, company_id: created.companyId, email, roles, login_link: passwordResetLink(cfg.publicUrl, created.token), expires_in_seconds: cfg.auth.resetTokenTtlSeconds })}\n`);
     } finally {
       await db.destroy();
     }

@@ -24,6 +24,9 @@ export interface NodeAgentOptions {
  * A browser node: pulls jobs for its browsers (at most `slots` at once), captures with pooled
  * browsers, stores outputs, publishes results and heartbeats to the registry. It never touches the
  * database. stop() drains: no new jobs, the ones in flight finish, then it leaves the registry.
+ * An operator's drain request (read from the registry on every heartbeat) does the same and then
+ * settles `drained`, so the process that owns the agent stops as on SIGTERM; a request withdrawn before
+ * the jobs in flight have finished cancels it, and the agent takes jobs again once they have.
  */
 export class NodeAgent {
   readonly runner: JobRunner;
@@ -32,6 +35,11 @@ export class NodeAgent {
   private browserVersions: NodeStatus['browsers'] = [];
   private readonly startedAt = new Date().toISOString();
   private draining = false;
+  private stopping = false;
+  private requestedDrain: Promise<void> | null = null;
+  private settleDrained!: () => void;
+  /** Settles when the agent has drained on request: its owner then stops it (and the process exits 0). */
+  readonly drained = new Promise<void>((resolve) => { this.settleDrained = resolve; });
 
   constructor(
     private readonly opts: NodeAgentOptions,
@@ -61,8 +69,10 @@ export class NodeAgent {
     this.browserVersions = started.map((b) => ({ name: b.name, version: b.version, driver: this.opts.driver }));
     // Heartbeat before taking jobs, so the control plane admits work for this node's browsers.
     await this.heartbeat();
-    this.beat = setInterval(() => void this.heartbeat().catch((err: unknown) => this.log.warn({ err }, 'heartbeat failed')), this.opts.heartbeatSeconds * 1000);
-    this.consumer = this.queue.consume(this.opts.browsers, this.opts.slots, this.runner.handle, { countries: this.opts.countries });
+    // A request left over from an earlier agent under this id (killed while draining) is not for this one.
+    await this.registry.requestDrain(this.opts.nodeId, false);
+    this.beat = setInterval(() => void this.beatAndCheckDrain().catch((err: unknown) => this.log.warn({ err }, 'heartbeat failed')), this.opts.heartbeatSeconds * 1000);
+    this.consume();
     this.log.info({ node: this.opts.nodeId, browsers: this.browserVersions, slots: this.opts.slots }, 'agent taking jobs');
   }
 
@@ -90,10 +100,45 @@ export class NodeAgent {
     return this.registry.heartbeat(this.status());
   }
 
+  private consume(): void {
+    this.consumer = this.queue.consume(this.opts.browsers, this.opts.slots, this.runner.handle, { countries: this.opts.countries });
+  }
+
+  private async beatAndCheckDrain(): Promise<void> {
+    await this.heartbeat();
+    if (this.draining || this.stopping || !(await this.registry.drainRequested(this.opts.nodeId))) return;
+    this.requestedDrain = this.drainOnRequest().catch((err: unknown) => this.log.error({ err }, 'drain on request failed'));
+  }
+
+  private async drainOnRequest(): Promise<void> {
+    this.draining = true;
+    this.log.info({ node: this.opts.nodeId, inFlight: this.consumer?.inFlight() ?? 0 }, 'drain requested: taking no new job, finishing those in flight');
+    // The consumer stops pulling before anything is awaited: from the moment the node says it is
+    // draining, it starts no pull (one already under way may still bring jobs, which it finishes).
+    const drained = this.consumer?.drain();
+    await this.heartbeat().catch(() => undefined);
+    await drained;
+    if (this.stopping) return;
+    // A registry that cannot answer leaves the request standing: the operator asked for it.
+    if (await this.registry.drainRequested(this.opts.nodeId).catch(() => true)) {
+      this.log.info({ node: this.opts.nodeId }, 'drained on request: leaving');
+      this.settleDrained();
+      return;
+    }
+    // Withdrawn while the jobs in flight finished. A drained consumer cannot be resumed: take a new one.
+    this.log.info({ node: this.opts.nodeId }, 'drain withdrawn: taking jobs again');
+    this.draining = false;
+    this.consume();
+    await this.heartbeat().catch(() => undefined);
+  }
+
   /** Drains: stop pulling, finish what is in flight, leave the registry, close the browsers. */
   async stop(): Promise<void> {
+    this.stopping = true;
     this.draining = true;
     await this.heartbeat().catch(() => undefined);
+    // A drain on request under way may still be about to swap in a new consumer: let it settle first.
+    await this.requestedDrain;
     await this.consumer?.drain();
     if (this.beat) clearInterval(this.beat);
     await this.registry.remove(this.opts.nodeId).catch(() => undefined);

@@ -8,10 +8,12 @@ import { createAgent } from './create-agent.js';
 
 /**
  * `shotfarm agent`: a browser machine joining the farm. It holds NATS and storage settings only, never
- * database credentials. Returns the stop function that drains it (SIGTERM).
+ * database credentials. Returns the stop function that drains it (SIGTERM), and `drained`, which settles
+ * when an operator's drain request (POST /admin/nodes/drain) has been carried out: the caller stops then.
  */
-export async function runAgent(config: Config, log: Logger): Promise<{ stop: () => Promise<void>; url: string }> {
-  if (!config.natsUrl) throw new Error('an agent joins a farm over NATS: set NATS_URL (and S3_* for shared storage)');
+export async function runAgent(config: Config, log: Logger): Promise<{ stop: () => Promise<void>; url: string; drained: Promise<void> }> {
+  const problem = agentSettingsProblem(config);
+  if (problem) throw new Error(problem);
   // An agent never signs object links; the store still wants a secret, so it gets one of its own.
   const parts = await openFarmParts(config, randomBytes(32).toString('hex'), log, `shotfarm-agent-${config.agent.nodeId}`);
   let agentRef: Awaited<ReturnType<typeof createAgent>> | null = null;
@@ -23,6 +25,7 @@ export async function runAgent(config: Config, log: Logger): Promise<{ stop: () 
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {
+    drained: agent.drained,
     url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`,
     async stop() {
       await agent.stop();
@@ -30,4 +33,13 @@ export async function runAgent(config: Config, log: Logger): Promise<{ stop: () 
       await parts.close();
     },
   };
+}
+
+/** Why these settings cannot run an agent, or null when they can. */
+export function agentSettingsProblem(config: Config): string | null {
+  if (!config.natsUrl) return 'an agent joins a farm over NATS: set NATS_URL (and S3_* for shared storage)';
+  // Without S3 the outputs would land in this machine's data folder, where the control plane (another
+  // process, often another machine) cannot serve them: every capture would end as a broken link.
+  if (!config.s3) return 'an agent stores its captures where the control plane reads them: set S3_ENDPOINT, S3_ACCESS_KEY and S3_SECRET_KEY (and S3_BUCKET) to the api\'s object storage';
+  return null;
 }

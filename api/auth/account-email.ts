@@ -14,6 +14,9 @@ export function lifetimeText(seconds: number): string {
  */
 const link = (publicUrl: string, page: string, token: string): string => `${publicUrl}/${page}?token=${encodeURIComponent(token)}`;
 
+/** The dashboard page that sets a password with a reset token (also the first login of a user made by the CLI). */
+export const passwordResetLink = (publicUrl: string, token: string): string => link(publicUrl, 'reset-password', token);
+
 export function verificationEmail(publicUrl: string, user: { id: number; email: string }, token: string, ttlSeconds: number): OutgoingMail {
   return {
     to: user.email,
@@ -41,7 +44,7 @@ export function passwordResetEmail(publicUrl: string, user: { id: number; email:
       'Someone asked to reset the password of your shotfarm account.',
       '',
       `Choose a new password by opening this link within ${lifetimeText(ttlSeconds)}; it works once:`,
-      link(publicUrl, 'reset-password', token),
+      passwordResetLink(publicUrl, token),
       '',
       `Token: ${token}`,
       '',

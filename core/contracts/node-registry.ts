@@ -12,14 +12,26 @@ export interface NodeStatus {
   jobsDone: number;
   failures: number;
   startedAt: string;
+  /** the agent stops taking jobs (SIGTERM or a drain request), finishes those in flight, then leaves */
   draining: boolean;
 }
 
-/** The live nodes of the farm. A node that stops heartbeating disappears after the TTL. */
+/**
+ * The live nodes of the farm. A node that stops heartbeating disappears after the TTL. An operator's
+ * drain request waits here until the node reads it (on its heartbeat): the node leaves once drained.
+ */
 export interface NodeRegistry {
   heartbeat(node: NodeStatus): Promise<void>;
+  /** The live nodes; one asked to drain shows `draining` at once, before its own next heartbeat. */
   list(): Promise<NodeStatus[]>;
-  /** Removes a node at once (it is leaving). */
+  /** Removes a node at once (it is leaving), and any drain request for it. */
   remove(id: string): Promise<void>;
+  /**
+   * Asks a live node to drain (true) or withdraws the request (false). Returns false, changing nothing,
+   * when no live node has this id. The request lasts until withdrawn or the node leaves (remove).
+   */
+  requestDrain(id: string, drain: boolean): Promise<boolean>;
+  /** Whether this node was asked to drain and the request was not withdrawn. */
+  drainRequested(id: string): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -76,3 +76,6 @@ export const BATCH_ID_PARAMS = { id: idParam };
 
 export const APP_LIST_PARAMS = { ...paging };
 export const APP_ID_PARAMS = { id: idParam };
+
+/** POST /admin/nodes/drain and /undrain: the node, by the id it heartbeats with (GET /admin/nodes). */
+export const NODE_ID_PARAMS = { id: text(500, 'the node id, as GET /admin/nodes lists it') };

@@ -10,6 +10,7 @@ export interface MemoryNodeRegistryOptions {
 /** The node registry of embedded mode: the one agent lives in the same process as the api. */
 export class MemoryNodeRegistry implements NodeRegistry {
   private readonly nodes = new Map<string, { status: NodeStatus; expiresAt: number }>();
+  private readonly drains = new Set<string>();
   private readonly ttlMs: number;
   private readonly now: () => number;
 
@@ -29,16 +30,29 @@ export class MemoryNodeRegistry implements NodeRegistry {
     const live: NodeStatus[] = [];
     for (const [id, entry] of this.nodes) {
       if (entry.expiresAt <= now) this.nodes.delete(id);
-      else live.push(structuredClone(entry.status));
+      else live.push({ ...structuredClone(entry.status), draining: entry.status.draining || this.drains.has(id) });
     }
     return live.sort((a, b) => a.id.localeCompare(b.id));
   }
 
   async remove(id: string): Promise<void> {
     this.nodes.delete(id);
+    this.drains.delete(id);
+  }
+
+  async requestDrain(id: string, drain: boolean): Promise<boolean> {
+    if (!(await this.list()).some((n) => n.id === id)) return false;
+    if (drain) this.drains.add(id);
+    else this.drains.delete(id);
+    return true;
+  }
+
+  async drainRequested(id: string): Promise<boolean> {
+    return this.drains.has(id);
   }
 
   async close(): Promise<void> {
     this.nodes.clear();
+    this.drains.clear();
   }
 }

@@ -1,4 +1,4 @@
-import type { KV } from '@nats-io/kv';
+import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { NodeRegistry, NodeStatus } from '../../core/contracts/node-registry.js';
 import { serviceUnavailable } from '../../core/errors.js';
@@ -25,12 +25,17 @@ const decoder = new TextDecoder();
  */
 export class NatsNodeRegistry implements NodeRegistry {
   private bucket: Promise<KV> | undefined;
+  private drainBucket: Promise<KV> | undefined;
   private closed = false;
   private readonly bucketName: string;
+  private readonly drainBucketName: string;
 
   constructor(private readonly options: NatsNodeRegistryOptions) {
     if (!(options.ttlMs > 0)) throw new Error(`ttlMs must be positive, got ${options.ttlMs}`);
     this.bucketName = `${assertPrefix(options.prefix)}_nodes`;
+    // Drain requests live apart, with no TTL: one must not expire while its node finishes long captures
+    // (an expired request would read as withdrawn and the node would go back to taking jobs).
+    this.drainBucketName = `${assertPrefix(options.prefix)}_node_drains`;
   }
 
   async heartbeat(node: NodeStatus): Promise<void> {
@@ -47,18 +52,46 @@ export class NatsNodeRegistry implements NodeRegistry {
       // An entry deleted or expired between listing and reading is gone: skip it.
       if (entry && entry.operation === 'PUT' && entry.value.length > 0) nodes.push(JSON.parse(decoder.decode(entry.value)) as NodeStatus);
     }
-    return nodes.sort((a, b) => a.id.localeCompare(b.id));
+    const requested = await Promise.all(nodes.map((n) => (n.draining ? true : this.drainRequested(n.id))));
+    return nodes.map((n, i) => ({ ...n, draining: requested[i] as boolean })).sort((a, b) => a.id.localeCompare(b.id));
   }
 
   async remove(id: string): Promise<void> {
     // purge, not delete: no tombstone revision is left behind for a node that is gone for good.
     await (await this.kv()).purge(nodeKey(id));
+    await (await this.drains()).purge(nodeKey(id));
+  }
+
+  async requestDrain(id: string, drain: boolean): Promise<boolean> {
+    const entry = await (await this.kv()).get(nodeKey(id));
+    if (!entry || entry.operation !== 'PUT' || entry.value.length === 0) return false;
+    const drains = await this.drains();
+    if (drain) await drains.put(nodeKey(id), encoder.encode(new Date().toISOString()));
+    else await drains.purge(nodeKey(id));
+    return true;
+  }
+
+  async drainRequested(id: string): Promise<boolean> {
+    const entry = await (await this.drains()).get(nodeKey(id));
+    return entry !== null && entry.operation === 'PUT' && entry.value.length > 0;
   }
 
   /** Stops using the bucket; the entries stay (they expire), and the connection is the caller's. */
   async close(): Promise<void> {
     this.closed = true;
     this.bucket = undefined;
+    this.drainBucket = undefined;
+  }
+
+  private drains(): Promise<KV> {
+    if (this.closed) return Promise.reject(new Error('node registry closed'));
+    if (!natsConnected(this.options.connection)) return Promise.reject(serviceUnavailable('The node registry (NATS) is unreachable; try again shortly'));
+    if (!this.drainBucket) {
+      const opening = new Kvm(this.options.connection).create(this.drainBucketName, { history: 1 });
+      opening.catch(() => { if (this.drainBucket === opening) this.drainBucket = undefined; });
+      this.drainBucket = opening;
+    }
+    return this.drainBucket;
   }
 
   private kv(): Promise<KV> {

@@ -87,6 +87,35 @@ export function nodeRegistryContract(factory: RegistryFactory): void {
       await registry.heartbeat(nodeStatus('leaving'));
       expect((await registry.list()).map((n) => n.id)).to.deep.equal(['leaving', 'staying']);
     });
+
+    it('carries a drain request to the node until withdrawn or the node leaves; a node not live cannot be asked', async () => {
+      const registry = await factory.create(TTL_MS * 10);
+      const id = 'agent-1.example:8080/pid 41';
+      await registry.heartbeat(nodeStatus(id));
+      await registry.heartbeat(nodeStatus('other'));
+      expect(await registry.drainRequested(id)).to.equal(false);
+      expect(await registry.requestDrain('never-seen', true), 'no such live node').to.equal(false);
+      expect(await registry.drainRequested('never-seen')).to.equal(false);
+
+      expect(await registry.requestDrain(id, true)).to.equal(true);
+      expect(await registry.drainRequested(id)).to.equal(true);
+      expect(await registry.drainRequested('other')).to.equal(false);
+      // Shown draining at once, though the node's own last heartbeat still said otherwise.
+      expect((await registry.list()).map((n) => [n.id, n.draining])).to.deep.equal([[id, true], ['other', false]]);
+      // Its heartbeats do not clear the request (only a withdrawal or its leaving does).
+      await registry.heartbeat(nodeStatus(id, { inFlight: 2 }));
+      expect(await registry.drainRequested(id)).to.equal(true);
+
+      expect(await registry.requestDrain(id, false)).to.equal(true);
+      expect(await registry.drainRequested(id)).to.equal(false);
+      expect((await registry.list()).map((n) => n.draining)).to.deep.equal([false, false]);
+
+      await registry.requestDrain(id, true);
+      await registry.remove(id);
+      expect(await registry.drainRequested(id), 'leaving clears the request').to.equal(false);
+      await registry.heartbeat(nodeStatus(id));
+      expect((await registry.list()).map((n) => n.draining), 'the node back under the same id is not draining').to.deep.equal([false, false]);
+    });
   });
 }
 
