@@ -5,7 +5,7 @@
 # source change redoes only the TypeScript build and the layers after it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bash test/containers/standin-images.sh
+bash test/containers/standin-images.sh base
 secret=()
 # On machines whose egress intercepts TLS, npm in the build needs the machine's CA bundle (a build secret).
 [ -f /etc/ssl/certs/ca-certificates.crt ] && secret=(--secret id=npm_ca,src=/etc/ssl/certs/ca-certificates.crt)

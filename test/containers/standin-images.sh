@@ -88,6 +88,8 @@ build_from() {
 
 build_root
 build_node
+# `base`: only what the Dockerfile builds on (make test-image); otherwise the compose farm's services too.
+[ "${1:-all}" = base ] && exit 0
 build_from postgres docker.io/library/postgres:15-bookworm
 build_from nats docker.io/library/nats:2.10-alpine
 build_from s3rver localhost/shotfarm-test/s3rver:latest "S3RVER_VERSION=$S3RVER_VERSION"
