@@ -72,9 +72,9 @@ test: system-deps build lint test-services test-image ## build, lint and run eve
 # where the layers stay cached between runs.
 CONTAINER_MOCHA = tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && TMPDIR=$$tmp npx mocha --timeout 600000
 
-# CI (`make test`) runs test-image: the image build is most of the cost, and on a machine without cached
-# layers the farm's stand-ins and test add about 4 more minutes (measured, 2 cores under load), too much for
-# a suite that must stay under 30 minutes. test-containers is the full check; docs/operators.md says more.
+# CI (`make test`) runs test-image. On a machine without cached layers the image costs 6-10 minutes and the
+# farm's stand-ins and test 3-6 more (measured, 2 shared cores): too much on top of a ~13-minute suite that
+# must stay under 30 minutes. test-containers is the full check (docs/operators.md).
 test-image: container-deps build ## build the image (Dockerfile) and check it: non-root, Node, size, a capture
 	bash test/containers/build-image.sh
 	$(CONTAINER_MOCHA) dist/test/containers/image.containers.js
