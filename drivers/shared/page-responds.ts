@@ -11,7 +11,12 @@ export const RESPONSE_PROBE_MS = 3_000;
 
 export const UNRESPONSIVE_PAGE = 'The page stopped responding: its scripts never yield (an endless loop or runaway memory), so nothing could be captured';
 
-/** Rejects with UNRESPONSIVE_PAGE when the page does not run a trivial script within RESPONSE_PROBE_MS. */
+/**
+ * Rejects with UNRESPONSIVE_PAGE when the page does not answer a trivial script within RESPONSE_PROBE_MS.
+ * Only silence counts: a probe that fails at once (the browser's own error page replaced the document and
+ * destroyed the script's context, a navigation under way) got an answer, and the capture goes on.
+ */
 export async function expectResponsive(page: Pick<CapturePage, 'evaluate'>): Promise<void> {
-  await withTimeout(page.evaluate(() => 1), RESPONSE_PROBE_MS, UNRESPONSIVE_PAGE);
+  const answered = page.evaluate(() => 1).then(() => undefined, () => undefined);
+  await withTimeout(answered, RESPONSE_PROBE_MS, UNRESPONSIVE_PAGE);
 }
