@@ -66,6 +66,8 @@ export interface AgentConfig {
   capturesPerBrowser: number;
   poolIdleSeconds: number;
   pngEncoding: PngEncoding;
+  /** the tallest full-page capture in CSS pixels; a taller page is cut there with a warning */
+  maxPageHeight: number;
 }
 
 /** How the control plane runs apps (integrations) after screenshots. */

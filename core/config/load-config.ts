@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isCidrOrHost, parseCidr } from '../net/cidr.js';
 import { BROWSERS, type BrowserName } from '../capture-spec.js';
-import { PNG_ENCODINGS, type PngEncoding } from '../contracts/browser-driver.js';
+import { DEFAULT_MAX_PAGE_HEIGHT, PNG_ENCODINGS, type PngEncoding } from '../contracts/browser-driver.js';
 import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
 import { DEFAULT_PLANS } from '../billing/default-plans.js';
 import { readPlansFile } from './plans-file.js';
@@ -210,6 +210,7 @@ export function loadConfig(env: Env): Config {
       capturesPerBrowser: int('SHOTFARM_CAPTURES_PER_BROWSER', 1, 1, 64),
       poolIdleSeconds: int('SHOTFARM_POOL_IDLE_SECONDS', 300, 1, 86_400),
       pngEncoding: pngEncoding as PngEncoding,
+      maxPageHeight: int('SHOTFARM_MAX_PAGE_HEIGHT', DEFAULT_MAX_PAGE_HEIGHT, 100, 1_000_000),
     },
     apps: {
       secretsKey,

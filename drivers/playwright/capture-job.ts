@@ -16,6 +16,8 @@ export interface CaptureServices {
   /** the deadline used when a spec's maxWait is 0 ("service default"), in ms */
   defaultMaxWaitMs: number;
   pngEncoding: PngEncoding;
+  /** the tallest full-page capture in CSS pixels (SHOTFARM_MAX_PAGE_HEIGHT) */
+  maxPageHeight: number;
 }
 
 /**

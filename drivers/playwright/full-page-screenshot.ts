@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import { documentSize } from '../page-scripts/document-size.js';
 import { cdpFullPageScreenshot, type Clip } from '../shared/cdp-screenshots.js';
-import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
+import { OUTPUT_TIMEOUT_MS, withinOutputTime } from '../shared/output-timeout.js';
 import { capturedHeight } from '../shared/page-height-cut.js';
 import { stitchPngTiles } from '../shared/png-stitch.js';
 import { cdpSendFor } from './cdp-session.js';
@@ -38,12 +38,17 @@ async function* firefoxTiles(page: Page, clip: Clip, tileHeight: number): AsyncG
  * request did not ask for adds a warning). The lazy-load scroll has already run
  * (drivers/shared/capture-pipeline.ts), so this only measures and captures. Chromium goes straight
  * through CDP (measured ~1.2x faster than Playwright's fullPage, same pixels) in one shot.
+ * The output time limit holds for each browser call, not for the whole: a tiled page takes one
+ * screenshot per tile (Firefox, 1280×100,000: over 30 s in all on two busy cores).
  */
 export async function fullPageScreenshot(page: Page, engine: Engine, options: FullPageOptions, warnings: string[]): Promise<Buffer> {
-  const size = await page.evaluate(documentSize);
+  const size = await withinOutputTime(page.evaluate(documentSize), 'measuring the page');
   const viewport = page.viewportSize() ?? size;
   const height = capturedHeight(size.height, options.maxHeight, options.maxPageHeight, warnings);
-  if (engine.name === 'chromium') return cdpFullPageScreenshot(await cdpSendFor(page), size, viewport, { ...options, maxHeight: height });
+  if (engine.name === 'chromium') {
+    const send = await cdpSendFor(page);
+    return withinOutputTime(cdpFullPageScreenshot(send, size, viewport, { ...options, maxHeight: height }), 'the full-page screenshot');
+  }
   // With fullPage, Playwright reads clip in document coordinates, which is what a max height needs.
   const clip = { x: 0, y: 0, width: size.width, height };
   if (height * size.deviceScale <= FIREFOX_MAX_SHOT_DEVICE_PX) return page.screenshot({ fullPage: true, clip, timeout: OUTPUT_TIMEOUT_MS });

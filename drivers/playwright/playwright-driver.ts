@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import type { BrowserName } from '../../core/capture-spec.js';
-import type { BrowserDriver, BrowserHandle, LaunchOptions, PngEncoding } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_MAX_PAGE_HEIGHT, type BrowserDriver, type BrowserHandle, type LaunchOptions, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { VideoEncoder } from '../video/video-encoder.js';
 import { AdBlocker } from './ad-blocker.js';
@@ -23,6 +23,8 @@ export interface PlaywrightDriverOptions {
   defaultMaxWaitSeconds?: number;
   /** Chromium's PNG compression effort (core/contracts/browser-driver.ts); fast by default */
   pngEncoding?: PngEncoding;
+  /** the tallest full-page capture in CSS pixels; core/contracts/browser-driver.ts's default */
+  maxPageHeight?: number;
 }
 
 const DEFAULT_CHROMIUM = '/usr/lib/chromium/chromium';
@@ -44,6 +46,7 @@ export class PlaywrightDriver implements BrowserDriver {
       videoEncoder: new VideoEncoder({ ffmpegPath: options.ffmpegPath ?? 'ffmpeg' }),
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
       pngEncoding: options.pngEncoding ?? 'fast',
+      maxPageHeight: options.maxPageHeight ?? DEFAULT_MAX_PAGE_HEIGHT,
     };
   }
 

@@ -47,7 +47,8 @@ export class PlaywrightShots implements ShotSource {
   fullPage(warnings: string[]): Promise<Buffer> {
     const hasTouch = this.engine.name === 'chromium' && this.spec.device.touch;
     const options = { maxHeight: this.spec.maxHeight, maxPageHeight: this.maxPageHeight, hasTouch, encoding: this.pngEncoding };
-    return withRepaintRetry(() => withinOutputTime(fullPageScreenshot(this.page, this.engine, options, warnings), 'the full-page screenshot'));
+    // Time-limited call by call inside (a tiled capture makes many calls).
+    return withRepaintRetry(() => fullPageScreenshot(this.page, this.engine, options, warnings));
   }
 
   private async chromiumViewport(): Promise<Buffer> {

@@ -11,4 +11,6 @@ export interface SeleniumCaptureServices {
   /** the job deadline when a spec's maxWait is 0 ("service default"), in ms */
   defaultMaxWaitMs: number;
   pngEncoding: PngEncoding;
+  /** the tallest full-page capture in CSS pixels (SHOTFARM_MAX_PAGE_HEIGHT) */
+  maxPageHeight: number;
 }

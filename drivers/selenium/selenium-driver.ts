@@ -1,5 +1,5 @@
 import type { BrowserName } from '../../core/capture-spec.js';
-import type { BrowserDriver, BrowserHandle, LaunchOptions, PngEncoding } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_MAX_PAGE_HEIGHT, type BrowserDriver, type BrowserHandle, type LaunchOptions, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { CHROMIUM_FLAGS } from '../shared/chromium-flags.js';
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { VideoEncoder } from '../video/video-encoder.js';
@@ -18,6 +18,8 @@ export interface SeleniumDriverOptions {
   defaultMaxWaitSeconds?: number;
   /** Chromium's PNG compression effort (core/contracts/browser-driver.ts); fast by default */
   pngEncoding?: PngEncoding;
+  /** the tallest full-page capture in CSS pixels; core/contracts/browser-driver.ts's default */
+  maxPageHeight?: number;
 }
 
 /**
@@ -49,6 +51,7 @@ export class SeleniumDriver implements BrowserDriver {
       chromeFlags: SESSION_CHROME_FLAGS,
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
       pngEncoding: options.pngEncoding ?? 'fast',
+      maxPageHeight: options.maxPageHeight ?? DEFAULT_MAX_PAGE_HEIGHT,
     };
   }
 
