@@ -17,7 +17,8 @@ function chunk(type: string, data: Buffer): Buffer {
 /**
  * Stacks PNG tiles of equal width, top to bottom, into one RGBA PNG without ever holding the whole
  * picture's pixels: each tile is decoded (sharp) and its rows go straight into one deflate stream,
- * so memory is one decoded tile plus the compressed output. sharp's own composite or raw-input PNG
+ * so memory is one decoded tile, one buffer of filtered rows (reused: each write is awaited until zlib
+ * has consumed it) and the compressed output. sharp's own composite or raw-input PNG
  * would hold all rows at once (1280×100,000 RGBA is 512 MB). Rows use PNG filter 0 (none): the
  * adaptive filters would cost a pass over every byte in JS; zlib level follows the operator's
  * encoding choice (fast: level 1, small: level 6).
@@ -32,16 +33,18 @@ export async function stitchPngTiles(tiles: AsyncIterable<Buffer>, encoding: Png
   });
   let width = 0;
   let height = 0;
+  let rows = Buffer.alloc(0);
   try {
     for await (const tile of tiles) {
       const { data, info } = await sharp(tile, { limitInputPixels: false }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       if (width === 0) width = info.width;
       if (info.width !== width) throw new Error(`a screenshot tile is ${info.width} px wide, the first one ${width} px`);
       const stride = width * RGBA;
-      const rows = Buffer.alloc(info.height * (stride + 1)); // zero filter byte per row
+      const length = info.height * (stride + 1);
+      if (rows.length < length) rows = Buffer.alloc(length); // filter bytes stay 0: only row bytes are copied in
       for (let y = 0; y < info.height; y += 1) data.copy(rows, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
       height += info.height;
-      if (!deflate.write(rows)) await new Promise((resolve) => deflate.once('drain', resolve));
+      await new Promise<void>((resolve, reject) => deflate.write(rows.subarray(0, length), (error) => (error ? reject(error) : resolve())));
     }
   } catch (error) {
     deflate.destroy();

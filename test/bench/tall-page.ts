@@ -71,7 +71,7 @@ async function measure(site: TestSite, browser: 'chrome' | 'firefox'): Promise<v
 const site = await TestSite.start();
 try {
   console.log(`full page of a ${WIDTH} × ${HEIGHT} px page, ${loadConfig({}).agent.pngEncoding} PNG encoding`);
-  for (const browser of ['firefox', 'chrome'] as const) await measure(site, browser);
+  for (const browser of (process.argv[2] ? [process.argv[2] as 'firefox' | 'chrome'] : ['firefox', 'chrome'] as const)) await measure(site, browser);
 } finally {
   await site.close();
 }
