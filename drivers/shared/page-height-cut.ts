@@ -6,6 +6,7 @@
 export function capturedHeight(pageHeight: number, requestedMax: number, maxPageHeight: number, warnings: string[]): number {
   const wanted = requestedMax > 0 ? Math.min(pageHeight, requestedMax) : pageHeight;
   if (wanted <= maxPageHeight) return wanted;
-  warnings.push(`The page is ${pageHeight} px tall; the capture stops at ${maxPageHeight} px, the farm's maximum (SHOTFARM_MAX_PAGE_HEIGHT).`);
+  const warning = `The page is ${pageHeight} px tall; the capture stops at ${maxPageHeight} px, the farm's maximum (SHOTFARM_MAX_PAGE_HEIGHT).`;
+  if (!warnings.includes(warning)) warnings.push(warning); // once, however many shots a capture takes
   return maxPageHeight;
 }
