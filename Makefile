@@ -95,6 +95,10 @@ grid: build ## run a local Selenium Grid 4 (Debian's Chromium) in the foreground
 bench-batch: build ## benchmark: a 1,000-URL batch in embedded mode, then its ZIP download (time, throughput, memory)
 	node dist/test/bench/batch-1000.js 1000
 
+.PHONY: bench-tall
+bench-tall: build ## benchmark: full page of a 1280 x 100,000 px page in chromium and firefox (time, PNG size, peak RSS of node and browser)
+	node dist/test/bench/tall-page.js
+
 .PHONY: bench
 bench: build ## benchmark (~7 min): raw Playwright vs shotfarm embedded and distributed, chromium c1/2/4 + firefox, alternating rounds; launch cost
 	node dist/test/bench/speed.js

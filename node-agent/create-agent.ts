@@ -17,9 +17,9 @@ export async function createDriver(config: Config): Promise<BrowserDriver> {
   const ffmpegPath = resolveFfmpegPath(a.ffmpegPath);
   if (a.driver === 'selenium') {
     const { SeleniumDriver } = await import('../drivers/selenium/selenium-driver.js');
-    return new SeleniumDriver({ ffmpegPath, defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds, settleCapSeconds: a.settleCapSeconds, pngEncoding: a.pngEncoding });
+    return new SeleniumDriver({ ffmpegPath, defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds, settleCapSeconds: a.settleCapSeconds, pngEncoding: a.pngEncoding, maxPageHeight: a.maxPageHeight });
   }
-  return new PlaywrightDriver({ chromiumPath: a.chromiumPath, firefoxPath: a.firefoxPath, ffmpegPath, defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds, settleCapSeconds: a.settleCapSeconds, pngEncoding: a.pngEncoding });
+  return new PlaywrightDriver({ chromiumPath: a.chromiumPath, firefoxPath: a.firefoxPath, ffmpegPath, defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds, settleCapSeconds: a.settleCapSeconds, pngEncoding: a.pngEncoding, maxPageHeight: a.maxPageHeight });
 }
 
 /** Builds a node agent from the configuration and the farm's parts; start() it to take jobs. */

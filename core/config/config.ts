@@ -68,6 +68,8 @@ export interface AgentConfig {
   pngEncoding: PngEncoding;
   /** longest settle wait after load, in seconds (0: none) */
   settleCapSeconds: number;
+  /** the tallest full-page capture in CSS pixels; a taller page is cut there with a warning */
+  maxPageHeight: number;
 }
 
 /** How the control plane runs apps (integrations) after screenshots. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isCidrOrHost, parseCidr } from '../net/cidr.js';
 import { BROWSERS, type BrowserName } from '../capture-spec.js';
-import { PNG_ENCODINGS, type PngEncoding } from '../contracts/browser-driver.js';
+import { DEFAULT_MAX_PAGE_HEIGHT, PNG_ENCODINGS, type PngEncoding } from '../contracts/browser-driver.js';
 import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
 import { DEFAULT_PLANS } from '../billing/default-plans.js';
 import { readPlansFile } from './plans-file.js';
@@ -212,6 +212,7 @@ export function loadConfig(env: Env): Config {
       poolIdleSeconds: int('SHOTFARM_POOL_IDLE_SECONDS', 300, 1, 86_400),
       pngEncoding: pngEncoding as PngEncoding,
       settleCapSeconds: decimal('SHOTFARM_SETTLE_CAP_SECONDS', SETTLE_CAP_DEFAULT_SECONDS, 0, 30),
+      maxPageHeight: int('SHOTFARM_MAX_PAGE_HEIGHT', DEFAULT_MAX_PAGE_HEIGHT, 100, 1_000_000),
     },
     apps: {
       secretsKey,

@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_PAGE_HEIGHT } from '../contracts/browser-driver.js';
+
 /**
  * Every setting of shotfarm: its environment variable, default and meaning. This table is the single
  * source for parsing (load-config.ts) and for the README's settings table (`shotfarm settings`).
@@ -61,6 +63,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'BRAVE_PATH', default: '(absent)', meaning: 'Brave binary. Absent: brave runs Chromium with Brave\'s behaviour (shields, client hints), and says so.' },
   { name: 'FFMPEG_PATH', default: '(absent)', meaning: 'ffmpeg binary for video. Absent: ffmpeg-static when installed, else ffmpeg on PATH.' },
   { name: 'SHOTFARM_BROWSER_RECYCLE_AFTER', default: '200', meaning: 'A pooled browser is replaced after this many captures.' },
+  { name: 'SHOTFARM_MAX_PAGE_HEIGHT', default: String(DEFAULT_MAX_PAGE_HEIGHT), meaning: 'Tallest full-page capture in CSS pixels (100 to 1000000); a taller page is cut there and the screenshot gets a warning naming this setting. It bounds the memory and time of one capture (`make bench-tall` measures a 100000 px page).' },
   { name: 'SHOTFARM_PNG_ENCODING', default: 'fast', meaning: 'How Chromium compresses PNG screenshots: fast (about half the encoding CPU, files 1.3–1.7× larger) or small. Same pixels either way.' },
   { name: 'SHOTFARM_CAPTURES_PER_BROWSER', default: '1', meaning: 'Captures one pooled browser serves at once, each in its own context; more slots start more browsers. 1 (a browser per slot) was 1.03–1.16× faster than contexts of one browser for full pages at 2 and 4 slots and about even for viewports (make bench), at about twice the memory.' },
   { name: 'SHOTFARM_POOL_IDLE_SECONDS', default: '300', meaning: 'An idle pooled browser above the minimum is closed after this many seconds.' },

@@ -14,6 +14,13 @@ export type DriverKind = 'playwright' | 'selenium';
 export type PngEncoding = 'fast' | 'small';
 export const PNG_ENCODINGS: readonly PngEncoding[] = ['fast', 'small'];
 
+/**
+ * The tallest full-page capture in CSS pixels (SHOTFARM_MAX_PAGE_HEIGHT); a taller page is cut there
+ * with a warning. It bounds the output (a 1280×100,000 PNG is 512 MB of pixels to encode) whatever the
+ * page, since a page can be made endlessly tall.
+ */
+export const DEFAULT_MAX_PAGE_HEIGHT = 100_000;
+
 /** How a browser process is started; one pool exists per (driver, browser, launch variant). */
 export interface LaunchOptions {
   /** executable to run instead of the configured default (a Brave binary, a Chrome build) */

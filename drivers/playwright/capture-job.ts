@@ -18,6 +18,8 @@ export interface CaptureServices {
   /** the longest settle wait after load (SHOTFARM_SETTLE_CAP_SECONDS), in ms */
   settleCapMs: number;
   pngEncoding: PngEncoding;
+  /** the tallest full-page capture in CSS pixels (SHOTFARM_MAX_PAGE_HEIGHT) */
+  maxPageHeight: number;
 }
 
 /**

@@ -27,9 +27,10 @@ export class PlaywrightPage implements CapturePage {
     readonly browserInfo: string,
     private readonly videoEncoder: VideoEncoder,
     pngEncoding: PngEncoding,
+    maxPageHeight: number,
   ) {
     this.documentResponse = new DocumentResponse(page);
-    this.shots = new PlaywrightShots(page, spec, engine, pngEncoding);
+    this.shots = new PlaywrightShots(page, spec, engine, pngEncoding, maxPageHeight);
     this.steps = new PlaywrightSteps(page);
   }
 

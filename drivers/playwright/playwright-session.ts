@@ -30,7 +30,7 @@ export class PlaywrightSession implements CaptureSession {
     if (engine.braveEmulation) await applyBraveEmulation(page, spec);
     // Brave blocks by itself (its shields); hide_ads asks the same of chrome and firefox.
     if (spec.hideAds || engine.braveEmulation) await this.services.adBlocker.enable(page);
-    return new PlaywrightPage(page, spec, engine, this.info, this.services.videoEncoder, this.services.pngEncoding);
+    return new PlaywrightPage(page, spec, engine, this.info, this.services.videoEncoder, this.services.pngEncoding, this.services.maxPageHeight);
   }
 
   abort(): void {

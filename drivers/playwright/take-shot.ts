@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import type { PngEncoding } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_MAX_PAGE_HEIGHT, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { OUTPUT_TIMEOUT_MS, withinOutputTime } from '../shared/output-timeout.js';
 import { cdpViewportScreenshot } from '../shared/cdp-screenshots.js';
 import type { ShotSource } from '../shared/shot-taker.js';
@@ -35,6 +35,7 @@ export class PlaywrightShots implements ShotSource {
     private readonly spec: CaptureSpec,
     private readonly engine: Engine,
     private readonly pngEncoding: PngEncoding,
+    private readonly maxPageHeight = DEFAULT_MAX_PAGE_HEIGHT,
   ) {}
 
   async element(selector: string, timeoutMs: number): Promise<Buffer> {
@@ -43,9 +44,11 @@ export class PlaywrightShots implements ShotSource {
     return element.screenshot({ timeout: OUTPUT_TIMEOUT_MS });
   }
 
-  fullPage(): Promise<Buffer> {
+  fullPage(warnings: string[]): Promise<Buffer> {
     const hasTouch = this.engine.name === 'chromium' && this.spec.device.touch;
-    return withRepaintRetry(() => withinOutputTime(fullPageScreenshot(this.page, this.engine, this.spec.maxHeight, hasTouch, this.pngEncoding), 'the full-page screenshot'));
+    const options = { maxHeight: this.spec.maxHeight, maxPageHeight: this.maxPageHeight, hasTouch, encoding: this.pngEncoding };
+    // Time-limited call by call inside (a tiled capture makes many calls).
+    return withRepaintRetry(() => fullPageScreenshot(this.page, this.engine, options, warnings));
   }
 
   private async chromiumViewport(): Promise<Buffer> {

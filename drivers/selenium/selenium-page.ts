@@ -36,8 +36,9 @@ export class SeleniumPage implements CapturePage {
     private readonly adEngine: FiltersEngine | null,
     private readonly videoEncoder: VideoEncoder,
     pngEncoding: PngEncoding,
+    maxPageHeight: number,
   ) {
-    this.shots = new SeleniumShots(driver, cdp, spec, pngEncoding);
+    this.shots = new SeleniumShots(driver, cdp, spec, pngEncoding, maxPageHeight);
     this.steps = new SeleniumSteps(driver, cdp);
   }
 

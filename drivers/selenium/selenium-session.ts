@@ -48,7 +48,7 @@ export class SeleniumSession implements CaptureSession {
     if (spec.size === 'page') await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: fullPageInitSource() });
     const engine = spec.hideAds ? await this.services.adBlock.load() : null;
     await RequestInterceptor.start(cdp, new URL(spec.url).href, spec.postData, engine);
-    return new SeleniumPage(driver, cdp, spec, browserInfo, new DocumentStatus(cdp), engine, this.services.videoEncoder, this.services.pngEncoding);
+    return new SeleniumPage(driver, cdp, spec, browserInfo, new DocumentStatus(cdp), engine, this.services.videoEncoder, this.services.pngEncoding, this.services.maxPageHeight);
   }
 
   abort(): void {

@@ -1,6 +1,6 @@
 import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import type { PngEncoding } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_MAX_PAGE_HEIGHT, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
 import { cdpViewportScreenshot } from '../shared/cdp-screenshots.js';
 import type { ShotSource } from '../shared/shot-taker.js';
@@ -20,6 +20,7 @@ export class SeleniumShots implements ShotSource {
     private readonly cdp: CdpSession,
     private readonly spec: CaptureSpec,
     private readonly pngEncoding: PngEncoding,
+    private readonly maxPageHeight = DEFAULT_MAX_PAGE_HEIGHT,
   ) {}
 
   async element(selector: string, timeoutMs: number): Promise<Buffer> {
@@ -27,9 +28,10 @@ export class SeleniumShots implements ShotSource {
     return Buffer.from(await withTimeout(element.takeScreenshot(), OUTPUT_TIMEOUT_MS, 'the element screenshot timed out'), 'base64');
   }
 
-  fullPage(): Promise<Buffer> {
+  fullPage(warnings: string[]): Promise<Buffer> {
+    const options = { maxHeight: this.spec.maxHeight, maxPageHeight: this.maxPageHeight, hasTouch: this.spec.device.touch, encoding: this.pngEncoding };
     return withTimeout(
-      fullPageScreenshot(this.driver, this.cdp, viewportOf(this.spec), this.spec.maxHeight, this.spec.device.touch, this.pngEncoding),
+      fullPageScreenshot(this.driver, this.cdp, viewportOf(this.spec), options, warnings),
       OUTPUT_TIMEOUT_MS,
       'the full-page screenshot timed out',
     );

@@ -9,8 +9,8 @@ export const TARGET_WAIT_MS = 30_000;
 export interface ShotSource {
   /** The first element matching `selector` once it is visible (waiting at most `timeoutMs`), as an image. */
   element(selector: string, timeoutMs: number): Promise<Buffer>;
-  /** The full scrollable page, cut at the spec's max height. */
-  fullPage(): Promise<Buffer>;
+  /** The full scrollable page, cut at the spec's max height and the farm's maximum (a cut it did not ask for adds to `warnings`). */
+  fullPage(warnings: string[]): Promise<Buffer>;
   /** What the viewport shows. */
   viewport(): Promise<Buffer>;
 }
@@ -41,6 +41,6 @@ export class ShotTaker {
         this.warnings.push(`The target ${this.spec.target} was not found in time (${errorText(error)}); the ${this.spec.size === 'page' ? 'full page' : 'viewport'} was captured instead.`);
       }
     }
-    return this.spec.size === 'page' ? this.source.fullPage() : this.source.viewport();
+    return this.spec.size === 'page' ? this.source.fullPage(this.warnings) : this.source.viewport();
   }
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { PNG_ENCODINGS, type PngEncoding } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_MAX_PAGE_HEIGHT, PNG_ENCODINGS, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { fullPageScreenshot } from '../../drivers/playwright/full-page-screenshot.js';
 import type { Engine } from '../../drivers/playwright/engine.js';
 import { PlaywrightShots } from '../../drivers/playwright/take-shot.js';
@@ -44,7 +44,7 @@ describe('chromium screenshots through CDP give Playwright\'s pixels', function 
       it(`full page, ${encoding} encoding, device scale ${scale}`, async function () {
         await onPage('/steps.html', { viewport: { width: 800, height: 600 }, deviceScaleFactor: scale }, async (page) => {
           await page.locator('#late').waitFor(); // the page shows it 1 s after load: both shots must see the same page
-          const ours = await fullPageScreenshot(page, engine, 0, false, encoding);
+          const ours = await fullPageScreenshot(page, engine, { maxHeight: 0, maxPageHeight: DEFAULT_MAX_PAGE_HEIGHT, hasTouch: false, encoding }, []);
           // caret 'initial': Playwright would otherwise hide text carets, which the CDP route does not touch.
           await expectSamePixels(ours, await page.screenshot({ fullPage: true, caret: 'initial' }));
         });
@@ -68,7 +68,7 @@ describe('chromium screenshots through CDP give Playwright\'s pixels', function 
 
   it('full page clipped to a max height', async function () {
     await onPage('/long.html', { viewport: { width: 800, height: 600 } }, async (page) => {
-      const ours = await fullPageScreenshot(page, engine, 1500, false, 'fast');
+      const ours = await fullPageScreenshot(page, engine, { maxHeight: 1500, maxPageHeight: DEFAULT_MAX_PAGE_HEIGHT, hasTouch: false, encoding: 'fast' }, []);
       expect(await imageSize(ours)).to.deep.equal({ width: 800, height: 1500 });
       await expectSamePixels(ours, await page.screenshot({ fullPage: true, caret: 'initial', clip: { x: 0, y: 0, width: 800, height: 1500 } }));
     });

@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import sharp from 'sharp';
 import { repoPath } from './repo-path.js';
+import { tallPageHtml } from './tall-page.js';
 
 /** A 1×1 transparent PNG: the lazy image and the ad banner. */
 const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -140,6 +141,8 @@ export class TestSite {
         return send(200, 'font/ttf', await readFile(FONT_FILE));
       case '/lazy.png':
         return send(200, TYPES['.png']!, PIXEL_PNG);
+      case '/tall':
+        return send(200, TYPES['.html']!, tallPageHtml(Number(url.searchParams.get('h') ?? 1000)));
       case '/ads-page': {
         const token = encodeURIComponent(url.searchParams.get('token') ?? '');
         return send(200, TYPES['.html']!, `<!doctype html><html><head><meta charset="utf-8"><title>ads</title></head><body>
