@@ -49,7 +49,8 @@ export class ResultRecorder {
         trackers: JSON.stringify(result.trackers),
         // The record says which User-Agent was really used, when the request did not set one.
         user_agent: row.user_agent || result.userAgent,
-        warnings: JSON.stringify(result.warnings),
+        // After the request's own warnings (an ignored parameter), written when the record was created.
+        warnings: trx.raw("warnings || ?::jsonb", [JSON.stringify(result.warnings)]),
         timings: JSON.stringify(result.timings),
         browser_info: result.browserInfo,
         node_id: result.node.id,
