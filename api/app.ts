@@ -19,6 +19,8 @@ import type { CrawlService } from './crawls/crawl-service.js';
 import type { BatchService } from './batches/batch-service.js';
 import type { BatchLinks } from './batches/batch-links.js';
 import { signedDownloadRoutes } from './routes/batch-download.js';
+import type { ImageLinks } from './retrieval/image-links.js';
+import { signedImageRoutes } from './routes/image-link.js';
 import { deviceRoutes } from './routes/devices.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -57,6 +59,7 @@ export interface AppDeps {
   crawls: CrawlService;
   batches: BatchService;
   batchLinks: BatchLinks;
+  imageLinks: ImageLinks;
   apps: AppServices;
   /** readiness checks beyond the database (queue, storage) */
   readiness?: ReadinessCheck[];
@@ -84,6 +87,8 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
 
   // A signed zip_url downloads without an API key; without a token the request goes on to authentication.
   app.use(signedDownloadRoutes(deps.batchLinks).routes());
+  // Likewise a webhook's signed image_url (format screenshotcenter).
+  app.use(signedImageRoutes(deps.imageLinks).routes());
 
   const api = new Router<AppState>({ prefix: '/api/v1' });
   api.use(authenticate(deps.db, deps.jwt));
