@@ -124,7 +124,8 @@ export class ScreenshotStore {
       .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'browser_info', 'node_id');
     const [row] = await trx('screenshots').insert(toDbValues({
       ...draft.fields, ...owner, ...source, final_urls: source.final_urls, links: source.links, trackers: source.trackers,
-      warnings: [...draft.fields.warnings, ...(source.warnings as string[])],
+      // The request's warnings, then the capture's; a same-worded request warning of the source once.
+      warnings: [...new Set([...draft.fields.warnings, ...(source.warnings as string[])])],
       user_agent: draft.fields.user_agent || source.user_agent,
       company_id: caller.companyId, api_key_id: caller.apiKeyId, status: 'finished', cost: 0, routing: `cache:${sourceId}`,
       capture_spec: draft.spec, spec_hash: draft.specHash, finished_at: trx.fn.now(),
