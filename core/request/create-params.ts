@@ -91,6 +91,7 @@ const timezoneParam = custom(z.string().describe('IANA time zone name such as Eu
 /** `full_page=true` (the original clients' documentation) is `size=page`; `full_page=false` says nothing. */
 const fullPage: ParamAlias = {
   name: 'full_page',
+  schema: z.boolean().describe('true: the full page (size=page)'),
   convert(raw) {
     const r = bool('').read(raw);
     if (!r.ok) return r;

@@ -110,6 +110,8 @@ export function custom<T>(schema: z.ZodType<T>, list: boolean, read: (raw: Query
 export interface ParamAlias {
   name: string;
   convert?: (raw: QueryValue) => ReadResult<QueryValue | undefined>;
+  /** the alias's own value schema, for OpenAPI, when it has a `convert` (default: the parameter's) */
+  schema?: z.ZodType;
 }
 
 /** The parameter, also read under each alias (collectParams refuses an alias given with its parameter). */

@@ -248,8 +248,8 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
     fail: [{ query: `steps=${q('[{"command":"fill","selector":"#q"}]')}`, field: 'steps[0].value' }],
   },
   {
-    // Unknown parameters are ignored, as the spec's clients expect, and named in the record's warnings.
-    params: ['unknown'],
+    // Parameters other than url and the options are ignored, as the spec's clients expect, and named in the record's warnings.
+    params: ['url'],
     pass: [
       { query: 'colour=red&dark=1', expect: { dark: true, warnings: ['The parameter "colour" is not known and was ignored.'] } },
       { query: 'key=abc', expect: { warnings: [] } },
