@@ -37,15 +37,14 @@ export function buildCreateRequest(query: QueryTree, ctx: CreateContext): Create
   const fields: FieldErrors = {};
   const addError = (field: string, message: string): void => void (fields[field] ??= []).push(message);
 
-  const input = query;
-  const p: CreateParams = collectParams(CREATE_PARAMS, input, fields, ['url']);
+  const p: CreateParams = collectParams(CREATE_PARAMS, query, fields, ['url']);
   if (p.url !== undefined && p.url.length === 0) addError('url', 'is required');
 
-  const stepItems = readItems<Step | null>({ json: 'steps', brackets: 'step' }, input.steps, input.step, stepSchema, MAX_STEPS);
+  const stepItems = readItems<Step | null>({ json: 'steps', brackets: 'step' }, query.steps, query.step, stepSchema, MAX_STEPS);
   if (!stepItems.ok) Object.assign(fields, stepItems.fields);
   const steps = stepItems.ok ? { ok: true as const, value: stepItems.value.filter((s): s is Step => s !== null) } : stepItems;
-  const warnings = [...ignoredParamWarnings(input), ...(stepItems.ok ? skippedStepWarnings(stepItems.value) : [])];
-  const trackers = readItems<TrackerSpec>({ json: 'trackers', brackets: 'tracker' }, input.trackers, input.tracker, trackerSchema, MAX_TRACKERS);
+  const warnings = [...ignoredParamWarnings(query), ...(stepItems.ok ? skippedStepWarnings(stepItems.value) : [])];
+  const trackers = readItems<TrackerSpec>({ json: 'trackers', brackets: 'tracker' }, query.trackers, query.tracker, trackerSchema, MAX_TRACKERS);
   if (!trackers.ok) Object.assign(fields, trackers.fields);
 
   const device = resolveDevice(p, addError);
@@ -75,10 +74,18 @@ const MAX_NAMED_UNKNOWN = 10;
  */
 function ignoredParamWarnings(input: QueryTree): string[] {
   const unknown = Object.keys(input).filter((name) => !CREATE_PARAM_NAMES.has(name));
-  // Names are the client's text: control characters out (Postgres' jsonb refuses NUL), length bounded.
-  const shown = unknown.slice(0, MAX_NAMED_UNKNOWN).map((name) => `The parameter "${name.replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 64)}" is not known and was ignored.`);
+  const shown = unknown.slice(0, MAX_NAMED_UNKNOWN).map((name) => `The parameter "${printable(name)}" is not known and was ignored.`);
   if (unknown.length > MAX_NAMED_UNKNOWN) shown.push(`${unknown.length - MAX_NAMED_UNKNOWN} more unknown parameters were ignored.`);
   return shown;
+}
+
+/**
+ * A name as the record can hold it: it is the client's text, and Postgres' jsonb refuses NUL and lone
+ * surrogates (a JSON body can carry both), so those and other control characters become `?`; at most 64
+ * characters, cut between code points.
+ */
+function printable(name: string): string {
+  return Array.from(name.replace(/[\x00-\x1f\x7f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '?')).slice(0, 64).join('');
 }
 
 /** A `screenshot` step (the original clients' documentation has one) is a no-op here: the record says so. */

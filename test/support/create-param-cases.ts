@@ -253,6 +253,8 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
     pass: [
       { query: 'colour=red&dark=1', expect: { dark: true, warnings: ['The parameter "colour" is not known and was ignored.'] } },
       { query: 'key=abc', expect: { warnings: [] } },
+      // The name is the client's text: NUL (which Postgres' jsonb refuses) is shown as ?.
+      { query: '%00colour=1', expect: { warnings: ['The parameter "?colour" is not known and was ignored.'] } },
     ],
     fail: [],
   },
