@@ -22,6 +22,8 @@ import type { CrawlService } from './crawls/crawl-service.js';
 import type { BatchService } from './batches/batch-service.js';
 import type { BatchLinks } from './batches/batch-links.js';
 import { signedDownloadRoutes } from './routes/batch-download.js';
+import type { ImageLinks } from './retrieval/image-links.js';
+import { signedImageRoutes } from './routes/image-link.js';
 import { deviceRoutes } from './routes/devices.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -61,6 +63,7 @@ export interface AppDeps {
   crawls: CrawlService;
   batches: BatchService;
   batchLinks: BatchLinks;
+  imageLinks: ImageLinks;
   apps: AppServices;
   /** readiness checks beyond the database (queue, storage) */
   readiness?: ReadinessCheck[];
@@ -89,6 +92,8 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
 
   // A signed zip_url downloads without an API key; without a token the request goes on to authentication.
   app.use(signedDownloadRoutes(deps.batchLinks).routes());
+  // Likewise a webhook's signed image_url (format screenshotcenter).
+  app.use(signedImageRoutes(deps.imageLinks).routes());
 
   const api = new Router<AppState>({ prefix: '/api/v1' });
   api.use(authenticate(deps.db, deps.jwt));
@@ -107,12 +112,12 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   for (const routes of [sessionRoutes(deps.db, deps.jwt), keyRoutes(deps.db), adminUserRoutes({ db: deps.db, jwt: deps.jwt, config: deps.config, log: deps.log })]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
-  const screenshots = screenshotRoutes({ service: deps.screenshots, db: deps.db, objects: deps.objects, events: deps.events });
+  const screenshots = screenshotRoutes({ service: deps.screenshots, db: deps.db, objects: deps.objects, events: deps.events, clientCompat: deps.config.clientCompat });
   const billing = deps.billing ?? createBilling(deps.db, deps.config.billing.plans, deps.log, undefined, deps.config.billing.offlinePayments);
   for (const routes of [billingRoutes(deps.db, billing, deps.log), dashboardRoutes(deps.db, billing.plans), adminOverviewRoutes(deps.db)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
-  for (const routes of [screenshots, accountRoutes(deps.db, billing.plans), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes }), crawlRoutes(deps.crawls), adminRoutes(deps.registry), appRoutes(deps.apps)]) {
+  for (const routes of [screenshots, accountRoutes(deps.db, billing.plans), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes, clientCompat: deps.config.clientCompat }), crawlRoutes(deps.crawls), adminRoutes(deps.registry), appRoutes(deps.apps)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

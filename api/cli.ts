@@ -76,12 +76,14 @@ function stopOnSignal(stoppers: (() => Promise<void>)[]): (reason: string) => Pr
   return stop;
 }
 
-function printWelcome(plane: ControlPlane): void {
+function printWelcome(plane: ControlPlane, cfg: Config): void {
   const lines = [
     '',
     `shotfarm is running at ${plane.url}`,
     `  OpenAPI: ${plane.url}/api/v1/openapi.json`,
   ];
+  // Said at start because it changes the answers' shape from the spec's.
+  if (cfg.clientCompat !== 'spec') lines.push(`  Client compatibility: ${cfg.clientCompat} (SHOTFARM_CLIENT_COMPAT): a create of one screenshot answers an object, batch create the Batch object`);
   if (plane.bootstrapKey) {
     lines.push(`  API key: ${plane.bootstrapKey}`, '', 'Take a first screenshot:', `  curl '${plane.url}/api/v1/screenshot/create?url=https://example.com&key=${plane.bootstrapKey}'`);
   }
@@ -108,7 +110,7 @@ program.command('serve').description('embedded all-in-one: API, in-process queue
   const stop = stopOnSignal([parts.close, plane.stop, agent.stop.bind(agent)]);
   // The one agent drained on request (POST /admin/nodes/drain): nothing would take jobs, so all stop.
   void agent.drained.then(() => stop('drain request carried out'));
-  printWelcome(plane);
+  printWelcome(plane, cfg);
 });
 
 program.command('api').description('control plane only (distributed mode: agents join over NATS)').action(async () => {
@@ -117,7 +119,7 @@ program.command('api').description('control plane only (distributed mode: agents
   const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-api');
   const plane = await startControlPlane(cfg, { generateBootstrapKey: false, farm: parts, logger: log });
   stopOnSignal([parts.close, plane.stop]);
-  printWelcome(plane);
+  printWelcome(plane, cfg);
 });
 
 const list = (v: string): string => v.split(',').map((x) => x.trim()).filter(Boolean).join(',');

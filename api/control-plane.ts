@@ -27,6 +27,7 @@ import { ScreenshotEvents } from './farm/screenshot-events.js';
 import { CrawlService } from './crawls/crawl-service.js';
 import { createHash } from 'node:crypto';
 import { BatchLinks } from './batches/batch-links.js';
+import { ImageLinks } from './retrieval/image-links.js';
 import { BatchService } from './batches/batch-service.js';
 import type { PaymentProvider } from '../core/contracts/payment-provider.js';
 import { createBilling, type Billing } from './billing/billing.js';
@@ -106,14 +107,16 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   c.register(TOKENS.ScreenshotService, { useValue: screenshots });
   const recorder = new ResultRecorder(records, log);
   c.register(TOKENS.ResultRecorder, { useValue: recorder });
-  const apps = createAppServices({ registry: plugins, db, objects, config, screenshots: store, log });
+  // One secret signs every link that works without an API key (a batch's zip_url, a webhook's image_url).
+  const linkSecret = createHash('sha256').update(`zip-links:${resolveJwtSecret(config)}`).digest('hex');
+  const imageLinks = new ImageLinks(db, objects, linkSecret, config.publicUrl, config.imageUrlTtlSeconds);
+  const apps = createAppServices({ registry: plugins, db, objects, config, screenshots: store, imageLinks, log });
   // A screenshot that ended has its app runs queued: start them now rather than at the runner's next poll.
   records.onAppRunsQueued(() => apps.runner.wake());
   const batches = new BatchService(db, screenshots, records, queue, config, apps.hosting);
   recorder.onApplied(async (done) => {
     if (done.batchId !== null) await batches.onScreenshotDone(done.batchId, done.status === 'finished');
   });
-  const linkSecret = createHash('sha256').update(`zip-links:${resolveJwtSecret(config)}`).digest('hex');
   const batchLinks = new BatchLinks(db, objects, linkSecret, config.publicUrl, config.batch.zipUrlTtlSeconds, log);
   batches.onFinished(async (batch) => {
     const configIds = await apps.emitter.configsOfScreenshots({ batch_id: batch.id });
@@ -143,7 +146,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   renewals.start();
 
   const app = buildApp({
-    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, crawls, billing, apps,
+    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, imageLinks, crawls, billing, apps,
     readiness: [{ name: 'queue', check: () => queue.reachable() }, { name: 'storage', check: () => objects.reachable() }],
   });
   // Koa's callback settles its own errors (they become the error envelope), so nothing awaits its promise.

@@ -80,6 +80,8 @@ export interface ScreenshotFields {
   tag: string[];
   steps: Step[];
   trackers: TrackerSpec[] | TrackerResult[];
+  /** what the request asked that was not done (an unknown parameter, a skipped step); the capture adds its own */
+  warnings: string[];
 }
 
 /** A stored screenshot row as the database returns it. */
@@ -96,7 +98,6 @@ export interface ScreenshotRow extends ScreenshotFields {
   links: string[];
   /** the AppStatus entries of the apps this record runs, from app_runs */
   apps: AppStatus[];
-  warnings: string[];
   timings: Record<string, number>;
   browser_info: string;
   routing: string;

@@ -63,6 +63,8 @@ export function runContext<S>(settings: S, opts: { screenshot?: ScreenshotRecord
     // Tests talk to local servers: the kit's agents do not guard (the service's do).
     egress: { agent: (protocol) => (protocol === 'https:' ? https.globalAgent : http.globalAgent) },
     attempt: opts.attempt ?? 1,
+    // The service signs this link; the kit's points nowhere real, but has the same shape.
+    imageUrl: () => (screenshot.status === 'finished' ? `https://shotfarm.example/api/v1/screenshot/thumbnail?id=${screenshot.id}&token=0.sample` : null),
   };
 }
 

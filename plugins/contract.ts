@@ -66,6 +66,12 @@ export interface AppRunContext<S> {
   egress: AppEgress;
   /** Which attempt this is (1 = first); the runner retries retryable failures with backoff. */
   attempt: number;
+  /**
+   * A link to the screenshot's image (its first shot) that works without an API key until it expires
+   * (SHOTFARM_IMAGE_URL_TTL_SECONDS): for receivers that fetch the image themselves. null when there is
+   * no image (the screenshot failed) or, for an event, when the event is not about one screenshot.
+   */
+  imageUrl(): string | null;
 }
 
 /** The guarded HTTP(S) agents of a run: pass `agent(url.protocol)` to any HTTP client (node:http, minio…). */

@@ -4,9 +4,10 @@ import type { Db } from '../../core/db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import { toScreenshotRecord } from '../../core/screenshot-record.js';
 import { appFilename } from '../../plugins/app-filename.js';
-import type { AppEgress, AppLogger, AppOutput, AppPlugin, ScreenshotRecordData } from '../../plugins/contract.js';
+import type { AppEgress, AppEventType, AppLogger, AppOutput, AppPlugin, ScreenshotRecordData } from '../../plugins/contract.js';
 import { checkSettings } from '../../plugins/check-settings.js';
 import type { AppRegistry } from '../../plugins/registry.js';
+import type { ImageLinks } from '../retrieval/image-links.js';
 import type { ScreenshotStore } from '../screenshots/screenshot-store.js';
 import type { AppEventEmitter } from './app-event-emitter.js';
 import { screenshotAppFiles } from './app-files.js';
@@ -47,7 +48,7 @@ export class AppRunner {
   private loopDone: Promise<void> | null = null;
 
   constructor(private readonly deps: {
-    db: Db; objects: ObjectStore; registry: AppRegistry; codec: AppSettingsCodec; emitter: AppEventEmitter; screenshots: ScreenshotStore;
+    db: Db; objects: ObjectStore; registry: AppRegistry; codec: AppSettingsCodec; emitter: AppEventEmitter; screenshots: ScreenshotStore; imageLinks: ImageLinks;
     config: AppsConfig; egress: AppEgress; log: Logger;
   }) {
     this.jobs = new AppJobQueue(deps.db);
@@ -138,11 +139,17 @@ export class AppRunner {
         const screenshot = await this.screenshotOf(job);
         if (screenshot.status === 'error' && !plugin.runsOnError) throw new NotRunnable(`not run: the screenshot failed (${screenshot.error ?? 'no reason given'}), so there was nothing to send`);
         const files = await screenshotAppFiles(this.deps.db, this.deps.objects, job.row.screenshot_id as number);
-        output = await plugin.run({ ...base, screenshot, files, filename: (file, template) => appFilename(screenshot, file, String(job.row.filename ?? ''), template) });
+        const hasImage = files.list().some((f) => f.kind === 'image');
+        output = await plugin.run({
+          ...base, screenshot, files, filename: (file, template) => appFilename(screenshot, file, String(job.row.filename ?? ''), template),
+          imageUrl: () => (hasImage ? this.deps.imageLinks.url(screenshot.id) : null),
+        });
       } else {
         if (!plugin.deliver) throw new NotRunnable(`the app type "${config.type}" does not receive events`);
-        const event = { id: String(job.row.message_id), type: job.row.type as never, timestamp: new Date(job.row.created_at as string), data: job.row.payload as Record<string, unknown> };
-        output = await plugin.deliver({ ...base, event });
+        const event = { id: String(job.row.message_id), type: job.row.type as AppEventType, timestamp: new Date(job.row.created_at as string), data: job.row.payload as Record<string, unknown> };
+        // app.upload.* events carry the screenshot record (written by the service, not by a client).
+        const screenshotId = event.type.startsWith('app.upload.') ? Number(event.data.id) : NaN;
+        output = await plugin.deliver({ ...base, event, imageUrl: () => (Number.isSafeInteger(screenshotId) && screenshotId > 0 ? this.deps.imageLinks.url(screenshotId) : null) });
       }
       signal.throwIfAborted();
       if (await this.jobs.finish(job, output)) await this.afterUpload(job, plugin, 'finished');

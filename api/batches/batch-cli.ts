@@ -51,7 +51,9 @@ export async function runBatchCreate(o: BatchCliOptions): Promise<number> {
   const form = new FormData();
   form.append('file', new Blob([fs.readFileSync(o.file)]), path.basename(o.file));
   for (const [k, v] of Object.entries(o.fields)) form.append(k, v);
-  const [created] = await api<BatchAnswer[]>(o, '/batch/create', { method: 'POST', body: form });
+  // An array per the spec; one object when the service answers as the original clients expect (SHOTFARM_CLIENT_COMPAT).
+  const answer = await api<BatchAnswer[] | BatchAnswer>(o, '/batch/create', { method: 'POST', body: form });
+  const created = Array.isArray(answer) ? answer[0] : answer;
   if (!created) throw new Error('the API answered no batch');
   o.print(`batch ${created.id}: ${created.count} URL(s)`);
   for (const bad of created.invalid_lines ?? []) o.print(`  line ${bad.line} skipped: ${bad.error}`);

@@ -6,13 +6,14 @@ import { callerOf, type AppState } from '../http/state.js';
 import type { PlanCatalog } from '../billing/plan-catalog.js';
 import { livePlanOf } from '../billing/plan-usage.js';
 
-/** GET /account/info: the caller's balance and usage. */
+/** GET /account/info: the caller's balance, plan and usage. */
 export function accountRoutes(db: Db, plans: PlanCatalog): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/account' });
   router.get('/info', async (ctx) => {
     const caller = callerOf(ctx);
     const company = await getCompany(db, caller.companyId);
     if (!company) throw notFound('Account');
+    const plan = (await livePlanOf(db, plans, caller.companyId))?.plan ?? null;
     const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
     const [usage] = await db('screenshots').where({ company_id: caller.companyId })
       .select(db.raw('count(*) as total'), db.raw('count(*) filter (where created_at >= ?) as this_month', [monthStart]), db.raw("count(*) filter (where status = 'processing') as processing"));
@@ -22,8 +23,10 @@ export function accountRoutes(db: Db, plans: PlanCatalog): Router<AppState> {
         balance: company.balance,
         company_id: company.id,
         company_name: company.name,
-        // The live subscription's plan (the spec's Plan shape), or null when the account has none.
-        plan: (await livePlanOf(db, plans, caller.companyId))?.plan ?? null,
+        // The live subscription's plan id, or null when the account has none: a string, because one official
+        // client of the original service types `plan` so and fails on an object. The Plan itself is beside it.
+        plan: plan?.id ?? null,
+        plan_details: plan,
         usage: { total_screenshots: Number(usage?.total ?? 0), screenshots_this_month: Number(usage?.this_month ?? 0), processing: Number(usage?.processing ?? 0) },
       },
     };

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { ClientCompat } from '../../core/config/config.js';
 import type { Db } from '../../core/db/connect.js';
 import { BATCH_ID_PARAMS, BATCH_LIST_PARAMS, DEFAULT_PAGE_SIZE } from '../../core/request/endpoint-params.js';
 import { idempotencyKeyParam } from '../../core/request/batch-params.js';
@@ -11,8 +12,9 @@ import type { BatchService } from '../batches/batch-service.js';
 import { jsonBodyParams } from '../http/json-body.js';
 import { queryOf } from '../http/query.js';
 import { callerOf, type AppState } from '../http/state.js';
+import { createAnswerData } from './create-answer.js';
 
-export interface BatchRouteDeps { db: Db; batches: BatchService; links: BatchLinks; maxFileBytes: number }
+export interface BatchRouteDeps { db: Db; batches: BatchService; links: BatchLinks; maxFileBytes: number; clientCompat: ClientCompat }
 
 /** POST /batch/create|cancel, GET /batch/info|list|download. */
 export function batchRoutes(deps: BatchRouteDeps): Router<AppState> {
@@ -32,7 +34,7 @@ export function batchRoutes(deps: BatchRouteDeps): Router<AppState> {
     const { batch } = await batches.create(callerOf(ctx), { fields, fileText, idempotencyKey });
     const invalid = ((batch as BatchRow & { options?: { invalid_lines?: unknown[] } }).options?.invalid_lines ?? []);
     // Beyond the spec: the lines that were not used, so a client can fix its file.
-    ctx.body = { success: true, data: [{ ...record(batch), name: batch.name, invalid_lines: invalid }] };
+    ctx.body = { success: true, data: createAnswerData([{ ...record(batch), name: batch.name, invalid_lines: invalid }], deps.clientCompat) };
   });
 
   router.get('/info', async (ctx) => {

@@ -69,14 +69,21 @@ const errorSchema = {
 export function buildOpenApi(publicUrl: string): object {
   const paths: Record<string, Record<string, object>> = {};
   for (const op of OPERATIONS) {
-    const parameters = Object.entries(op.params ?? {}).map(([name, param]) => ({
+    const parameters = Object.entries(op.params ?? {}).flatMap(([name, param]) => [{
       name,
       in: 'query',
       required: op.required?.includes(name) ?? false,
       description: param.schema.description,
       ...(param.list ? { style: 'form', explode: true } : {}),
       schema: z.toJSONSchema(param.schema, { unrepresentable: 'any' }),
-    }));
+    }, ...(param.aliases ?? []).map((alias) => ({
+      // The spellings of the original service's clients: not both with the parameter.
+      name: alias.name,
+      in: 'query',
+      required: false,
+      description: `alias of ${name}${alias.schema?.description ? `: ${alias.schema.description}` : ''}`,
+      schema: z.toJSONSchema(alias.schema ?? param.schema, { unrepresentable: 'any' }),
+    }))]);
     paths[op.path] = {
       ...paths[op.path],
       [op.method]: {

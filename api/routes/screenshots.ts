@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import Router from '@koa/router';
+import type { ClientCompat } from '../../core/config/config.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
 import type { Db } from '../../core/db/connect.js';
 import { DEFAULT_PAGE_SIZE, FILE_PARAMS, HTML_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS, SCREENSHOT_LIST_PARAMS, SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS } from '../../core/request/endpoint-params.js';
@@ -14,9 +15,10 @@ import { findFile, readAll } from '../retrieval/file-access.js';
 import { sendStoredContent } from '../retrieval/stored-content.js';
 import { changesImage, renderThumbnail } from '../retrieval/thumbnail-render.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
+import { createAnswerData } from './create-answer.js';
 
 /** GET /screenshot/*: create, info, list, search, delete and thumbnail. */
-export interface ScreenshotRouteDeps { service: ScreenshotService; db: Db; objects: ObjectStore; events: ScreenshotEvents }
+export interface ScreenshotRouteDeps { service: ScreenshotService; db: Db; objects: ObjectStore; events: ScreenshotEvents; clientCompat: ClientCompat }
 
 export function screenshotRoutes(deps: ScreenshotRouteDeps): Router<AppState> {
   const { service } = deps;
@@ -24,7 +26,7 @@ export function screenshotRoutes(deps: ScreenshotRouteDeps): Router<AppState> {
 
   router.get('/create', async (ctx) => {
     const rows = await service.create(callerOf(ctx), queryOf(ctx));
-    ctx.body = { success: true, data: rows.map((r) => toScreenshotRecord(r, 'create')) };
+    ctx.body = { success: true, data: createAnswerData(rows.map((r) => toScreenshotRecord(r, 'create')), deps.clientCompat) };
   });
 
   router.get('/info', async (ctx) => {

@@ -84,7 +84,9 @@ export class ScreenshotRecords {
     const source = await trx('screenshots').where({ company_id: caller.companyId, id: sourceId })
       .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'browser_info', 'node_id');
     const [row] = await trx('screenshots').insert(toDbValues({
-      ...draft.fields, ...owner, ...source, final_urls: source.final_urls, links: source.links, trackers: source.trackers, warnings: source.warnings,
+      ...draft.fields, ...owner, ...source, final_urls: source.final_urls, links: source.links, trackers: source.trackers,
+      // The request's warnings, then the capture's; a same-worded request warning of the source once.
+      warnings: [...new Set([...draft.fields.warnings, ...(source.warnings as string[])])],
       user_agent: draft.fields.user_agent || source.user_agent,
       company_id: caller.companyId, api_key_id: caller.apiKeyId, status: 'finished', cost: 0, routing: `cache:${sourceId}`,
       capture_spec: draft.spec, spec_hash: draft.specHash, finished_at: trx.fn.now(),
@@ -120,7 +122,8 @@ export class ScreenshotRecords {
         trackers: JSON.stringify(result.trackers),
         // The record says which User-Agent was really used, when the request did not set one.
         user_agent: row.user_agent || result.userAgent,
-        warnings: JSON.stringify(result.warnings),
+        // After the request's own warnings (an ignored parameter), written when the record was created.
+        warnings: trx.raw('warnings || ?::jsonb', [JSON.stringify(result.warnings)]),
         timings: JSON.stringify(result.timings),
         browser_info: result.browserInfo,
         node_id: result.node.id,

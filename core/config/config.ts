@@ -26,6 +26,10 @@ export interface Config {
   /** false when SHOTFARM_PUBLIC_URL was not set: the URL the server really listens on is used */
   publicUrlConfigured: boolean;
   pricing: Pricing;
+  /** how create answers: the spec's arrays, or one object as the original service's clients read it */
+  clientCompat: ClientCompat;
+  /** how long a webhook's signed image_url works */
+  imageUrlTtlSeconds: number;
   cacheDefaultSeconds: number;
   batch: { maxFileBytes: number; zipUrlTtlSeconds: number };
   logLevel: string;
@@ -37,6 +41,9 @@ export interface Config {
   auth: AuthConfig;
   mail: MailConfig;
 }
+
+export const CLIENT_COMPAT_MODES = ['spec', 'screenshotcenter'] as const;
+export type ClientCompat = (typeof CLIENT_COMPAT_MODES)[number];
 
 /** How the control plane schedules work. */
 export interface FarmConfig {

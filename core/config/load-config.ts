@@ -7,7 +7,7 @@ import { DEFAULT_MAX_PAGE_HEIGHT, PNG_ENCODINGS, type PngEncoding } from '../con
 import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
 import { DEFAULT_PLANS } from '../billing/default-plans.js';
 import { readPlansFile } from './plans-file.js';
-import type { Config } from './config.js';
+import { CLIENT_COMPAT_MODES, type ClientCompat, type Config } from './config.js';
 import { SETTLE_CAP_DEFAULT_SECONDS } from './settings.js';
 
 /** Raised when a setting is invalid; its message names every bad setting so start-up can print it. */
@@ -158,6 +158,8 @@ export function loadConfig(env: Env): Config {
   const captchaSecret = text('CAPTCHA_SECRET');
   // The spec requires captcha_token in production: starting without a way to check it would let bots in.
   if (production && captchaSecret === null) problems.push('CAPTCHA_SECRET: required when NODE_ENV is production (signup and password reset check captcha_token)');
+  const clientCompat = (text('SHOTFARM_CLIENT_COMPAT') ?? 'spec').toLowerCase();
+  if (!(CLIENT_COMPAT_MODES as readonly string[]).includes(clientCompat)) problems.push(`SHOTFARM_CLIENT_COMPAT: must be ${CLIENT_COMPAT_MODES.join(' or ')} (got "${clientCompat}")`);
   const endpoint = (name: string, fallback: string): string => (url(name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
 
   const config: Config = {
@@ -178,6 +180,8 @@ export function loadConfig(env: Env): Config {
     publicUrl: publicUrl.replace(/\/+$/, ''),
     publicUrlConfigured: text('SHOTFARM_PUBLIC_URL') !== null,
     pricing,
+    clientCompat: clientCompat as ClientCompat,
+    imageUrlTtlSeconds: int('SHOTFARM_IMAGE_URL_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     // 30 days is the longest cache period the API accepts, so the default cannot exceed it.
     cacheDefaultSeconds: int('SHOTFARM_CACHE_DEFAULT_SECONDS', 86400, 0, 2_592_000),
     batch: {

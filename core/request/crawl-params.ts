@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { normaliseDomain } from './crawl-scope.js';
 import { DEFAULT_PAGE_SIZE, idParam, MAX_PAGE_SIZE } from './endpoint-params.js';
-import { custom, int } from './param-kinds.js';
+import { aka, custom, int } from './param-kinds.js';
 import { MAX_URL_LENGTH, normaliseTargetUrl } from './target-url.js';
 
 /** The spec's limit on the pages of one crawl. */
@@ -22,7 +22,8 @@ export const CRAWL_CREATE_PARAMS = {
     const domain = s === null ? null : normaliseDomain(s);
     return domain ? { ok: true, value: domain } : { ok: false, messages: ['must be a host name such as example.com (no scheme, port or path)'] };
   }),
-  max_urls: int(1, MAX_CRAWL_URLS, 'pages to capture at most'),
+  // One official client sends `maxUrls` in its JSON body.
+  max_urls: aka(int(1, MAX_CRAWL_URLS, 'pages to capture at most (alias maxUrls)'), 'maxUrls'),
 };
 
 export const CRAWL_ID_PARAMS = { id: idParam };

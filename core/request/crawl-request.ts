@@ -1,17 +1,20 @@
 import { ApiError, validationError, type FieldErrors } from '../errors.js';
-import { CREATE_PARAMS } from './create-params.js';
+import { CREATE_PARAM_NAMES } from './create-params.js';
 import { buildCreateRequest, type CreateContext, type ScreenshotDraft } from './create-request.js';
 import { CRAWL_CREATE_PARAMS } from './crawl-params.js';
 import { crawlKey, isInDomain } from './crawl-scope.js';
 import type { QueryTree } from './query-input.js';
-import { collectParams } from './read-params.js';
+import { collectParams, paramNames } from './read-params.js';
+
+/** The crawl's own fields under every name, and the credential: none of them is a screenshot option. */
+const NOT_OPTIONS = new Set([...paramNames(CRAWL_CREATE_PARAMS), 'key']);
 
 /**
- * The screenshot options a crawl keeps for its later pages: the create parameters, their alternative
- * notations, and nothing else (a `key` sent with the request is a credential, never stored).
+ * The screenshot options a crawl keeps for its later pages: what the create rules read (aliases
+ * included) and nothing else. Unknown fields are not stored (they are the client's arbitrary text);
+ * the first page's record names them in its warnings.
  */
-const OPTION_NAMES = new Set([...Object.keys(CREATE_PARAMS), 'steps', 'step', 'trackers', 'tracker', 'geo_longitute']);
-OPTION_NAMES.delete('url');
+const isKeptOption = (name: string): boolean => CREATE_PARAM_NAMES.has(name) && !NOT_OPTIONS.has(name);
 
 /** Stands in for a start URL that is itself invalid, so that the options are still checked and reported. */
 const OPTIONS_PROBE_URL = 'https://example.com/';
@@ -49,11 +52,12 @@ export function buildCrawlRequest(input: QueryTree, ctx: CreateContext): CrawlRe
   if (start && crawl.domain !== undefined && !isInDomain(start.host, crawl.domain)) {
     addError('url', `must be on the domain ${crawl.domain} or one of its subdomains`);
   }
-  const options: QueryTree = Object.fromEntries(Object.entries(input).filter(([name]) => OPTION_NAMES.has(name)));
+  const given = Object.entries(input).filter(([name]) => !NOT_OPTIONS.has(name));
+  const options: QueryTree = Object.fromEntries(given.filter(([name]) => isKeptOption(name)));
 
   let page: { draft: ScreenshotDraft; apps: string[] } | null = null;
   try {
-    const request = buildCreateRequest({ ...options, url: [start?.url ?? OPTIONS_PROBE_URL] }, ctx);
+    const request = buildCreateRequest({ ...Object.fromEntries(given), url: [start?.url ?? OPTIONS_PROBE_URL] }, ctx);
     // Several countries would make several screenshots of every page.
     if (request.drafts.length !== 1) addError('country', 'a crawl captures from one country');
     else page = { draft: request.drafts[0] as ScreenshotDraft, apps: request.apps };

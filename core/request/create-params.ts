@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { BROWSERS, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL } from '../capture-spec.js';
 import { countryDefaults, isTimeZone } from '../countries.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
-import { bool, custom, int, listOf, longText, num, oneOf, text, toBool, toInt, type Param, type ReadResult } from './param-kinds.js';
+import { aka, bool, custom, int, listOf, longText, num, oneOf, text, toBool, toInt, type Param, type ParamAlias, type ReadResult } from './param-kinds.js';
+import { paramNames } from './read-params.js';
 import { MAX_URL_LENGTH, normaliseTargetUrl } from './target-url.js';
 
 /** At most this many URLs, countries and resulting records per create call (url × country). */
@@ -87,6 +88,17 @@ const timezoneParam = custom(z.string().describe('IANA time zone name such as Eu
   return isTimeZone(s) ? { ok: true, value: s } : { ok: false, messages: ['must be an IANA time zone name such as Europe/Paris'] };
 });
 
+/** `full_page=true` (the original clients' documentation) is `size=page`; `full_page=false` says nothing. */
+const fullPage: ParamAlias = {
+  name: 'full_page',
+  schema: z.boolean().describe('true: the full page (size=page)'),
+  convert(raw) {
+    const r = bool('').read(raw);
+    if (!r.ok) return r;
+    return { ok: true, value: r.value ? ['page'] : undefined };
+  },
+};
+
 /**
  * Every plain parameter of GET /screenshot/create, as the spec's table says (plus `priority` and
  * `script_inline`). `steps`/`step` and `trackers`/`tracker` have readers of their own
@@ -102,7 +114,7 @@ export const CREATE_PARAMS = {
   hide_popups: bool('hide cookie banners, consent managers and overlays'),
   screen_width: int(1, MAX_VIEWPORT, 'viewport width in pixels'),
   screen_height: int(1, MAX_VIEWPORT, 'viewport height in pixels'),
-  size: oneOf(['screen', 'page'] as const, '`screen`: the viewport; `page`: the full page'),
+  size: aka(oneOf(['screen', 'page'] as const, '`screen`: the viewport; `page`: the full page (alias full_page=true)'), fullPage),
   cookie: cookieParam,
   header: headerParam,
   post_data: longText(65_536, 'URL-encoded form data: the page is loaded with a POST'),
@@ -123,9 +135,10 @@ export const CREATE_PARAMS = {
   html: bool('also save the rendered HTML'),
   geo_enable: bool('emulate geolocation'),
   geo_latitude: num(-90, 90, 'latitude in decimal degrees'),
-  geo_longitude: num(-180, 180, 'longitude in decimal degrees (alias geo_longitute)'),
-  language: text(5, 'language such as fr-FR (default: from the country)', { re: /^[a-z]{2}-[A-Z]{2}$/, says: 'a language such as en-US' }),
-  timezone: timezoneParam,
+  // The spec's option list also spells the longitude `geo_longitute`.
+  geo_longitude: aka(num(-180, 180, 'longitude in decimal degrees (alias geo_longitute)'), 'geo_longitute'),
+  language: aka(text(5, 'language such as fr-FR (default: from the country; alias lang)', { re: /^[a-z]{2}-[A-Z]{2}$/, says: 'a language such as en-US' }), 'lang'),
+  timezone: aka(timezoneParam, 'tz'),
   device_name: text(100, 'a device_name from GET /device/list; overrides the other device_* parameters and the viewport'),
   device_landscape: bool('landscape orientation (without device_name)'),
   device_mobile: bool('mobile viewport (without device_name)'),
@@ -145,7 +158,7 @@ export const CREATE_PARAMS = {
   video_format: oneOf(VIDEO_FORMATS, 'video container/codec'),
   video_quality: int(0, 63, 'quality, lower is better'),
   video_speed: num(0.1, 5, 'playback speed multiplier'),
-  video_duration: int(0, 30, 'minimum recording seconds; 0 = no minimum'),
+  video_duration: aka(int(0, 30, 'minimum recording seconds; 0 = no minimum (alias video_length)'), 'video_length'),
   video_fps: int(1, 60, 'frames per second'),
   video_colors: int(2, 256, 'GIF palette size'),
   video_scale: num(0.1, 1, 'video scale relative to the viewport'),
@@ -154,5 +167,11 @@ export const CREATE_PARAMS = {
 
 export type CreateParamName = keyof typeof CREATE_PARAMS;
 
-/** Parameters read by hand, listed so OpenAPI and the unknown-parameter check know them. */
-export const STRUCTURED_CREATE_PARAMS = ['steps', 'step', 'trackers', 'tracker', 'geo_longitute', 'key'] as const;
+/**
+ * Parameters read by hand (steps and trackers) and the credential, listed so that the unknown-parameter
+ * warning knows them. With the table's names and aliases (paramNames), they are every name create reads.
+ */
+export const STRUCTURED_CREATE_PARAMS = ['steps', 'step', 'trackers', 'tracker', 'key'] as const;
+
+/** Every name create reads: the table's parameters and aliases, steps and trackers, the credential. */
+export const CREATE_PARAM_NAMES: ReadonlySet<string> = new Set([...paramNames(CREATE_PARAMS), ...STRUCTURED_CREATE_PARAMS]);

@@ -5,11 +5,11 @@ import { findDevice } from '../devices.js';
 import { validationError, type FieldErrors } from '../errors.js';
 import { screenshotCost, type Pricing } from '../pricing.js';
 import type { ScreenshotFields } from '../screenshot-record.js';
-import { CREATE_PARAMS, MAX_RECORDS_PER_REQUEST } from './create-params.js';
+import { CREATE_PARAM_NAMES, CREATE_PARAMS, MAX_RECORDS_PER_REQUEST } from './create-params.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import type { QueryTree } from './query-input.js';
 import { collectParams, type ParamsOf } from './read-params.js';
-import { MAX_STEPS, MAX_TRACKERS, readItems, stepSchema, trackerSchema } from './steps-and-trackers.js';
+import { MAX_STEPS, MAX_TRACKERS, readItems, SKIPPED_STEP, stepSchema, trackerSchema } from './steps-and-trackers.js';
 
 export type CreateParams = ParamsOf<typeof CREATE_PARAMS>;
 
@@ -37,19 +37,14 @@ export function buildCreateRequest(query: QueryTree, ctx: CreateContext): Create
   const fields: FieldErrors = {};
   const addError = (field: string, message: string): void => void (fields[field] ??= []).push(message);
 
-  const input: QueryTree = { ...query };
-  // The spec's option list also spells the longitude `geo_longitute`; both are accepted.
-  if (input.geo_longitute !== undefined) {
-    if (input.geo_longitude !== undefined) addError('geo_longitute', 'cannot be combined with geo_longitude (they are the same parameter)');
-    else input.geo_longitude = input.geo_longitute;
-  }
-
-  const p: CreateParams = collectParams(CREATE_PARAMS, input, fields, ['url']);
+  const p: CreateParams = collectParams(CREATE_PARAMS, query, fields, ['url']);
   if (p.url !== undefined && p.url.length === 0) addError('url', 'is required');
 
-  const steps = readItems<Step>({ json: 'steps', brackets: 'step' }, input.steps, input.step, stepSchema, MAX_STEPS);
-  if (!steps.ok) Object.assign(fields, steps.fields);
-  const trackers = readItems<TrackerSpec>({ json: 'trackers', brackets: 'tracker' }, input.trackers, input.tracker, trackerSchema, MAX_TRACKERS);
+  const stepItems = readItems<Step | null>({ json: 'steps', brackets: 'step' }, query.steps, query.step, stepSchema, MAX_STEPS);
+  if (!stepItems.ok) Object.assign(fields, stepItems.fields);
+  const steps = stepItems.ok ? { ok: true as const, value: stepItems.value.filter((s): s is Step => s !== null) } : stepItems;
+  const warnings = [...ignoredParamWarnings(query), ...(stepItems.ok ? skippedStepWarnings(stepItems.value) : [])];
+  const trackers = readItems<TrackerSpec>({ json: 'trackers', brackets: 'tracker' }, query.trackers, query.tracker, trackerSchema, MAX_TRACKERS);
   if (!trackers.ok) Object.assign(fields, trackers.fields);
 
   const device = resolveDevice(p, addError);
@@ -66,8 +61,36 @@ export function buildCreateRequest(query: QueryTree, ctx: CreateContext): Create
   }
   if (Object.keys(fields).length > 0 || !steps.ok || !trackers.ok || !device) throw validationError(fields);
 
-  const drafts = urls.flatMap((url) => countries.map((country) => draft(url, country, p, device, steps.value, trackers.value, geoEnable, ctx)));
+  const drafts = urls.flatMap((url) => countries.map((country) => draft(url, country, p, device, steps.value, trackers.value, geoEnable, ctx, warnings)));
   return { drafts, apps: [...new Set(p.apps ?? [])] };
+}
+
+/** A request naming more unknown parameters than this gets one warning for the rest (a record stays small). */
+const MAX_NAMED_UNKNOWN = 10;
+
+/**
+ * Unknown parameters are ignored, as the spec's clients expect (they send extra ones), but the record
+ * says so: a misspelt option should not pass unnoticed.
+ */
+function ignoredParamWarnings(input: QueryTree): string[] {
+  const unknown = Object.keys(input).filter((name) => !CREATE_PARAM_NAMES.has(name));
+  const shown = unknown.slice(0, MAX_NAMED_UNKNOWN).map((name) => `The parameter "${printable(name)}" is not known and was ignored.`);
+  if (unknown.length > MAX_NAMED_UNKNOWN) shown.push(`${unknown.length - MAX_NAMED_UNKNOWN} more unknown parameters were ignored.`);
+  return shown;
+}
+
+/**
+ * A name as the record can hold it: it is the client's text, and Postgres' jsonb refuses NUL and lone
+ * surrogates (a JSON body can carry both), so those and other control characters become `?`; at most 64
+ * characters, cut between code points.
+ */
+function printable(name: string): string {
+  return Array.from(name.replace(/[\x00-\x1f\x7f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '?')).slice(0, 64).join('');
+}
+
+/** A `screenshot` step (the original clients' documentation has one) is a no-op here: the record says so. */
+function skippedStepWarnings(steps: (Step | null)[]): string[] {
+  return steps.flatMap((s, i) => (s === null ? [`Step ${i + 1} (${SKIPPED_STEP}) was skipped: the screenshot is taken after the steps.`] : []));
 }
 
 /** A catalogue device wins over the device_* parameters and the viewport; otherwise they describe it. */
@@ -90,7 +113,7 @@ function resolveDevice(p: CreateParams, addError: (f: string, m: string) => void
 
 function draft(
   url: string, country: string, p: CreateParams, device: DeviceEmulation & { userAgent: string | null },
-  steps: Step[], trackers: TrackerSpec[], geoEnable: boolean, ctx: CreateContext,
+  steps: Step[], trackers: TrackerSpec[], geoEnable: boolean, ctx: CreateContext, warnings: string[],
 ): ScreenshotDraft {
   const place = countryDefaults(country);
   if (!place) throw new Error(`country ${country} passed validation but has no defaults`);
@@ -210,6 +233,7 @@ function draft(
     tag: p.tag ?? [],
     steps,
     trackers,
+    warnings,
   };
   return { fields, spec, specHash: hashSpec(spec) };
 }

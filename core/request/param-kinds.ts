@@ -13,6 +13,8 @@ export interface Param<T> {
   /** repeated values and comma lists allowed */
   list: boolean;
   read(raw: QueryValue): ReadResult<T>;
+  /** other names the parameter is known by (see `aka`) */
+  aliases?: readonly ParamAlias[];
 }
 export type ParamValue<P> = P extends Param<infer T> ? T : never;
 
@@ -40,7 +42,8 @@ function scalar<T>(schema: z.ZodType<T>, coerce: (s: string) => unknown, expecta
 
 const INTEGER = /^[+-]?\d{1,15}$/;
 const DECIMAL = /^[+-]?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})$/;
-const BOOLEANS: Record<string, boolean> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
+// The empty value is false: one official client's multipart writer sends `false` as an empty field.
+const BOOLEANS: Record<string, boolean> = { '': false, '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
 
 export const toInt = (s: string): unknown => (INTEGER.test(s) ? Number(s) : s);
 export const toNumber = (s: string): unknown => (DECIMAL.test(s) ? Number(s) : s);
@@ -53,7 +56,7 @@ export const num = (min: number, max: number, description: string): Param<number
   scalar(z.number().min(min).max(max).describe(description), toNumber, `a number from ${min} to ${max}`);
 
 export const bool = (description: string): Param<boolean> =>
-  scalar(z.boolean().describe(description), toBool, 'a boolean: 1/0, true/false, yes/no or on/off');
+  scalar(z.boolean().describe(description), toBool, 'a boolean: 1/0, true/false, yes/no, on/off (empty is false)');
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, description: string, aliases: Record<string, T[number]> = {}): Param<T[number]> {
   return scalar(z.enum(values).describe(description), (s) => aliases[s.toLowerCase()] ?? s.toLowerCase(), `one of ${values.join(', ')}`);
@@ -97,4 +100,21 @@ export function listOf<T>(item: Param<T>, opts: { max: number; commas: boolean; 
 /** A parameter whose reader is written by hand (URLs, headers, steps...), with a schema for OpenAPI. */
 export function custom<T>(schema: z.ZodType<T>, list: boolean, read: (raw: QueryValue) => ReadResult<T>): Param<T> {
   return { schema, list, read };
+}
+
+/**
+ * Another name of a parameter: the spelling the original service's clients and documentation use
+ * (`lang` for language). `convert` turns the alias's value into the parameter's raw value when the two
+ * speak differently (`full_page=true` is `size=page`); `undefined` means the alias says nothing.
+ */
+export interface ParamAlias {
+  name: string;
+  convert?: (raw: QueryValue) => ReadResult<QueryValue | undefined>;
+  /** the alias's own value schema, for OpenAPI, when it has a `convert` (default: the parameter's) */
+  schema?: z.ZodType;
+}
+
+/** The parameter, also read under each alias (collectParams refuses an alias given with its parameter). */
+export function aka<T>(param: Param<T>, ...aliases: (string | ParamAlias)[]): Param<T> {
+  return { ...param, aliases: [...(param.aliases ?? []), ...aliases.map((a) => (typeof a === 'string' ? { name: a } : a))] };
 }

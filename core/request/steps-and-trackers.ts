@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STEP_COMMANDS, TRACKER_NAME_TYPES, TRACKER_VALUE_TYPES, type Step, type TrackerSpec } from '../capture-spec.js';
+import { STEP_COMMANDS, TRACKER_NAME_TYPES, TRACKER_VALUE_TYPES, type Step, type StepCommand, type TrackerSpec } from '../capture-spec.js';
 import type { QueryValue } from './query-input.js';
 import { normaliseTargetUrl } from './target-url.js';
 
@@ -14,8 +14,19 @@ const NO_NUL = /^[^\x00]*$/;
 const selector = z.string().min(1).max(1024).regex(NO_NUL);
 const numeric = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
 
+/**
+ * Commands the original clients' documentation uses: `fill` is `type`; `screenshot` is accepted and
+ * skipped with a warning, because the capture is taken after the steps anyway.
+ */
+export const STEP_COMMAND_ALIASES = { fill: 'type' } as const satisfies Record<string, StepCommand>;
+export const SKIPPED_STEP = 'screenshot';
+const STEP_NAMES = [...STEP_COMMANDS, ...(Object.keys(STEP_COMMAND_ALIASES) as (keyof typeof STEP_COMMAND_ALIASES)[]), SKIPPED_STEP] as const;
+/** The command a step name means; null for the skipped one. */
+const commandOf = (name: (typeof STEP_NAMES)[number]): StepCommand | null =>
+  (name === SKIPPED_STEP ? null : (STEP_COMMAND_ALIASES as Record<string, StepCommand>)[name] ?? name as StepCommand);
+
 export const stepSchema = z.object({
-  command: z.enum(STEP_COMMANDS),
+  command: z.enum(STEP_NAMES),
   selector: selector.optional(),
   value: z.union([z.string().max(10_000).regex(NO_NUL), z.number().transform(String)]).optional(),
   timeout: numeric.pipe(z.number().min(0).max(MAX_STEP_SECONDS)).optional(),
@@ -23,7 +34,7 @@ export const stepSchema = z.object({
   const need = (field: 'selector' | 'value', why: string): void => {
     if (step[field] === undefined || step[field] === '') ctx.addIssue({ code: 'custom', path: [field], message: `is required for ${step.command} (${why})` });
   };
-  switch (step.command) {
+  switch (commandOf(step.command)) {
     case 'click': case 'hover': case 'wait_for': need('selector', 'the element to act on'); break;
     case 'type': need('selector', 'the field to type into'); need('value', 'the text to type'); break;
     case 'select': need('selector', 'the <select> element'); need('value', 'the option value'); break;
@@ -47,10 +58,13 @@ export const stepSchema = z.object({
       break;
     }
   }
-}).transform((s): Step => {
-  const out: Step = { command: s.command };
+}).transform((s): Step | null => {
+  // A skipped step becomes null: the caller drops it and says so in the record's warnings.
+  const command = commandOf(s.command);
+  if (command === null) return null;
+  const out: Step = { command };
   if (s.selector !== undefined) out.selector = s.selector;
-  if (s.value !== undefined) out.value = s.command === 'navigate' ? (normaliseTargetUrl(s.value) as { url: string }).url : s.value;
+  if (s.value !== undefined) out.value = out.command === 'navigate' ? (normaliseTargetUrl(s.value) as { url: string }).url : s.value;
   if (s.timeout !== undefined) out.timeout = s.timeout;
   return out;
 });

@@ -1,33 +1,39 @@
 import { Webhook } from 'standardwebhooks';
 import { AppRunError, type AppEgress, type AppEvent, type AppOutput } from '../contract.js';
 import { sendRequest } from '../http/send-request.js';
+import { screenshotCenterMessage, type ImageFacts } from './screenshotcenter-message.js';
 import type { WebhookSettings } from './webhook-settings.js';
 
 /** Receivers' answers that another attempt may change: timeouts, too early, rate limited, server errors. */
 const RETRYABLE_STATUS = new Set([408, 425, 429]);
 
 /**
- * POSTs one event per the Standard Webhooks convention: body `{type, timestamp, data}`, headers
- * webhook-id (stable across retries, so receivers de-duplicate), webhook-timestamp (seconds, of THIS
- * attempt: receivers refuse old timestamps to stop replays) and webhook-signature (HMAC-SHA256 over
- * `id.timestamp.body`, made by the standardwebhooks package).
+ * The Standard Webhooks message: body `{type, timestamp, data}`, headers webhook-id (stable across
+ * retries, so receivers de-duplicate), webhook-timestamp (seconds, of THIS attempt: receivers refuse old
+ * timestamps to stop replays) and webhook-signature (HMAC-SHA256 over `id.timestamp.body`, made by the
+ * standardwebhooks package).
  */
-export async function deliverEvent(settings: WebhookSettings, event: AppEvent, net: { egress: AppEgress; signal: AbortSignal }): Promise<AppOutput> {
+function standardMessage(secret: string, event: AppEvent): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify({ type: event.type, timestamp: event.timestamp.toISOString(), data: event.data });
   const sentAt = new Date();
-  const signature = new Webhook(settings.secret).sign(event.id, sentAt, body);
+  return {
+    body,
+    headers: {
+      'webhook-id': event.id,
+      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign(event.id, sentAt, body),
+    },
+  };
+}
+
+/** POSTs one event in the configuration's format (standard, or screenshotcenter for receivers of the original service). */
+export async function deliverEvent(settings: WebhookSettings, event: AppEvent, net: { egress: AppEgress; signal: AbortSignal }, image: ImageFacts): Promise<AppOutput> {
+  const message = settings.format === 'screenshotcenter' ? screenshotCenterMessage(settings.secret, event, image) : standardMessage(settings.secret, event);
   const url = new URL(settings.url);
   const response = await sendRequest(url, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      'user-agent': 'shotfarm-webhooks/1',
-      'webhook-id': event.id,
-      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-      'webhook-signature': signature,
-    },
-    body,
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(message.body), 'user-agent': 'shotfarm-webhooks/1', ...message.headers },
+    body: message.body,
     egress: net.egress,
     signal: net.signal,
   });

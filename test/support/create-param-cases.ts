@@ -55,9 +55,11 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
     pass: [
       { query: 'hide_ads=1&hide_popups=yes&dark=on&strict_ssl=TRUE&html=true', expect: { hide_ads: true, hide_popups: true, dark: true, strict_ssl: true, html: true } },
       { query: 'pdf=1&pdf_background=1&pdf_landscape=0&pdf_one_page=off&video=no', expect: { pdf: true, pdf_background: true, pdf_landscape: false, pdf_one_page: false, video: false } },
+      // An empty value is false: one official client's multipart writer sends `false` that way.
+      { query: 'pdf=&html=&dark=&video=&hide_popups=False&hide_ads=True', expect: { pdf: false, html: false, dark: false, video: false, hide_popups: false, hide_ads: true, cost: 1 } },
     ],
     fail: [
-      { query: 'hide_ads=2', field: 'hide_ads' }, { query: 'hide_popups=maybe', field: 'hide_popups' }, { query: 'dark=', field: 'dark' },
+      { query: 'hide_ads=2', field: 'hide_ads' }, { query: 'hide_popups=maybe', field: 'hide_popups' }, { query: 'dark=-', field: 'dark' },
       { query: 'strict_ssl=x', field: 'strict_ssl' }, { query: 'html=y', field: 'html' }, { query: 'pdf=t', field: 'pdf' }, { query: 'video=enabled', field: 'video' },
       { query: 'pdf_background=3', field: 'pdf_background' }, { query: 'pdf_landscape=-', field: 'pdf_landscape' }, { query: 'pdf_one_page=none', field: 'pdf_one_page' },
     ],
@@ -219,6 +221,42 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
       { query: 'video_format=avi', field: 'video_format' }, { query: 'video_quality=64', field: 'video_quality' }, { query: 'video_speed=5.5', field: 'video_speed' },
       { query: 'video_duration=31', field: 'video_duration' }, { query: 'video_fps=0', field: 'video_fps' }, { query: 'video_colors=1', field: 'video_colors' }, { query: 'video_scale=1.5', field: 'video_scale' },
     ],
+  },
+  {
+    // The spellings of the original service's clients and documentation: aliases of the spec's names.
+    params: ['lang', 'tz', 'full_page', 'video_length'],
+    pass: [
+      { query: `lang=de-DE&tz=${q('Asia/Tokyo')}&full_page=true&video=1&video_length=5`, expect: { language: 'de-DE', timezone: 'Asia/Tokyo', size: 'page', video_duration: 5, warnings: [] } },
+      { query: 'full_page=false', expect: { size: 'screen' } },
+      { query: 'full_page=0&size=page', expect: { size: 'page' } },
+      { query: 'full_page=', expect: { size: 'screen' } },
+    ],
+    fail: [
+      { query: 'lang=de-DE&language=fr-FR', field: 'lang' }, { query: 'lang=german', field: 'lang' }, { query: `tz=${q('Mars/Olympus')}`, field: 'tz' },
+      { query: 'full_page=1&size=screen', field: 'full_page' }, { query: 'full_page=maybe', field: 'full_page' }, { query: 'video_length=31', field: 'video_length' },
+    ],
+  },
+  {
+    // fill is type; screenshot is skipped (the capture comes after the steps) and the record says so.
+    params: ['steps'],
+    pass: [
+      {
+        query: `steps=${q('[{"command":"fill","selector":"#q","value":"hi"},{"command":"screenshot"},{"command":"click","selector":"#go"}]')}`,
+        expect: { steps: [{ command: 'type', selector: '#q', value: 'hi' }, { command: 'click', selector: '#go' }], warnings: ['Step 2 (screenshot) was skipped: the screenshot is taken after the steps.'] },
+      },
+    ],
+    fail: [{ query: `steps=${q('[{"command":"fill","selector":"#q"}]')}`, field: 'steps[0].value' }],
+  },
+  {
+    // Parameters other than url and the options are ignored, as the spec's clients expect, and named in the record's warnings.
+    params: ['url'],
+    pass: [
+      { query: 'colour=red&dark=1', expect: { dark: true, warnings: ['The parameter "colour" is not known and was ignored.'] } },
+      { query: 'key=abc', expect: { warnings: [] } },
+      // The name is the client's text: NUL (which Postgres' jsonb refuses) is shown as ?.
+      { query: '%00colour=1', expect: { warnings: ['The parameter "?colour" is not known and was ignored.'] } },
+    ],
+    fail: [],
   },
   {
     params: ['priority'],

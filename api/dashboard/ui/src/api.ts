@@ -74,3 +74,9 @@ export async function api<T>(path: string, init: { method?: string; query?: Quer
 export async function apiBlob(path: string, query: Query = {}): Promise<Blob> {
   return (await send(path, { query })).blob();
 }
+
+/**
+ * The records a create answered: an array per the spec, or one object when the service runs with
+ * SHOTFARM_CLIENT_COMPAT=screenshotcenter (the original service's clients read it so).
+ */
+export const createdRecords = <T>(data: T | T[]): T[] => (Array.isArray(data) ? data : [data]);

@@ -1,4 +1,4 @@
-import { api } from '../api.js';
+import { api, createdRecords } from '../api.js';
 import { empty, h, replaceChildren, table } from '../dom.js';
 import { dateTime, progress, statusBadge } from '../format.js';
 import { field, input, messageArea, onSubmit, section, select, submitButton } from '../forms.js';
@@ -45,7 +45,7 @@ export async function batchesPage(ctx: PageContext): Promise<HTMLElement> {
     const body = new FormData();
     body.append('file', chosen);
     for (const control of [name, browser, size, thumbWidth]) if (control.value.trim()) body.append(control.name, control.value.trim());
-    const [created] = await api<Batch[]>('/batch/create', { form: body });
+    const [created] = createdRecords(await api<Batch[] | Batch>('/batch/create', { form: body }));
     flash(`Batch ${created?.id ?? ''} started with ${created?.count ?? 0} URLs.`);
     navigate('#/batches');
   });

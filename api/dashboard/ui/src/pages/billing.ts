@@ -8,7 +8,8 @@ import { navigate } from '../router.js';
 interface Plan { id: string; name: string; price_usd: number; monthly_screenshots: number; features: string[]; public: boolean }
 interface PaymentMethod { token: string; type: string; brand?: string; last4?: string; expirationMonth?: number; expirationYear?: number; email?: string; default: boolean }
 interface Receipt { id: string; amount: string; currency: string; status: string; createdAt: string }
-interface AccountInfo { balance: number; company_name: string; plan: { id: string; name: string } | null; usage: Record<string, number> | null }
+/** `plan` is the plan's id (one official client of the original service types it as a string); the details are `plan_details`. */
+interface AccountInfo { balance: number; company_name: string; plan: string | null; plan_details: { id: string; name: string } | null; usage: Record<string, number> | null }
 
 const failureNextTo = (el: Element) => (err: unknown): void => el.after(h('span', { class: 'field-error' }, String(err instanceof Error ? err.message : err)));
 
@@ -47,7 +48,7 @@ export async function billingPage(): Promise<HTMLElement> {
     api<AccountInfo>('/account/info'), api<Plan[]>('/billing/plans'), api<PaymentMethod[]>('/billing/payment-methods'), api<Receipt[]>('/billing/receipts'),
   ]);
   const planCard = (p: Plan): HTMLElement => {
-    const current = account.plan?.id === p.id;
+    const current = account.plan === p.id;
     const subscribe = h('button', { type: 'button', class: current ? '' : 'primary', disabled: current }, current ? 'Current plan' : `Subscribe to ${p.name}`);
     subscribe.addEventListener('click', () => {
       subscribe.disabled = true;
@@ -74,7 +75,7 @@ export async function billingPage(): Promise<HTMLElement> {
   });
   return h('div', null,
     h('h1', null, 'Billing'),
-    h('div', { class: 'stats' }, stat('Balance', `${count(account.balance)} credits`), stat('Plan', account.plan?.name ?? 'None')),
+    h('div', { class: 'stats' }, stat('Balance', `${count(account.balance)} credits`), stat('Plan', account.plan_details?.name ?? 'None')),
     cancel ? h('p', null, cancel) : null,
     section('Plans', plans.length === 0 ? empty('No plans are offered.') : h('div', { class: 'plans' }, plans.map(planCard))),
     section('Payment methods',

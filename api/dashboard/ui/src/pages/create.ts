@@ -1,4 +1,4 @@
-import { api, type Query } from '../api.js';
+import { api, createdRecords, type Query } from '../api.js';
 import { h } from '../dom.js';
 import { checkbox, field, input, messageArea, onSubmit, section, select, submitButton } from '../forms.js';
 import { flash } from '../layout.js';
@@ -61,7 +61,7 @@ export async function createPage(): Promise<HTMLElement> {
     };
     // Only the options turned on are sent: the service's defaults stand for the rest.
     for (const [name, box] of Object.entries(flags)) if (box.checked) query[name] = true;
-    const created = await api<Screenshot[]>('/screenshot/create', { query });
+    const created = createdRecords(await api<Screenshot[] | Screenshot>('/screenshot/create', { query }));
     flash(`Screenshot${created.length > 1 ? 's' : ''} ${created.map((s) => `#${s.id}`).join(', ')} started: the image appears here when it is ready.`);
     navigate('#/screenshots');
   });
