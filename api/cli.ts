@@ -306,6 +306,20 @@ keys.command('create').description('create an API key; a new account unless --co
     }
   });
 
+/**
+ * The account a command names with --company ID or --key KEY; null (with exit code 2 and the reason on
+ * stderr) when it names none that exists.
+ */
+async function accountOf(db: ReturnType<typeof connectDatabase>, opts: { company?: number; key?: string }): Promise<number | null> {
+  const companyId = opts.company ?? (opts.key ? (await findApiKey(db, opts.key))?.key.company_id : undefined);
+  if (companyId === undefined || !(await getCompany(db, Number(companyId)))) {
+    process.stderr.write('shotfarm: name an existing account with --company ID or --key KEY\n');
+    process.exitCode = 2;
+    return null;
+  }
+  return Number(companyId);
+}
+
 /** The command line acting for an account, as its owner would through the API (no key of its own). */
 const operatorFor = (companyId: number): Caller => ({ companyId, apiKeyId: null, userId: null, credential: 'cli', roles: [] });
 
@@ -317,13 +331,9 @@ keys.command('list').description('the live API keys of an account (never the sec
     const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
       await migrateLatest(db);
-      const companyId = opts.company ?? (opts.key ? (await findApiKey(db, opts.key))?.key.company_id : undefined);
-      if (companyId === undefined || !(await getCompany(db, Number(companyId)))) {
-        process.stderr.write('shotfarm: name an existing account with --company ID or --key KEY\n');
-        process.exitCode = 2;
-        return;
-      }
-      for (const k of await listApiKeys(db, operatorFor(Number(companyId)))) {
+      const companyId = await accountOf(db, opts);
+      if (companyId === null) return;
+      for (const k of await listApiKeys(db, operatorFor(companyId))) {
         process.stdout.write(`${JSON.stringify({ id: k.id, prefix: k.prefix, name: k.name, user_id: k.user_id, created_at: k.created_at, last_used_at: k.last_used_at })}\n`);
       }
     } finally {
@@ -405,14 +415,10 @@ credits.command('add').description('grant credits to an account (through the led
     const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
       await migrateLatest(db);
-      const companyId = opts.company ?? (opts.key ? (await findApiKey(db, opts.key))?.key.company_id : undefined);
-      if (companyId === undefined || !(await getCompany(db, Number(companyId)))) {
-        process.stderr.write('shotfarm: name an existing account with --company ID or --key KEY\n');
-        process.exitCode = 2;
-        return;
-      }
-      const balance = await db.transaction((trx) => recordCredit(trx, { companyId: Number(companyId), delta: opts.amount, reason: opts.reason.slice(0, 200) }));
-      process.stdout.write(`${JSON.stringify({ company_id: Number(companyId), balance })}\n`);
+      const companyId = await accountOf(db, opts);
+      if (companyId === null) return;
+      const balance = await db.transaction((trx) => recordCredit(trx, { companyId, delta: opts.amount, reason: opts.reason.slice(0, 200) }));
+      process.stdout.write(`${JSON.stringify({ company_id: companyId, balance })}\n`);
     } finally {
       await db.destroy();
     }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { rawRequest } from '../support/raw-request.js';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
@@ -324,20 +325,7 @@ describe('hostile input (property-based)', function () {
       if (how === 'garbage') return Buffer.from('\u0000garbage\u00ff not what it claims');
       return packed;
     };
-    const send = (m: string, p: string, headers: Record<string, string>, body: Buffer | null): Promise<Answer> => new Promise((resolve, reject) => {
-      const req = http.request(new URL(`${api.url}${p}`), { method: m, headers: { 'X-API-KEY': acct.key, ...headers, ...(body ? { 'Content-Length': String(body.length) } : {}) } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => { text += d; });
-        res.on('end', () => {
-          let parsed: unknown = text;
-          try { parsed = JSON.parse(text); } catch { /* shown as text */ }
-          resolve({ status: res.statusCode ?? 0, body: parsed, headers: new Headers(res.headers as Record<string, string>) });
-        });
-      });
-      req.on('error', reject);
-      req.end(body ?? undefined);
-    });
+    const send = (m: string, p: string, headers: Record<string, string>, body: Buffer | null): Promise<Answer> => rawRequest(api.url, acct.key, m, p, headers, body);
     await fc.assert(fc.asyncProperty(method, path, json, contentType, encoding, damage, async (m, p, text, type, enc, how) => {
       const body = m === 'GET' || m === 'HEAD' ? null : encode(text, enc, how);
       const headers: Record<string, string> = { ...(type ? { 'Content-Type': type } : {}), ...(enc ? { 'Content-Encoding': enc } : {}) };

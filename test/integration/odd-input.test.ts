@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { rawRequest } from '../support/raw-request.js';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
@@ -286,22 +287,7 @@ describe('odd and oversized input', function () {
 
   describe('regression: bodies and methods that were 500s (issue #14)', () => {
     /** Any method, any bytes, any headers: fetch refuses TRACE, so this speaks HTTP itself. */
-    function raw(method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Answer> {
-      return new Promise((resolve, reject) => {
-        const req = http.request(new URL(`${api.url}${path}`), { method, headers: { 'X-API-KEY': acct.key, ...headers, ...(body ? { 'Content-Length': String(body.length) } : {}) } }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (d: string) => { text += d; });
-          res.on('end', () => {
-            let parsed: unknown = text;
-            try { parsed = JSON.parse(text); } catch { /* shown as text */ }
-            resolve({ status: res.statusCode ?? 0, body: parsed, headers: new Headers(res.headers as Record<string, string>) });
-          });
-        });
-        req.on('error', reject);
-        req.end(body);
-      });
-    }
+    const raw = (method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Answer> => rawRequest(api.url, acct.key, method, path, headers, body);
     const nested = (depth: number): string => `{"id":${'['.repeat(depth)}1${']'.repeat(depth)}}`;
 
     it('a JSON body nested 5,000 deep: 400 naming body, on every operation that reads a body (was a stack overflow)', async () => {
