@@ -52,7 +52,7 @@ export class NatsNodeRegistry implements NodeRegistry {
       // An entry deleted or expired between listing and reading is gone: skip it.
       if (entry && entry.operation === 'PUT' && entry.value.length > 0) nodes.push(JSON.parse(decoder.decode(entry.value)) as NodeStatus);
     }
-    const requested = await Promise.all(nodes.map((n) => (n.draining ? true : this.drainRequested(n.id))));
+    const requested = await Promise.all(nodes.map((n) => (n.draining ? Promise.resolve(true) : this.drainRequested(n.id))));
     return nodes.map((n, i) => ({ ...n, draining: requested[i] as boolean })).sort((a, b) => a.id.localeCompare(b.id));
   }
 
