@@ -1,5 +1,6 @@
 import { normaliseHost } from '../../core/net/private-allowlist.js';
 import type { BlockedRequest } from './job-sessions.js';
+import { unreachableSentence, type UnreachableRequest } from './unreachable-cause.js';
 
 /** What a capture's blocked requests mean for its result. */
 export interface BlockedVerdict {
@@ -19,11 +20,12 @@ function explain(block: BlockedRequest): string {
  * refused (an https redirect refused at CONNECT leaves the browser on its own error page). Every other
  * refusal was a subresource: the page is still captured, and says what it could not load.
  */
-export function blockedVerdict(requestedUrl: string, finalUrl: string, responseCode: number | null, blocked: readonly BlockedRequest[]): BlockedVerdict {
-  if (blocked.length === 0) return { pageError: null, warnings: [] };
+export function blockedVerdict(requestedUrl: string, finalUrl: string, responseCode: number | null, blocked: readonly BlockedRequest[], unreachable: readonly UnreachableRequest[] = []): BlockedVerdict {
   const pageHosts = new Set([requestedUrl, finalUrl].map(hostOf).filter((h): h is string => h !== null));
-  const page = blocked.find((b) => pageHosts.has(normaliseHost(b.host))) ?? (responseCode === null ? blocked[0] : undefined);
-  const pageError = page ? `Blocked: ${explain(page)}; captures of private networks are disabled (SHOTFARM_ALLOW_PRIVATE_TARGETS)` : null;
+  const unreachableError = unreachablePageError(pageHosts, responseCode, unreachable);
+  if (blocked.length === 0) return { pageError: unreachableError, warnings: [] };
+  const page = blocked.find((b) => pageHosts.has(normaliseHost(b.host))) ?? (responseCode === null && unreachableError === null ? blocked[0] : undefined);
+  const pageError = page ? `Blocked: ${explain(page)}; captures of private networks are disabled (SHOTFARM_ALLOW_PRIVATE_TARGETS)` : unreachableError;
   // The page's own host was explained by pageError already (favicon or retries to it are no news).
   const seen = new Set<string>(page ? [`${page.host}:${page.port}`] : []);
   const warnings: string[] = [];
@@ -34,6 +36,17 @@ export function blockedVerdict(requestedUrl: string, finalUrl: string, responseC
     warnings.push(`Blocked a request to ${key}: ${explain(block)}; private networks are out of reach of captures (SHOTFARM_ALLOW_PRIVATE_TARGETS)`);
   }
   return { pageError, warnings };
+}
+
+/**
+ * A page that got no answer because the guard could not deliver its request (no such host, refused,
+ * reset, timed out) ends with one plain sentence naming the host and the cause, instead of the browser's
+ * own error code: the guard, not the browser, knows why (the browser only saw its proxy fail).
+ */
+function unreachablePageError(pageHosts: Set<string>, responseCode: number | null, unreachable: readonly UnreachableRequest[]): string | null {
+  if (responseCode !== null) return null;
+  const page = unreachable.find((u) => pageHosts.has(normaliseHost(u.host)));
+  return page ? unreachableSentence(page) : null;
 }
 
 function hostOf(url: string): string | null {

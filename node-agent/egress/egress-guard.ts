@@ -2,6 +2,7 @@ import type { Logger } from '../../core/logger.js';
 import { PrivateAllowlist } from '../../core/net/private-allowlist.js';
 import { JobSessions, type BlockedRequest } from './job-sessions.js';
 import { startProxyServer } from './proxy-server.js';
+import type { UnreachableRequest } from './unreachable-cause.js';
 import { systemLookup, type HostLookup } from '../../core/net/resolve-destination.js';
 
 export interface EgressGuardOptions {
@@ -16,6 +17,8 @@ export interface EgressPass {
   /** http://<record id>:<random password>@127.0.0.1:<port> */
   proxy: string;
   blocked(): readonly BlockedRequest[];
+  /** allowed requests it could not deliver */
+  unreachable(): readonly UnreachableRequest[];
   close(): void;
 }
 
@@ -54,6 +57,7 @@ export class EgressGuard {
     return {
       proxy: `http://${session.username}:${session.password}@127.0.0.1:${this.server.port}`,
       blocked: () => session.blocked,
+      unreachable: () => session.unreachable,
       close: () => this.sessions.close(session),
     };
   }

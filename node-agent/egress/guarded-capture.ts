@@ -15,7 +15,7 @@ export async function captureGuarded(guard: EgressGuard | null, spec: CaptureSpe
   const pass = guard.open(spec.id, countryProxy);
   try {
     const output = await run({ ...spec, proxy: pass.proxy });
-    const verdict = blockedVerdict(spec.url, output.finalUrl, output.responseCode, pass.blocked());
+    const verdict = blockedVerdict(spec.url, output.finalUrl, output.responseCode, pass.blocked(), pass.unreachable());
     return { output: { ...output, warnings: [...output.warnings, ...verdict.warnings] }, pageError: verdict.pageError };
   } finally {
     pass.close();

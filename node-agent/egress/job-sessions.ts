@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { PrivateKind } from '../../core/net/ip-ranges.js';
+import type { UnreachableRequest } from './unreachable-cause.js';
 
 /** One request the guard refused: the host the browser asked for, and where it resolved. */
 export interface BlockedRequest { host: string; port: number; address: string; kind: PrivateKind }
@@ -11,6 +12,8 @@ export interface JobSession {
   /** the country proxy this capture's allowed traffic is tunnelled through, or null for direct */
   upstream: string | null;
   blocked: BlockedRequest[];
+  /** allowed requests the guard could not deliver (no such host, refused, reset, timed out) */
+  unreachable: UnreachableRequest[];
 }
 
 /** 16 random bytes (128 bits): a password no other local process can guess to use the guard. */
@@ -24,7 +27,7 @@ export class JobSessions {
   private readonly byPassword = new Map<string, JobSession>();
 
   open(jobId: number, upstream: string | null): JobSession {
-    const session: JobSession = { username: String(jobId), password: randomBytes(PASSWORD_BYTES).toString('hex'), upstream, blocked: [] };
+    const session: JobSession = { username: String(jobId), password: randomBytes(PASSWORD_BYTES).toString('hex'), upstream, blocked: [], unreachable: [] };
     this.byPassword.set(session.password, session);
     return session;
   }

@@ -6,6 +6,7 @@ import type { PrivateAllowlist } from '../../core/net/private-allowlist.js';
 import type { JobSession, JobSessions } from './job-sessions.js';
 import { resolveDestination, type HostLookup } from '../../core/net/resolve-destination.js';
 import { openConnection } from './upstream.js';
+import { unreachableCause } from './unreachable-cause.js';
 
 /** Hop-by-hop and proxy headers that are the guard's business, never the destination's. */
 const PROXY_HEADERS = ['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive'];
@@ -83,10 +84,20 @@ async function forward(deps: ProxyDeps, req: IncomingMessage, res: ServerRespons
     });
     // A socket that went through a country proxy's handshake is paused; it flows once the parser listens.
     upstream.on('socket', (s) => s.resume());
-    upstream.on('error', () => { if (!res.headersSent) res.writeHead(502).end(); else res.destroy(); });
+    upstream.on('error', (err) => {
+      // The destination hung up before it answered: no page of the guard's own, the browser sees it end.
+      if (!res.headersSent) {
+        session.unreachable.push({ host: target.hostname, port, cause: unreachableCause(err) });
+        res.socket?.destroy();
+      } else res.destroy();
+    });
     req.pipe(upstream);
   } catch (err) {
-    if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' }).end(`the egress guard could not reach ${target.host}: ${(err as Error).message}`);
+    // No page of the guard's own (it would be captured as the site's): the browser sees the connection
+    // end, and the capture's log says why, for the record's plain sentence (blocked-verdict.ts).
+    session.unreachable.push({ host: target.hostname, port: Number(target.port) || 80, cause: unreachableCause(err) });
+    if (!res.headersSent) res.socket?.destroy();
+    else res.destroy();
   }
 }
 
@@ -111,7 +122,8 @@ async function tunnel(deps: ProxyDeps, req: IncomingMessage, client: Duplex, hea
     if (head.length > 0) destination.write(head);
     destination.pipe(client).pipe(destination);
     destination.resume();
-  } catch {
+  } catch (err) {
+    session.unreachable.push({ host: match[1].replace(/^\[(.*)\]$/, '$1'), port: Number(match[2]), cause: unreachableCause(err) });
     answer('502 Bad Gateway');
   }
 }

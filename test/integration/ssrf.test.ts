@@ -1,4 +1,6 @@
+import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import type { HostLookup } from '../../core/net/resolve-destination.js';
 import { AllowedSite, mappedLookup, publicLookingAddress } from '../support/egress-test-hosts.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
@@ -7,6 +9,24 @@ const BROWSERS = ['chrome', 'firefox'] as const;
 /** An allowlisted loopback address other than the test site's 127.0.0.1 (Linux answers on all of 127/8). */
 const INTRANET = '127.0.0.2';
 const BLOCKED_MESSAGE = /^Blocked: \S+ resolves to \S+, a (loopback|link-local) address; captures of private networks are disabled \(SHOTFARM_ALLOW_PRIVATE_TARGETS\)$/;
+
+/** A name the resolver answers "no such host" for, as getaddrinfo does (the machine may have no DNS at all). */
+const MISSING_HOST = 'no-such-host.test';
+function withMissingHost(lookup: HostLookup): HostLookup {
+  return async (host) => {
+    if (host === MISSING_HOST) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return lookup(host);
+  };
+}
+
+/** A port on `address` where nothing listens: bound once by the system, then released. */
+async function closedPort(address: string): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, address, resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 interface Row { id: number; status: string; cost: number; error: string; warnings: string[]; final_url: string }
 
@@ -51,7 +71,7 @@ describe('SSRF protection: the egress guard (SHOTFARM_ALLOW_PRIVATE_TARGETS=fals
     }, {
       agent: true,
       // Host names the guard resolves in this test: the check is on these RESOLVED addresses.
-      agentOptions: { lookup: mappedLookup({ 'www.public-looking.com': '127.0.0.1', 'intranet.test': INTRANET, 'allowed-host.test': '127.0.0.1' }) },
+      agentOptions: { lookup: withMissingHost(mappedLookup({ 'www.public-looking.com': '127.0.0.1', 'intranet.test': INTRANET, 'allowed-host.test': '127.0.0.1' })) },
     });
     account = await api.account(1000);
   });
@@ -116,6 +136,27 @@ describe('SSRF protection: the egress guard (SHOTFARM_ALLOW_PRIVATE_TARGETS=fals
       expect(blocked.find((w) => w.startsWith('Blocked a request to 10.0.0.5:8080: 10.0.0.5 resolves to 10.0.0.5, a private address')), JSON.stringify(row?.warnings)).to.be.a('string');
       expect(site.hits(`/lazy.png?ssrf=img-${browser}`)).to.equal(0);
       expect(site.hits(`/echo?ssrf=fetch-${browser}`)).to.equal(0);
+    });
+
+    it(`${browser}: a page the guard cannot reach ends in error at no cost, with one sentence naming host and cause, and no page of the guard's own`, async () => {
+      const refused = await closedPort(INTRANET);
+      const cases = {
+        'no such host': { url: `http://${MISSING_HOST}/page`, error: `Could not resolve host ${MISSING_HOST}.` },
+        'no such host, https': { url: `https://${MISSING_HOST}/page`, error: `Could not resolve host ${MISSING_HOST}.` },
+        'refused': { url: `http://${INTRANET}:${refused}/page`, error: `${INTRANET}:${refused} refused the connection.` },
+        'refused, https': { url: `https://${INTRANET}:${refused}/page`, error: `${INTRANET}:${refused} refused the connection.` },
+      };
+      const ids = new Map<string, number>();
+      for (const [name, c] of Object.entries(cases)) ids.set(name, await create(api, account, c.url, browser));
+      const rows = await settled(api, [...ids.values()]);
+      for (const [name, c] of Object.entries(cases)) {
+        const row = rows.get(ids.get(name)!);
+        expect(row?.status, `${name}: ${JSON.stringify(row)}`).to.equal('error');
+        expect(row?.error, name).to.equal(c.error);
+        expect(row?.cost, name).to.equal(0);
+      }
+      const debits = await api.database.db('credit_ledger').whereIn('screenshot_id', [...ids.values()]);
+      expect(debits, 'no ledger row for a page that could not be reached').to.deep.equal([]);
     });
 
     it(`${browser}: the allowlist lets a listed network and a listed host name through`, async () => {
