@@ -1,6 +1,8 @@
 import type { CaptureOutput } from '../core/capture-spec.js';
 import type { JobOutcome } from '../core/contracts/job-queue.js';
 
+const UNREACHED = 'The page could not be reached';
+
 /**
  * Whether a capture produced a record worth keeping. A page that could not be reached (no HTTP answer)
  * or gave no image ends as `error`, which costs nothing; an HTTP error page (404, 500) is still a
@@ -9,7 +11,8 @@ import type { JobOutcome } from '../core/contracts/job-queue.js';
 export function captureVerdict(output: CaptureOutput): { status: 'finished' } | { status: 'error'; error: string } {
   if (output.responseCode === null) {
     const why = output.warnings.find((w) => /reach|resolve|refused|navigat|timed out|blocked|ERR_/i.test(w)) ?? output.warnings[0] ?? 'no response';
-    return { status: 'error', error: `The page could not be reached: ${why}` };
+    // The driver's own warning may already say it ("The page could not be reached: …"): say it once.
+    return { status: 'error', error: why.startsWith(UNREACHED) ? why : `${UNREACHED}: ${why}` };
   }
   if (output.images.length === 0) return { status: 'error', error: `No image could be captured: ${output.warnings[0] ?? 'unknown reason'}` };
   return { status: 'finished' };

@@ -1,0 +1,20 @@
+import { expect } from 'chai';
+import type { CaptureOutput } from '../../core/capture-spec.js';
+import { captureVerdict } from '../../node-agent/outcome.js';
+
+const unreached = (warnings: string[]): CaptureOutput => ({ responseCode: null, images: [Buffer.from('png')], warnings } as unknown as CaptureOutput);
+
+describe('captureVerdict: what a capture without an answer says', () => {
+  it('says "The page could not be reached" once, also when the driver\'s warning already says it', () => {
+    const verdict = captureVerdict(unreached(['The page could not be reached: net::ERR_CONNECTION_REFUSED at https://shop.example/']));
+    expect(verdict).to.deep.equal({ status: 'error', error: 'The page could not be reached: net::ERR_CONNECTION_REFUSED at https://shop.example/' });
+  });
+
+  it('adds it in front of a bare cause', () => {
+    expect(captureVerdict(unreached(['navigation timed out']))).to.deep.equal({ status: 'error', error: 'The page could not be reached: navigation timed out' });
+  });
+
+  it('a page that answered, even 404, is a finished capture', () => {
+    expect(captureVerdict({ responseCode: 404, images: [Buffer.from('png')], warnings: [] } as unknown as CaptureOutput)).to.deep.equal({ status: 'finished' });
+  });
+});
