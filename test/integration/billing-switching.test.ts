@@ -93,7 +93,7 @@ for (const kind of DATABASE_KINDS) {
       expect(await api.plane.billing.renewal.renewDue()).to.equal(1);
       expect(await grantsOf(acct.companyId)).to.deep.equal([50, 75, 50]);
       expect(await receiptsOf(acct.key)).to.deep.equal(['0.00', '6.25', '0.00']);
-      expect((await call(api.url, '/account/info', { key: acct.key })).body.data.plan.id).to.equal('free');
+      expect((await call(api.url, '/account/info', { key: acct.key })).body.data.plan, 'the plan id, as account info answers it').to.equal('free');
     });
 
     describe('the offline provider is for invoiced customers the operator approved', () => {
