@@ -38,13 +38,16 @@ describe('browser pool (fake driver)', function () {
       held.push(handle);
       await released;
     }));
-    await waitUntil(() => held.length === 5, 5_000);
-    const perBrowser = new Map<BrowserHandle, number>();
-    for (const handle of held) perBrowser.set(handle, (perBrowser.get(handle) ?? 0) + 1);
-    expect([...perBrowser.values()].sort()).to.deep.equal([1, 2, 2]);
-    expect(driver.launches).to.equal(3);
-    release();
-    await Promise.all(jobs);
+    try {
+      await waitUntil(() => held.length === 5, 5_000);
+      const perBrowser = new Map<BrowserHandle, number>();
+      for (const handle of held) perBrowser.set(handle, (perBrowser.get(handle) ?? 0) + 1);
+      expect([...perBrowser.values()].sort()).to.deep.equal([1, 2, 2]);
+      expect(driver.launches).to.equal(3);
+    } finally {
+      release(); // a failed expectation must not leave lanes borrowed: close() would wait for them forever
+      await Promise.all(jobs);
+    }
   });
 
   it('never starts more browsers than slots, however many borrowers wait', async function () {
@@ -121,10 +124,13 @@ describe('browser pool (fake driver)', function () {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const jobs = [0, 1, 2].map(() => p.use(() => released));
-    await waitUntil(() => p.stats().borrowed === 3, 5_000);
-    expect(driver.live).to.equal(3);
-    release();
-    await Promise.all(jobs);
+    try {
+      await waitUntil(() => p.stats().borrowed === 3, 5_000);
+      expect(driver.live).to.equal(3);
+    } finally {
+      release();
+      await Promise.all(jobs);
+    }
     await waitUntil(() => driver.live === 1, 5_000);
     expect(driver.live).to.equal(1);
     // generic-pool's evictor may drop the min lane too and start a fresh one: every other browser is closed.
