@@ -6,17 +6,10 @@ import { createLogger } from '../../core/logger.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { ADMIN_KEY, TEST_PLANS, backdateSubscription, plansEnv, removePlansFiles } from '../support/billing-fixtures.js';
+import { expectError, jsonPost } from '../support/error-envelope.js';
 
-const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const json = jsonPost;
 
-/** Asserts the spec's error envelope and returns the body. */
-function expectError(res: { status: number; body: any }, status: number, code: string): any {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body).to.include({ success: false, code });
-  expect(res.body.error).to.be.a('string').and.not.equal('');
-  expect(res.body.details.request_id).to.be.a('string').and.not.equal('');
-  return res.body;
-}
 
 for (const kind of DATABASE_KINDS) {
   describe(`plan switching grants a period's credits once on ${kind}`, function () {

@@ -4,18 +4,11 @@ import { openPeriod } from '../../api/billing/period-opener.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { ADMIN_KEY, TEST_PLANS, backdateSubscription, plansEnv, removePlansFiles } from '../support/billing-fixtures.js';
+import { expectError, jsonPost } from '../support/error-envelope.js';
 
 type Init = RequestInit & { key?: string };
-const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const json = jsonPost;
 
-/** Asserts the spec's error envelope and returns the body. */
-function expectError(res: { status: number; body: any }, status: number, code: string): any {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body).to.include({ success: false, code });
-  expect(res.body.error).to.be.a('string').and.not.equal('');
-  expect(res.body.details.request_id).to.be.a('string').and.not.equal('');
-  return res.body;
-}
 
 const SUBSCRIPTION_KEYS = ['planId', 'status', 'subscriptionId'];
 const RECEIPT_KEYS = ['amount', 'createdAt', 'currency', 'id', 'status'];
