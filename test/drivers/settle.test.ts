@@ -75,6 +75,10 @@ describe('settle wait: pages that draw after load', function () {
           expect(await differingShare(output.images[0]!, reference)).to.be.below(SAME_PICTURE);
         });
 
+        // Firefox's screenshot itself waits for web fonts that are loading, so a load-time capture that starts after
+        // the font's stylesheet arrived (0.6 s after load: reached once on the 2-core CI machine) shows the font.
+        // That race is Firefox's; the other fixtures show wait_until=load on Firefox.
+        if (browser === 'firefox' && fixture.path === '/settle/web-font.html') continue;
         it(`${fixture.name}: wait_until=load captures it before it has drawn`, async function () {
           const output = await capture(browser, fixture.path, { waitUntil: 'load' });
           expect(output.timings).not.to.have.property('settle');
