@@ -250,7 +250,8 @@ describe('the farm in distributed mode (shotfarm api + two shotfarm agent proces
   it('the API and the surviving agent serve /metrics and /healthz', async () => {
     const apiMetrics = await (await fetch(farm.url.replace(/\/api\/v1$/, '/metrics'))).text();
     expect(apiMetrics).to.match(/shotfarm_queue_depth\{browser="chrome"\} \d+/);
-    expect(apiMetrics).to.match(/shotfarm_results_total\{outcome="applied"\} \d+/);
+    // Results by status (issue 18: finished / error), once per applied result; it was by outcome (applied / duplicate).
+    expect(apiMetrics).to.match(/shotfarm_results_total\{status="finished"\} [1-9]/);
     const survivor = agentUrls[1] as string;
     const health = await (await fetch(`${survivor}/healthz`)).json() as { status: string; node: { id: string; jobsDone: number } };
     expect(health.status).to.equal('ok');
