@@ -12,11 +12,21 @@ export const RESPONSE_PROBE_MS = 3_000;
 export const UNRESPONSIVE_PAGE = 'The page stopped responding: its scripts never yield (an endless loop or runaway memory), so nothing could be captured';
 
 /**
- * Rejects with UNRESPONSIVE_PAGE when the page does not answer a trivial script within RESPONSE_PROBE_MS.
- * Only silence counts: a probe that fails at once (the browser's own error page replaced the document and
- * destroyed the script's context, a navigation under way) got an answer, and the capture goes on.
+ * A probe that fails because the document it ran in went away (the browser's own error page replaced it, a
+ * navigation is under way) got an answer of a kind: the page is there, and the capture goes on.
+ */
+const DOCUMENT_REPLACED = /execution context was destroyed|cannot find context|navigat/i;
+
+/**
+ * Rejects with UNRESPONSIVE_PAGE when the page does not answer a trivial script within RESPONSE_PROBE_MS,
+ * or fails it for any reason but a replaced document (a renderer that ran out of memory and crashed).
  */
 export async function expectResponsive(page: Pick<CapturePage, 'evaluate'>): Promise<void> {
-  const answered = page.evaluate(() => 1).then(() => undefined, () => undefined);
+  const answered = page.evaluate(() => 1).then(
+    () => undefined,
+    (error: unknown) => {
+      if (!DOCUMENT_REPLACED.test(String(error))) throw new Error(UNRESPONSIVE_PAGE);
+    },
+  );
   await withTimeout(answered, RESPONSE_PROBE_MS, UNRESPONSIVE_PAGE);
 }
