@@ -12,6 +12,7 @@ import { caseSensitiveRoutes } from './http/case-sensitive-routes.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { accessLog } from './http/access-log.js';
 import { clientAddress } from './http/client-address.js';
 import { addressLimitKey } from '../core/net/forwarded-client.js';
 import type { AppState } from './http/state.js';
@@ -79,6 +80,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   app.use(clientAddress(deps.config.trustedProxies));
   app.use(requestId);
+  app.use(accessLog(deps.log));
   app.use(requestMetrics(deps.metrics));
   app.use(errorEnvelope(deps.log));
 
