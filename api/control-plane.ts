@@ -148,7 +148,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   renewals.start();
 
   const app = buildApp({
-    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, imageLinks, crawls, billing, apps,
+    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, queue, metrics, batches, batchLinks, imageLinks, crawls, billing, apps,
     readiness: [{ name: 'queue', check: () => queue.reachable() }, { name: 'storage', check: () => objects.reachable() }],
   });
   // Koa's callback settles its own errors (they become the error envelope), so nothing awaits its promise.
