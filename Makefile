@@ -40,8 +40,9 @@ container-deps: ## install podman, runc, podman-compose and debootstrap with apt
 node_modules/.package-lock.json: package.json package-lock.json
 	npm install --no-fund --no-audit
 
-build: node_modules/.package-lock.json ## install npm dependencies and compile to dist/
+build: node_modules/.package-lock.json ## install npm dependencies and compile to dist/ (with the plugin SDK's type declarations)
 	npx tsc -p tsconfig.json
+	npx tsc -p tsconfig.sdk.json
 	chmod +x dist/api/cli.js
 
 run: system-deps build ## install what is missing, build, start the embedded all-in-one service on :8080

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { runBatchCreate } from './batches/batch-cli.js';
+import { BatchApiError, runBatchCancel, runBatchCreate, runBatchDownload, runBatchInfo, type BatchApi, type BatchOutput } from './batches/batch-cli.js';
 import { loadConfig, ConfigError } from '../core/config/load-config.js';
 import { SETTINGS } from '../core/config/settings.js';
 import { BATCH_OPTION_NAMES, CREATE_OPTION_NAMES, unknownOptions } from '../core/request/create-option-names.js';
@@ -207,34 +207,68 @@ program.command('capture').description('one capture on this machine with the far
     }
   });
 
-const batch = program.command('batch').description('batch jobs: a file of URLs to a ZIP');
-batch.command('create').description('upload a list of URLs (one per line, or CSV/TSV with url and filename columns)')
+const batch = program.command('batch').description('batch jobs: a file of URLs to a ZIP (talks to a running service over its API)');
+
+/** The options every batch command takes to reach the service. */
+const apiOptions = (command: Command): Command => command
+  .option('--api <url>', 'the API base URL (default: http://localhost:<PORT>)')
+  .option('--key <key>', 'API key (default: SHOTFARM_BOOTSTRAP_KEY, else <data dir>/bootstrap-key)');
+
+/** The service and key a batch command talks to; null (exit code 2, the reason on stderr) without a key. */
+function batchApi(opts: { api?: string; key?: string }): BatchApi | null {
+  const cfg = config();
+  const keyFile = path.join(cfg.dataDir, 'bootstrap-key');
+  const key = opts.key ?? cfg.bootstrapKey ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : '');
+  if (!key) {
+    process.stderr.write('shotfarm: give an API key with --key (or SHOTFARM_BOOTSTRAP_KEY)\n');
+    process.exitCode = 2;
+    return null;
+  }
+  return { api: opts.api ?? `http://localhost:${cfg.port}`, key };
+}
+
+const batchOutput: BatchOutput = { progress: process.stderr, print: (l) => process.stdout.write(`${l}\n`) };
+
+/**
+ * Runs a batch command; an answer of the API that is not a success is said on stderr. Exit code 1,
+ * or 2 for a request the API refused as invalid (400), like any other invalid argument.
+ */
+async function runBatchCommand(what: string, opts: { api?: string; key?: string }, run: (target: BatchApi) => Promise<number>): Promise<void> {
+  const target = batchApi(opts);
+  if (!target) return;
+  try {
+    process.exitCode = await run(target);
+  } catch (err) {
+    process.stderr.write(`shotfarm: ${what}: ${(err as Error).message}\n`);
+    process.exitCode = err instanceof BatchApiError && err.status === 400 ? 2 : 1;
+  }
+}
+
+apiOptions(batch.command('create').description('upload a list of URLs (one per line, or CSV/TSV with url and filename columns)')
   .argument('<file>', 'the list')
   .option('--wait', 'show progress until the batch is done')
-  .option('-o, --output <zip>', 'download the ZIP here when done (implies --wait)')
-  .option('--api <url>', 'the API base URL (default: http://localhost:<PORT>)')
-  .option('--key <key>', 'API key (default: SHOTFARM_BOOTSTRAP_KEY, else <data dir>/bootstrap-key)')
+  .option('-o, --output <zip>', 'download the ZIP here when done (implies --wait)'))
   .allowUnknownOption(true)
   .allowExcessArguments(true)
   .action(async (file: string, opts: { wait?: boolean; output?: string; api?: string; key?: string }, command: Command) => {
-    const cfg = config();
-    const keyFile = path.join(cfg.dataDir, 'bootstrap-key');
-    const key = opts.key ?? cfg.bootstrapKey ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : '');
-    if (!key) {
-      process.stderr.write('shotfarm: give an API key with --key (or SHOTFARM_BOOTSTRAP_KEY)\n');
-      process.exitCode = 2;
-      return;
-    }
-    try {
-      process.exitCode = await runBatchCreate({
-        api: opts.api ?? `http://localhost:${cfg.port}`, key, file, wait: opts.wait === true, output: opts.output ?? null,
-        fields: createOptions(command.args.slice(1), BATCH_OPTION_NAMES), progress: process.stderr, print: (l) => process.stdout.write(`${l}\n`),
-      });
-    } catch (err) {
-      process.stderr.write(`shotfarm: batch failed: ${(err as Error).message}\n`);
-      process.exitCode = 1;
-    }
+    const fields = createOptions(command.args.slice(1), BATCH_OPTION_NAMES);
+    await runBatchCommand('batch failed', opts, (target) => runBatchCreate({ ...target, ...batchOutput, file, wait: opts.wait === true, output: opts.output ?? null, fields }));
   });
+
+apiOptions(batch.command('info').description('a batch\'s progress and status (the Batch as GET /batch/info answers it, one JSON line)')
+  .argument('<id>', 'the batch id', integer(1)))
+  .action((id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target) => runBatchInfo({ ...target, ...batchOutput }, id)));
+
+apiOptions(batch.command('cancel').description('cancel a batch: screenshots not captured yet end unpaid, those done are kept')
+  .argument('<id>', 'the batch id', integer(1)))
+  .action((id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target) => runBatchCancel({ ...target, ...batchOutput }, id)));
+
+apiOptions(batch.command('download').description('download a batch\'s ZIP (while it runs: what has finished so far)')
+  .argument('<id>', 'the batch id', integer(1))
+  .option('-o, --output <zip>', 'where the ZIP goes (default: batch-<id>.zip)')
+  .option('--wait', 'wait until the batch is done, showing progress, then download'))
+  .action((id: number, opts: { api?: string; key?: string; output?: string; wait?: boolean }) =>
+    runBatchCommand(`batch ${id}`, opts, (target) => runBatchDownload({ ...target, ...batchOutput }, id, { output: opts.output ?? null, wait: opts.wait === true })));
 
 /**
  * `--size page --pdf 1 --html` → {size: 'page', pdf: '1', html: '1'}: any create option as a flag. A name
