@@ -46,6 +46,18 @@ const video = (format: VideoSpec['format'], overrides: Partial<VideoSpec> = {}):
 const A4_PT = { width: (210 / 25.4) * 72, height: (297 / 25.4) * 72 };
 const LETTER_PT = { width: 8.5 * 72, height: 11 * 72 };
 
+/**
+ * The consent-platform fixtures (test/fixtures/site/consent/), each in the markup and script shape the
+ * platform gives a page, and the cookie its "reject" writes (what the page's state must show afterwards).
+ */
+const CONSENT_PLATFORMS = ['onetrust', 'cookiebot', 'didomi', 'quantcast'] as const;
+const REJECTED_COOKIE: Record<(typeof CONSENT_PLATFORMS)[number], RegExp> = {
+  onetrust: /OptanonConsent=[^;]*groups%3DC0001%3A1(;|$)/,
+  cookiebot: /CookieConsent=[^;]*marketing%3Afalse/,
+  didomi: /euconsent-v2=CPnone/,
+  quantcast: /euconsent-v2=CPnopurposes/,
+};
+
 export const CONFORMANCE_CASES: ConformanceCase[] = [
   // ---- size and device ----
   {
@@ -300,10 +312,39 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     check: async (output) => expect(near(await pixel(output.images[0]!, 400, 580), [255, 0, 0])).to.equal(true),
   },
   {
-    name: 'hide_popups removes the cookie banner',
+    name: 'hide_popups: a home-made banner no rule knows is hidden by its look, and the record says no rule matched',
     spec: ({ site }) => ({ url: site.url('/banner.html'), hidePopups: true }),
-    check: async (output) => expect(near(await pixel(output.images[0]!, 400, 580), [255, 255, 255])).to.equal(true),
+    check: async (output) => {
+      expect(near(await pixel(output.images[0]!, 400, 580), [255, 255, 255])).to.equal(true);
+      expect(output.warnings).to.include('hide_popups: no consent banner rule matched this page. 1 overlay that looked like a popup was hidden instead.');
+    },
   },
+  {
+    name: 'hide_popups: a page without any popup hides nothing and says no rule matched',
+    spec: ({ site }) => ({ url: site.url('/target.html'), hidePopups: true }),
+    check: (output) => expect(output.warnings).to.deep.equal(['hide_popups: no consent banner rule matched this page.']),
+  },
+  ...CONSENT_PLATFORMS.flatMap((platform): ConformanceCase[] => [
+    {
+      name: `the ${platform} consent banner shows without hide_popups`,
+      spec: ({ site }) => ({ url: site.url(`/consent/${platform}.html`), html: true }),
+      check: async (output) => {
+        expect(near(await pixel(output.images[0]!, 400, 580), [255, 0, 0])).to.equal(true);
+        expect(readPreJson<{ decision: string }>(output.html, 'consent').decision).to.equal('none');
+      },
+    },
+    {
+      name: `hide_popups rejects the ${platform} consent banner: declined in the page, gone from the picture`,
+      spec: ({ site }) => ({ url: site.url(`/consent/${platform}.html`), hidePopups: true, html: true }),
+      check: async (output) => {
+        const consent = readPreJson<{ decision: string; cookie: string }>(output.html, 'consent');
+        expect(consent.decision).to.equal('rejected');
+        expect(consent.cookie).to.match(REJECTED_COOKIE[platform]);
+        expect(near(await pixel(output.images[0]!, 400, 580), [255, 255, 255])).to.equal(true);
+        expect(output.warnings.filter((warning) => warning.startsWith('hide_popups'))).to.deep.equal([]);
+      },
+    },
+  ]),
   {
     name: 'hide_ads blocks ad and tracker requests',
     spec: ({ site, token }) => ({ url: site.url(`/ads-page?token=${token}`), hideAds: true, trackers: [tracker('ad', '#ad-loaded', 'exists')] }),
