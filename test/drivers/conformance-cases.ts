@@ -327,7 +327,9 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   ...CONSENT_PLATFORMS.flatMap((platform): ConformanceCase[] => [
     {
       name: `the ${platform} consent banner shows without hide_popups`,
-      spec: ({ site }) => ({ url: site.url(`/consent/${platform}.html`), html: true }),
+      // The fixtures insert their banner 100 ms after the page's script ran, as a platform's SDK does
+      // once loaded: the second's delay makes sure the picture is taken after that.
+      spec: ({ site }) => ({ url: site.url(`/consent/${platform}.html`), html: true, delay: 1 }),
       check: async (output) => {
         expect(near(await pixel(output.images[0]!, 400, 580), [255, 0, 0])).to.equal(true);
         expect(readPreJson<{ decision: string }>(output.html, 'consent').decision).to.equal('none');
