@@ -50,6 +50,8 @@ const LETTER_PT = { width: 8.5 * 72, height: 11 * 72 };
  * The consent-platform fixtures (test/fixtures/site/consent/), each in the markup and script shape the
  * platform gives a page, and the cookie its "reject" writes (what the page's state must show afterwards).
  */
+/** Rows of test/fixtures/site/adslots/page.html's three slots: the ad server's iframe, a GPT slot, an AdSense <ins>. */
+const AD_SLOT_ROWS = [75, 200, 300];
 const CONSENT_PLATFORMS = ['onetrust', 'cookiebot', 'didomi', 'quantcast'] as const;
 const REJECTED_COOKIE: Record<(typeof CONSENT_PLATFORMS)[number], RegExp> = {
   onetrust: /OptanonConsent=[^;]*groups%3DC0001%3A1(;|$)/,
@@ -363,6 +365,23 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
       const blocked = browser === 'brave';
       expect(site.hits(`/pagead/show_ads.js?token=${token}`)).to.equal(blocked ? 0 : 1);
       expect(trackerValue(output, 'ad')).to.equal(blocked ? 'false' : 'true');
+    },
+  },
+  {
+    name: 'without hide_ads the ad slots show (chrome, firefox)',
+    browsers: ['chrome', 'firefox'],
+    spec: ({ site, token }) => ({ url: site.url(`/adslots/page.html?token=${token}`) }),
+    check: async (output, { site, token }) => {
+      expect(site.hits(`/adserver/frame.html?token=${token}`)).to.equal(1);
+      for (const y of AD_SLOT_ROWS) expect(near(await pixel(output.images[0]!, 400, y), [255, 0, 0]), `row ${y}`).to.equal(true);
+    },
+  },
+  {
+    name: 'hide_ads: the ad iframe is never requested and the ad containers are hidden',
+    spec: ({ site, token }) => ({ url: site.url(`/adslots/page.html?token=${token}`), hideAds: true }),
+    check: async (output, { site, token }) => {
+      expect(site.hits(`/adserver/frame.html?token=${token}`)).to.equal(0);
+      for (const y of AD_SLOT_ROWS) expect(near(await pixel(output.images[0]!, 400, y), [255, 0, 0]), `row ${y}`).to.equal(false);
     },
   },
   // ---- TLS, locale ----
