@@ -3,18 +3,25 @@ import { FiltersEngine, Request } from '@ghostery/adblocker';
 
 /**
  * The filter engine for hide_ads, from the filter list kept in the repository (the one the Playwright
- * driver uses). Parsed once per driver: parsing is the expensive part.
+ * driver uses). Parsed once per process and list: parsing is the expensive part.
  */
 export class AdBlockEngine {
-  private engine: Promise<FiltersEngine> | null = null;
+  /** The parsed engines of this process, by filter list path. */
+  private static readonly engines = new Map<string, Promise<FiltersEngine>>();
 
   constructor(private readonly filterListPath: string) {}
 
   load(): Promise<FiltersEngine> {
-    this.engine ??= readFile(this.filterListPath, 'utf8').then((list) =>
-      FiltersEngine.parse(list, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }),
-    );
-    return this.engine;
+    let engine = AdBlockEngine.engines.get(this.filterListPath);
+    if (!engine) {
+      engine = readFile(this.filterListPath, 'utf8').then((list) =>
+        FiltersEngine.parse(list, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }),
+      );
+      // A list that could not be read is not cached: the next capture tries again.
+      engine.catch(() => AdBlockEngine.engines.delete(this.filterListPath));
+      AdBlockEngine.engines.set(this.filterListPath, engine);
+    }
+    return engine;
   }
 }
 
