@@ -15,6 +15,9 @@ export interface ConsentLog {
   cmp: string | null;
   /** the result of the opt-out, once it ran */
   optOut: boolean | null;
+  /** how many times it has looked for a consent platform, and when the last look began (performance.now()) */
+  looks: number;
+  lastLookAt: number;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface ConsentLog {
  * snippets (a platform's own API, e.g. Cookiebot.withdraw()) run in place instead of being sent out.
  */
 export function consentBootstrap(key: string, config: unknown, rules: unknown): void {
-  const log: ConsentLog = { lifecycle: 'loading', cmp: null, optOut: null };
+  const log: ConsentLog = { lifecycle: 'loading', cmp: null, optOut: null, looks: 0, lastLookAt: 0 };
   Object.defineProperty(window, Symbol.for(key), { value: log, configurable: true });
   const receiver = (): ((message: unknown) => Promise<void>) | undefined =>
     (window as unknown as { autoconsentReceiveMessage?: (message: unknown) => Promise<void> }).autoconsentReceiveMessage;
@@ -35,8 +38,12 @@ export function consentBootstrap(key: string, config: unknown, rules: unknown): 
         queueMicrotask(() => void receiver()?.({ type: 'initResp', config, rules }));
         break;
       case 'report': {
-        const state = message.state as { lifecycle?: string } | undefined;
+        const state = message.state as { lifecycle?: string; findCmpAttempts?: number } | undefined;
         if (typeof state?.lifecycle === 'string') log.lifecycle = state.lifecycle;
+        if (typeof state?.findCmpAttempts === 'number' && state.findCmpAttempts !== log.looks) {
+          log.looks = state.findCmpAttempts;
+          log.lastLookAt = performance.now();
+        }
         break;
       }
       case 'popupFound':
@@ -62,20 +69,25 @@ export interface ConsentOutcome {
 
 /**
  * Waits, at most `waitMs`, for the engine, then returns what it did in the top document:
- * - while it is still searching, until the page is `searchMs` old (performance.now(), from the start of
- *   the navigation): consent platforms insert their banner from a script after load, and autoconsent
- *   looks again every 500 ms; a page older than that is not waited for: no rule matched it by the shot;
+ * - while it is still searching, until its `looks`-th look at the page has had `lookMs` to finish, and at
+ *   most until the page is `searchMs` old (performance.now(), from the start of the navigation). Consent
+ *   platforms insert their banner from a script shortly after load; autoconsent first looks when the page
+ *   is idle after DOMContentLoaded, then 500 ms later (and after that only when the DOM changed). A page
+ *   whose banner had not appeared by then is not waited for: no rule matched it by the shot;
  * - while it is busy with a banner it found (detected, declining).
  */
-export async function consentOutcome(options: { key: string; waitMs: number; searchMs: number }): Promise<ConsentOutcome> {
+export async function consentOutcome(options: { key: string; waitMs: number; looks: number; lookMs: number; searchMs: number }): Promise<ConsentOutcome> {
   const SEARCHING = ['loading', 'waitingForInitResponse', 'initialized', 'started'];
   const BUSY = ['cmpDetected', 'openPopupDetected', 'runningOptOut'];
   const until = Date.now() + options.waitMs;
   const read = (): ConsentLog | undefined => (window as unknown as Record<symbol, ConsentLog | undefined>)[Symbol.for(options.key)];
-  const waiting = (log: ConsentLog): boolean => BUSY.includes(log.lifecycle) || (SEARCHING.includes(log.lifecycle) && performance.now() < options.searchMs);
+  const searching = (log: ConsentLog): boolean => {
+    if (!SEARCHING.includes(log.lifecycle) || performance.now() >= options.searchMs) return false;
+    return log.looks < options.looks || performance.now() - log.lastLookAt < options.lookMs;
+  };
   let log = read();
-  while (log && waiting(log) && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  while (log && (BUSY.includes(log.lifecycle) || searching(log)) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
     log = read();
   }
   return log ? { present: true, lifecycle: log.lifecycle, cmp: log.cmp, optOut: log.optOut } : { present: false, lifecycle: 'absent', cmp: null, optOut: null };
