@@ -27,12 +27,16 @@ export class AdBlockEngine {
 
 /**
  * True when a request must not be sent. `resourceType` is CDP's (Document, Script, Image…); the engine
- * reads the lower-case names Puppeteer uses, which are the same words.
+ * reads the lower-case names Puppeteer uses, which are the same words, except that a document loading in
+ * an iframe (an ad server's frame) is a `sub_frame`. `mainFrame`: the request is the top document's.
  */
-export function isBlocked(engine: FiltersEngine, url: string, resourceType: string, pageUrl: string): boolean {
-  const type = resourceType.toLowerCase();
-  // The page itself is never blocked: the capture is of that page.
-  if (type === 'document') return false;
+export function isBlocked(engine: FiltersEngine, url: string, resourceType: string, pageUrl: string, mainFrame: boolean): boolean {
+  let type = resourceType.toLowerCase();
+  if (type === 'document') {
+    // The page itself is never blocked: the capture is of that page.
+    if (mainFrame) return false;
+    type = 'sub_frame';
+  }
   const request = Request.fromRawDetails({ url, sourceUrl: pageUrl, type: type as Parameters<typeof Request.fromRawDetails>[0]['type'] });
   return engine.match(request).match;
 }
