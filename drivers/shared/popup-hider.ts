@@ -50,6 +50,8 @@ export class PopupHider {
 
   /** Runs before every shot: waits for a decline in progress, else hides generic overlays. */
   async beforeShot(deadline: Deadline, warnings: string[]): Promise<void> {
+    // A page that was never reached shows the browser's own error page: there is nothing to decline.
+    if (this.page.responseCode() === null) return;
     if (this.outcome === null || !handled(this.outcome)) {
       const waitMs = Math.max(0, Math.min(CONSENT_WAIT_MS, deadline.remaining()));
       const outcome = await withinOutputTime(this.page.evaluate(consentOutcome, { key: CONSENT_LOG_KEY, waitMs, looks: CONSENT_LOOKS, lookMs: CONSENT_LOOK_MS, searchMs: CONSENT_SEARCH_MS }), 'the consent engine').catch((error: unknown) => {
