@@ -326,6 +326,14 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     spec: ({ site }) => ({ url: site.url('/target.html'), hidePopups: true }),
     check: (output) => expect(output.warnings).to.deep.equal(['hide_popups: no consent banner rule matched this page.']),
   },
+  {
+    name: 'hide_popups on a page that was never reached adds no hide_popups warning',
+    spec: ({ site }) => ({ url: site.httpsUrl('/echo'), strictSsl: true, maxWait: 10, hidePopups: true }),
+    check: (output) => {
+      expect(output.responseCode).to.equal(null);
+      expect(output.warnings.filter((warning) => warning.startsWith('hide_popups'))).to.deep.equal([]);
+    },
+  },
   ...CONSENT_PLATFORMS.flatMap((platform): ConformanceCase[] => [
     {
       name: `the ${platform} consent banner shows without hide_popups`,
