@@ -118,6 +118,10 @@ bench-soak: build ## benchmark (~20 min): 2,000 mixed real captures embedded; tr
 bench-settle: build ## benchmark (~4 min): the settle wait on an already settled page, wait_until=load vs settled at 1/2/4 at once, alternating rounds
 	node dist/test/bench/settle-cost.js
 
+.PHONY: bench-popups
+bench-popups: build ## benchmark (~3 min): capture time with hide_popups / hide_ads off and on, on a plain page and on their fixtures, chrome and firefox
+	node dist/test/bench/popup-ad-cost.js
+
 .PHONY: dashboard
 dashboard: ## rebuild the web dashboard (api/dashboard/ui → api/dashboard/public, which is committed)
 	@# The runner loader reads the TypeScript config in memory: no temporary file in node_modules (which may be shared).

@@ -52,7 +52,7 @@ export class RequestInterceptor {
         });
         return;
       }
-      if (this.engine && isBlocked(this.engine, request.url, resourceType, this.url)) {
+      if (this.engine && isBlocked(this.engine, request.url, resourceType, this.url, paused.frameId === this.cdp.targetId)) {
         await this.cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
         return;
       }
