@@ -9,9 +9,8 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { runBatchCreate } from './batches/batch-cli.js';
 import { loadConfig, ConfigError } from '../core/config/load-config.js';
-import { SETTINGS } from '../core/config/settings.js';
 import { BATCH_OPTION_NAMES, CREATE_OPTION_NAMES, unknownOptions } from '../core/request/create-option-names.js';
-import { settingsMarkdownTable } from '../core/config/settings-table.js';
+import { settingsInForce, settingsMarkdownTable } from '../core/config/settings-table.js';
 import type { Config } from '../core/config/config.js';
 import type { NodeRegistry } from '../core/contracts/node-registry.js';
 import { connectDatabase } from '../core/db/connect.js';
@@ -278,11 +277,22 @@ program.command('migrate').description('bring the database schema up to date').a
   }
 });
 
-program.command('settings').description('list every setting with its default and meaning')
-  .option('--markdown', 'print the settings table of docs/operators.md')
+program.command('settings').description('the value in force of every setting (from the environment, else its default), secrets masked')
+  .option('--markdown', 'print the settings table of docs/operators.md (defaults and meanings) instead')
   .action((opts: { markdown?: boolean }) => {
-    if (opts.markdown) process.stdout.write(`${settingsMarkdownTable()}\n`);
-    else for (const s of SETTINGS) process.stdout.write(`${s.name}\t${s.default}\t${s.meaning}\n`);
+    if (opts.markdown) {
+      process.stdout.write(`${settingsMarkdownTable()}\n`);
+      return;
+    }
+    for (const s of settingsInForce(process.env)) process.stdout.write(`${s.name}\t${s.value}\t${s.source}\n`);
+    // The values are shown even when some are refused, so the operator sees them beside the reasons.
+    try {
+      loadConfig(process.env);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      process.stderr.write(`shotfarm: ${err.message}\n`);
+      process.exitCode = 2;
+    }
   });
 
 const keys = program.command('keys').description('API keys');
