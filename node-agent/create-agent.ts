@@ -8,7 +8,7 @@ import { PlaywrightDriver } from '../drivers/playwright/playwright-driver.js';
 import { BrowserPools } from './browser-pools.js';
 import { EgressGuard } from './egress/egress-guard.js';
 import type { HostLookup } from '../core/net/resolve-destination.js';
-import { resolveFfmpegPath } from './ffmpeg-path.js';
+import { resolveFfmpegPath } from '../drivers/video/ffmpeg-path.js';
 import { NodeAgent } from './node-agent.js';
 
 /** The driver an agent's configuration asks for. */

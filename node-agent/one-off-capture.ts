@@ -7,7 +7,7 @@ import { parseQuery } from '../core/request/query-input.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { createDriver, createEgressGuard } from './create-agent.js';
 import { captureGuarded } from './egress/guarded-capture.js';
-import { resolveFfmpegPath } from './ffmpeg-path.js';
+import { resolveFfmpegPath } from '../drivers/video/ffmpeg-path.js';
 import { captureVerdict } from './outcome.js';
 
 export interface OneOffOptions {
