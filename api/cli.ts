@@ -29,7 +29,13 @@ import { PluginRegistryError } from '../plugins/registry.js';
 import { resolveJwtSecret } from './accounts/bootstrap.js';
 import { createLogger } from '../core/logger.js';
 import { FarmMetrics } from '../core/metrics/farm-metrics.js';
-import { openFarmParts } from '../grid/farm-parts.js';
+import { registerAdapters, type AdapterCatalog, type RegisteredAdapters } from '../core/di/adapters.js';
+import { newContainer, TOKENS } from '../core/di/tokens.js';
+import { objectLinkSecret, objectStoreAdapters } from '../core/storage/object-store-adapters.js';
+import { driverAdapters } from '../drivers/driver-adapters.js';
+import { gridAdapters } from '../grid/grid-adapters.js';
+import { apiAdapters } from './api-adapters.js';
+import type { DependencyContainer } from 'tsyringe';
 import { createAgent } from '../node-agent/create-agent.js';
 import { captureOnce } from '../node-agent/one-off-capture.js';
 import { agentSettingsProblem, runAgent } from '../node-agent/run-agent.js';
@@ -94,19 +100,39 @@ const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import
 
 const program = new Command('shotfarm').description('Self-hosted screenshot service built as a browser farm').version(VERSION).showHelpAfterError();
 
+/**
+ * The container of a control-plane process: its database, and the adapters core/di/adapters.ts picks from
+ * the configuration (`serve` adds the browser driver of its embedded agent). close() closes them in reverse.
+ */
+async function controlPlaneContainer(cfg: Config, log: ReturnType<typeof createLogger>, name: string, extra: Partial<AdapterCatalog> = {}): Promise<{ container: DependencyContainer; adapters: RegisteredAdapters; close(): Promise<void> }> {
+  const container = newContainer();
+  const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+  container.register(TOKENS.Db, { useValue: db });
+  const adapters = await registerAdapters(container, cfg, { ...gridAdapters(name), ...objectStoreAdapters(objectLinkSecret(resolveJwtSecret(cfg))), ...extra, ...apiAdapters }, log);
+  return {
+    container,
+    adapters,
+    async close() {
+      await adapters.close();
+      await db.destroy();
+    },
+  };
+}
+
 program.command('serve').description('embedded all-in-one: API, in-process queue and a browser agent in one process').action(async () => {
   const cfg = config();
   const log = createLogger(cfg.logLevel);
-  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-serve');
+  const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-serve', driverAdapters);
   // The agent warms its browsers before the API opens, so the first request finds a live node.
   // One registry: the API's /metrics shows the embedded agent's captures too.
   const metrics = new FarmMetrics();
-  const agent = await createAgent(cfg, parts, log, metrics.agentObservers(cfg.agent.driver));
+  const agent = createAgent(cfg, container, log, metrics.agentObservers(cfg.agent.driver));
   metrics.watch({ inFlight: () => agent.status().inFlight, poolSizes: () => agent.poolSizes() });
   await agent.start();
-  const plane = await startControlPlane(cfg, { generateBootstrapKey: true, farm: parts, logger: log, metrics });
+  const plane = await startControlPlane(cfg, { generateBootstrapKey: true, container, logger: log, metrics });
+  adapters.assertResolved();
   // Stopped in reverse: the agent drains first while the API still records its last results.
-  const stop = stopOnSignal([parts.close, plane.stop, agent.stop.bind(agent)]);
+  const stop = stopOnSignal([close, plane.stop, agent.stop.bind(agent)]);
   // The one agent drained on request (POST /admin/nodes/drain): nothing would take jobs, so all stop.
   void agent.drained.then(() => stop('drain request carried out'));
   printWelcome(plane, cfg);
@@ -115,9 +141,10 @@ program.command('serve').description('embedded all-in-one: API, in-process queue
 program.command('api').description('control plane only (distributed mode: agents join over NATS)').action(async () => {
   const cfg = config();
   const log = createLogger(cfg.logLevel);
-  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-api');
-  const plane = await startControlPlane(cfg, { generateBootstrapKey: false, farm: parts, logger: log });
-  stopOnSignal([parts.close, plane.stop]);
+  const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-api');
+  const plane = await startControlPlane(cfg, { generateBootstrapKey: false, container, logger: log });
+  adapters.assertResolved();
+  stopOnSignal([close, plane.stop]);
   printWelcome(plane, cfg);
 });
 
@@ -156,11 +183,14 @@ async function withFarmRegistry(use: (registry: NodeRegistry) => Promise<void>):
     process.exitCode = 2;
     return;
   }
-  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), createLogger('silent'), 'shotfarm-nodes');
+  const container = newContainer();
+  const adapters = await registerAdapters(container, cfg, { nodeRegistry: gridAdapters('shotfarm-nodes').nodeRegistry }, createLogger('silent'));
   try {
-    await use(parts.registry);
+    const registry = container.resolve(TOKENS.NodeRegistry);
+    adapters.assertResolved();
+    await use(registry);
   } finally {
-    await parts.close();
+    await adapters.close();
   }
 }
 
