@@ -5,7 +5,7 @@ import type { CaptureSession } from '../shared/capture-adapter.js';
 import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
 import type { SeleniumCaptureServices } from './capture-services.js';
 import { CdpSession } from './cdp-session.js';
-import { DocumentStatus } from './document-status.js';
+import { DocumentStatus } from './document-response.js';
 import { closeSession } from './open-session.js';
 import { applyEmulation } from './page-emulation.js';
 import { RequestInterceptor } from './request-interceptor.js';
