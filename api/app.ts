@@ -43,7 +43,8 @@ import { impersonationAudit } from './auth/impersonation-audit.js';
 import { publicAuthRoutes, sessionRoutes } from './routes/auth.js';
 import { keyRoutes } from './routes/keys.js';
 import { adminUserRoutes } from './routes/admin-users.js';
-import { createBilling, type Billing } from './billing/billing.js';
+import type { Billing } from './billing/billing.js';
+import type { Mailer } from '../core/contracts/mailer.js';
 import { billingRoutes } from './routes/billing.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { adminOverviewRoutes } from './routes/admin-overview.js';
@@ -69,10 +70,12 @@ export interface AppDeps {
   batchLinks: BatchLinks;
   imageLinks: ImageLinks;
   apps: AppServices;
+  /** account email (the container's Mailer) */
+  mailer: Mailer;
   /** readiness checks beyond the database (queue, storage) */
   readiness?: ReadinessCheck[];
-  /** billing services (the control plane's, whose renewal it schedules); absent: built here, offline provider */
-  billing?: Billing;
+  /** billing services over the container's payment provider (the control plane schedules their renewal) */
+  billing: Billing;
 }
 
 /** JSON bodies above 1 MiB are refused (413): no operation here needs more. */
@@ -118,7 +121,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   const screenshots = screenshotRoutes({ service: deps.screenshots, db: deps.db, objects: deps.objects, events: deps.events, clientCompat: deps.config.clientCompat });
-  const billing = deps.billing ?? createBilling(deps.db, deps.config.billing.plans, deps.log, undefined, deps.config.billing.offlinePayments);
+  const billing = deps.billing;
   for (const routes of [billingRoutes(deps.db, billing, deps.log), dashboardRoutes(deps.db, billing.plans), adminOverviewRoutes(deps.db)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }

@@ -9,9 +9,8 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { BatchApiError, runBatchCancel, runBatchCreate, runBatchDownload, runBatchInfo, type BatchApi, type BatchOutput } from './batches/batch-cli.js';
 import { loadConfig, ConfigError } from '../core/config/load-config.js';
-import { SETTINGS } from '../core/config/settings.js';
 import { BATCH_OPTION_NAMES, CREATE_OPTION_NAMES, unknownOptions } from '../core/request/create-option-names.js';
-import { settingsMarkdownTable } from '../core/config/settings-table.js';
+import { settingsInForce, settingsMarkdownTable } from '../core/config/settings-table.js';
 import type { Config } from '../core/config/config.js';
 import type { NodeRegistry } from '../core/contracts/node-registry.js';
 import { connectDatabase } from '../core/db/connect.js';
@@ -30,7 +29,13 @@ import { PluginRegistryError } from '../plugins/registry.js';
 import { resolveJwtSecret } from './accounts/bootstrap.js';
 import { createLogger } from '../core/logger.js';
 import { FarmMetrics } from '../core/metrics/farm-metrics.js';
-import { openFarmParts } from '../grid/farm-parts.js';
+import { registerAdapters, type AdapterCatalog, type RegisteredAdapters } from '../core/di/adapters.js';
+import { newContainer, TOKENS } from '../core/di/tokens.js';
+import { objectLinkSecret, objectStoreAdapters } from '../core/storage/object-store-adapters.js';
+import { driverAdapters } from '../drivers/driver-adapters.js';
+import { gridAdapters } from '../grid/grid-adapters.js';
+import { apiAdapters } from './api-adapters.js';
+import type { DependencyContainer } from 'tsyringe';
 import { createAgent } from '../node-agent/create-agent.js';
 import { captureOnce } from '../node-agent/one-off-capture.js';
 import { agentSettingsProblem, runAgent } from '../node-agent/run-agent.js';
@@ -95,19 +100,39 @@ const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import
 
 const program = new Command('shotfarm').description('Self-hosted screenshot service built as a browser farm').version(VERSION).showHelpAfterError();
 
+/**
+ * The container of a control-plane process: its database, and the adapters core/di/adapters.ts picks from
+ * the configuration (`serve` adds the browser driver of its embedded agent). close() closes them in reverse.
+ */
+async function controlPlaneContainer(cfg: Config, log: ReturnType<typeof createLogger>, name: string, extra: Partial<AdapterCatalog> = {}): Promise<{ container: DependencyContainer; adapters: RegisteredAdapters; close(): Promise<void> }> {
+  const container = newContainer();
+  const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+  container.register(TOKENS.Db, { useValue: db });
+  const adapters = await registerAdapters(container, cfg, { ...gridAdapters(name), ...objectStoreAdapters(objectLinkSecret(resolveJwtSecret(cfg))), ...extra, ...apiAdapters }, log);
+  return {
+    container,
+    adapters,
+    async close() {
+      await adapters.close();
+      await db.destroy();
+    },
+  };
+}
+
 program.command('serve').description('embedded all-in-one: API, in-process queue and a browser agent in one process').action(async () => {
   const cfg = config();
   const log = createLogger(cfg.logLevel);
-  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-serve');
+  const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-serve', driverAdapters);
   // The agent warms its browsers before the API opens, so the first request finds a live node.
   // One registry: the API's /metrics shows the embedded agent's captures too.
   const metrics = new FarmMetrics();
-  const agent = await createAgent(cfg, parts, log, metrics.agentObservers(cfg.agent.driver));
+  const agent = createAgent(cfg, container, log, metrics.agentObservers(cfg.agent.driver));
   metrics.watch({ inFlight: () => agent.status().inFlight, poolSizes: () => agent.poolSizes() });
   await agent.start();
-  const plane = await startControlPlane(cfg, { generateBootstrapKey: true, farm: parts, logger: log, metrics });
+  const plane = await startControlPlane(cfg, { generateBootstrapKey: true, container, logger: log, metrics });
+  adapters.assertResolved();
   // Stopped in reverse: the agent drains first while the API still records its last results.
-  const stop = stopOnSignal([parts.close, plane.stop, agent.stop.bind(agent)]);
+  const stop = stopOnSignal([close, plane.stop, agent.stop.bind(agent)]);
   // The one agent drained on request (POST /admin/nodes/drain): nothing would take jobs, so all stop.
   void agent.drained.then(() => stop('drain request carried out'));
   printWelcome(plane, cfg);
@@ -116,9 +141,10 @@ program.command('serve').description('embedded all-in-one: API, in-process queue
 program.command('api').description('control plane only (distributed mode: agents join over NATS)').action(async () => {
   const cfg = config();
   const log = createLogger(cfg.logLevel);
-  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-api');
-  const plane = await startControlPlane(cfg, { generateBootstrapKey: false, farm: parts, logger: log });
-  stopOnSignal([parts.close, plane.stop]);
+  const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-api');
+  const plane = await startControlPlane(cfg, { generateBootstrapKey: false, container, logger: log });
+  adapters.assertResolved();
+  stopOnSignal([close, plane.stop]);
   printWelcome(plane, cfg);
 });
 
@@ -157,11 +183,14 @@ async function withFarmRegistry(use: (registry: NodeRegistry) => Promise<void>):
     process.exitCode = 2;
     return;
   }
-  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), createLogger('silent'), 'shotfarm-nodes');
+  const container = newContainer();
+  const adapters = await registerAdapters(container, cfg, { nodeRegistry: gridAdapters('shotfarm-nodes').nodeRegistry }, createLogger('silent'));
   try {
-    await use(parts.registry);
+    const registry = container.resolve(TOKENS.NodeRegistry);
+    adapters.assertResolved();
+    await use(registry);
   } finally {
-    await parts.close();
+    await adapters.close();
   }
 }
 
@@ -312,11 +341,22 @@ program.command('migrate').description('bring the database schema up to date').a
   }
 });
 
-program.command('settings').description('list every setting with its default and meaning')
-  .option('--markdown', 'print the settings table of docs/operators.md')
+program.command('settings').description('the value in force of every setting (from the environment, else its default), secrets masked')
+  .option('--markdown', 'print the settings table of docs/operators.md (defaults and meanings) instead')
   .action((opts: { markdown?: boolean }) => {
-    if (opts.markdown) process.stdout.write(`${settingsMarkdownTable()}\n`);
-    else for (const s of SETTINGS) process.stdout.write(`${s.name}\t${s.default}\t${s.meaning}\n`);
+    if (opts.markdown) {
+      process.stdout.write(`${settingsMarkdownTable()}\n`);
+      return;
+    }
+    for (const s of settingsInForce(process.env)) process.stdout.write(`${s.name}\t${s.value}\t${s.source}\n`);
+    // The values are shown even when some are refused, so the operator sees them beside the reasons.
+    try {
+      loadConfig(process.env);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      process.stderr.write(`shotfarm: ${err.message}\n`);
+      process.exitCode = 2;
+    }
   });
 
 const keys = program.command('keys').description('API keys');

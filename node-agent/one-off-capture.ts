@@ -5,9 +5,11 @@ import { DEFAULT_PRICING } from '../core/pricing.js';
 import { buildCreateRequest } from '../core/request/create-request.js';
 import { parseQuery } from '../core/request/query-input.js';
 import { createLogger, type Logger } from '../core/logger.js';
-import { createDriver, createEgressGuard } from './create-agent.js';
+import { createEgressGuard } from './create-agent.js';
 import { captureGuarded } from './egress/guarded-capture.js';
-import { resolveFfmpegPath } from './ffmpeg-path.js';
+import { registerAdapters } from '../core/di/adapters.js';
+import { newContainer, TOKENS } from '../core/di/tokens.js';
+import { driverAdapters } from '../drivers/driver-adapters.js';
 import { captureVerdict } from './outcome.js';
 
 export interface OneOffOptions {
@@ -31,9 +33,12 @@ export async function captureOnce(config: Config, url: string, opts: OneOffOptio
   const [draft] = buildCreateRequest(parseQuery(query), { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 0 }).drafts;
   if (!draft) throw new Error('no capture to run');
   const spec = draft.spec;
-  const driver = await createDriver(config);
+  // The same driver registration as an agent's: SHOTFARM_DRIVER (--driver) picks it.
+  const container = newContainer();
+  const adapters = await registerAdapters(container, config, driverAdapters, log);
+  const driver = container.resolve(TOKENS.BrowserDriver);
+  adapters.assertResolved();
   if (!driver.browsers().includes(spec.browser)) throw new Error(`the ${driver.kind} driver cannot run ${spec.browser}`);
-  resolveFfmpegPath(config.agent.ffmpegPath);
   // The same SSRF guard as the farm's agents: SHOTFARM_ALLOW_PRIVATE_TARGETS decides here too.
   const guard = createEgressGuard(config, log);
   // The guard listens before the browser starts: it is the browser's own proxy too.

@@ -9,7 +9,7 @@ interface LoadingFailed { type?: string; frameId?: string }
  * `navigate` step or a click that loads another page. A failed document request (unreachable host,
  * certificate error) resets it to null. The same rule as drivers/playwright/document-response.ts.
  */
-export class DocumentStatus {
+export class DocumentResponse {
   private last: number | null = null;
 
   constructor(cdp: CdpSession) {

@@ -15,14 +15,14 @@ const FRAME_JPEG_QUALITY = 90;
  * browsingContext.captureScreenshot calls (one every 40 ms at most, ~15 fps measured here). Both
  * deliver JPEG frames; the encoder turns them into a constant frame rate.
  */
-export class ScreencastCapture {
+export class Screencast {
   private constructor(
     private readonly page: Page,
     private readonly video: VideoSpec,
     private readonly recording: VideoRecording,
   ) {}
 
-  static async start(page: Page, video: VideoSpec, encoder: VideoEncoder): Promise<ScreencastCapture> {
+  static async start(page: Page, video: VideoSpec, encoder: VideoEncoder): Promise<Screencast> {
     const recording = await encoder.start(video);
     const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
     try {
@@ -36,7 +36,7 @@ export class ScreencastCapture {
       await recording.abort();
       throw error;
     }
-    return new ScreencastCapture(page, video, recording);
+    return new Screencast(page, video, recording);
   }
 
   /**

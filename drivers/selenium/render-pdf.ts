@@ -31,7 +31,7 @@ async function heightAtWidth(driver: WebDriver, cdp: CdpSession, width: number, 
  * paginated on the chosen paper, or with `onePage` the whole document on one sheet of the paper's
  * width whose height is the document's height at the printed content width (plus margins).
  */
-export async function printPdf(driver: WebDriver, cdp: CdpSession, pdf: PdfSpec, metrics: DeviceMetrics): Promise<Buffer> {
+export async function renderPdf(driver: WebDriver, cdp: CdpSession, pdf: PdfSpec, metrics: DeviceMetrics): Promise<Buffer> {
   const margins = marginsPx(pdf);
   const inches = (px: number): number => px / PX_PER_INCH;
   const print = async (sheet: { paperWidth: number; paperHeight: number; landscape: boolean }): Promise<Buffer> => {
