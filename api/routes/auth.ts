@@ -67,7 +67,7 @@ export const AUTH_ROUTES: ApiRoute[] = [
     handler: async (ctx, { auth }) => {
       const token = FETCHED_BY_THIS_ORIGIN.has(ctx.get('Sec-Fetch-Site')) ? sessionCookieOf(ctx) : null;
       ctx.set('Cache-Control', 'no-store');
-      return token === null ? null : await auth.cookieSession(token);
+      return token === null ? null : auth.cookieSession(token);
     },
   }),
   // Ends the cookie session (and an impersonation kept aside). It takes no credential (an expired cookie
