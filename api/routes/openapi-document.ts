@@ -51,8 +51,10 @@ function parametersOf(route: ApiRoute): object[] {
   const required = requiredNames(route);
   // A field both the query and the body may carry (an id) is required in neither place alone.
   const inBody = new Set(Object.keys(route.body ?? {}));
+  const eitherPlace = (f: { name: string; alias: boolean }): boolean => !f.alias && required.includes(f.name) && inBody.has(f.name);
   const parameters: object[] = fieldsOf(route.query ?? {}).map((f) => ({
-    name: f.name, in: 'query', required: !f.alias && required.includes(f.name) && !inBody.has(f.name), description: f.description,
+    name: f.name, in: 'query', required: !f.alias && required.includes(f.name) && !inBody.has(f.name),
+    description: eitherPlace(f) ? `${f.description ?? f.name} (required: here or in the JSON body)` : f.description,
     ...(f.param.list ? { style: 'form', explode: true } : {}), schema: f.schema,
   }));
   for (const [name, spec] of Object.entries(route.extraQuery ?? {})) parameters.push({ name, in: 'query', required: false, ...spec });
