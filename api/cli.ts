@@ -85,7 +85,7 @@ function printWelcome(plane: ControlPlane, cfg: Config): void {
   const lines = [
     '',
     `shotfarm is running at ${plane.url}`,
-    `  OpenAPI: ${plane.url}/api/v1/openapi.json`,
+    `  OpenAPI: ${plane.url}/api/v1/openapi.json (rendered at ${plane.url}/docs)`,
   ];
   // Said at start because it changes the answers' shape from the spec's.
   if (cfg.clientCompat !== 'spec') lines.push(`  Client compatibility: ${cfg.clientCompat} (SHOTFARM_CLIENT_COMPAT): a create of one screenshot answers an object, batch create the Batch object`);
