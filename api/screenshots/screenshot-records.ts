@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { CaptureResult } from '../../core/contracts/job-queue.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
 import type { Db } from '../../core/db/connect.js';
+import type { ErrorCause } from '../../core/error-cause.js';
 import type { Logger } from '../../core/logger.js';
 import type { ScreenshotDraft } from '../../core/request/create-request.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
@@ -114,6 +115,8 @@ export class ScreenshotRecords {
       await trx('screenshots').where({ id: result.id }).update({
         status: result.status,
         error: finished ? '' : result.error || 'The capture failed',
+        // An agent older than the field says no cause: its error was the capture's, not the page's.
+        error_cause: finished ? null : result.errorCause ?? 'capture_failed',
         cost: finished ? row.cost : 0,
         final_url: result.finalUrl,
         final_urls: JSON.stringify(result.finalUrls),
@@ -157,15 +160,15 @@ export class ScreenshotRecords {
   }
 
   /**
-   * Ends records that will get no result (cancelled, never queued) as `error` with `reason`, at cost 0
-   * (only finished records are charged). Only records still `processing` end; `within` runs in the same
+   * Ends records that will get no result (cancelled, never queued) as `error` with `reason` and its
+   * stable `cause`, at cost 0 (only finished records are charged). Only records still `processing` end; `within` runs in the same
    * transaction with the ids that did (the owner's bookkeeping: a crawl counts its page). Returns those ids.
    */
-  async endWithError(ids: number[], reason: string, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
+  async endWithError(ids: number[], reason: string, cause: ErrorCause, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
     if (ids.length === 0) return [];
     const { ended, runsQueued } = await this.db.transaction(async (trx) => {
       const rows: { id: number }[] = await trx('screenshots').whereIn('id', ids).where({ status: 'processing' })
-        .update({ status: 'error', error: reason, cost: 0, finished_at: trx.fn.now() }).returning('id');
+        .update({ status: 'error', error: reason, error_cause: cause, cost: 0, finished_at: trx.fn.now() }).returning('id');
       const endedIds = rows.map((r) => Number(r.id));
       if (endedIds.length === 0) return { ended: endedIds, runsQueued: 0 };
       const queued = await this.queueAppRuns(trx, endedIds);
