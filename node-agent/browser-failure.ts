@@ -1,6 +1,6 @@
-import type { CaptureOutput } from '../core/capture-spec.js';
+import type { CaptureOutput, CaptureSpec } from '../core/capture-spec.js';
 import type { CertificateFacts, TlsCause } from './egress/tls-certificate.js';
-import { certificateFailure } from './egress/tls-certificate.js';
+import { certificateFailure, certificateFlaw } from './egress/tls-certificate.js';
 import { unreachableSentence, type UnreachableCause } from './egress/unreachable-cause.js';
 import { endpointOf, type Endpoint, type PageFailure } from './page-failure.js';
 
@@ -73,7 +73,8 @@ export type CertificateProbe = (at: Endpoint) => Promise<CertificateFacts | null
  * The egress guard's own knowledge comes first (blocked-verdict.ts): the browser behind it only saw its
  * proxy fail.
  */
-export async function browserFailure(output: CaptureOutput, requestedUrl: string, probe: CertificateProbe): Promise<PageFailure | null> {
+export async function browserFailure(output: CaptureOutput, spec: Pick<CaptureSpec, 'url' | 'strictSsl'>, probe: CertificateProbe): Promise<PageFailure | null> {
+  const requestedUrl = spec.url;
   if (output.responseCode !== null) return null;
   const said = browserErrorOf(output.warnings);
   if (!said) return null;
@@ -82,8 +83,13 @@ export async function browserFailure(output: CaptureOutput, requestedUrl: string
   switch (said.cause) {
     case 'tls_expired': case 'tls_not_yet_valid': case 'tls_wrong_host': case 'tls_self_signed': case 'tls_untrusted': case 'tls':
       return certificateFailure(at, await probe(at).catch(() => null), said.cause, said.code);
-    case 'unreachable':
-      return { cause: 'unreachable', error: unreachableSentence({ ...at, cause: 'unreachable' }, said.code) };
+    case 'unreachable': {
+      // Firefox over WebDriver BiDi names no cause at all ("unknown error") for a refused certificate:
+      // with strict_ssl on an https page, the certificate is looked at before saying nothing more.
+      const facts = spec.strictSsl && /^https:/i.test(said.url ?? requestedUrl) ? await probe(at).catch(() => null) : null;
+      const flaw = facts ? certificateFlaw(at, facts) : null;
+      return flaw ?? { cause: 'unreachable', error: unreachableSentence({ ...at, cause: 'unreachable' }, said.code) };
+    }
     default:
       return { cause: said.cause, error: unreachableSentence({ ...at, cause: said.cause }) };
   }

@@ -21,7 +21,7 @@ export interface GuardedOutput { output: CaptureOutput; pageFailure: PageFailure
 export async function captureGuarded(guard: EgressGuard | null, spec: CaptureSpec, countryProxy: string | null, run: (spec: CaptureSpec) => Promise<CaptureOutput>): Promise<GuardedOutput> {
   if (!guard) {
     const output = await run(countryProxy ? { ...spec, proxy: countryProxy } : spec);
-    return { output, pageFailure: await browserFailure(output, spec.url, directProbe(countryProxy)) };
+    return { output, pageFailure: await browserFailure(output, spec, directProbe(countryProxy)) };
   }
   const pass = guard.open(spec.id, countryProxy);
   try {
@@ -31,7 +31,7 @@ export async function captureGuarded(guard: EgressGuard | null, spec: CaptureSpe
       const socket = await guard.connect(at.host, at.port, countryProxy);
       return socket ? probeCertificate(socket, at.host) : null;
     };
-    const pageFailure = verdict.pageFailure ?? await browserFailure(output, spec.url, probe);
+    const pageFailure = verdict.pageFailure ?? await browserFailure(output, spec, probe);
     return { output: { ...output, warnings: [...output.warnings, ...verdict.warnings] }, pageFailure };
   } finally {
     pass.close();

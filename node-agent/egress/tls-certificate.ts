@@ -77,20 +77,28 @@ function listed(names: string[]): string {
 }
 
 /**
- * The record's sentence for a refused certificate. Of several faults the first of: expired, not valid
- * yet, other host, self-signed, unknown authority (a person fixes them in that order: a renewal, a
- * clock, a name, a real certificate). Without facts (the probe failed), or when the probe saw nothing
- * wrong (the browser trusts otherwise), the browser's cause is said without details.
+ * The record's sentence for a certificate's flaw, or null when the facts show none. Of several flaws the
+ * first of: expired, not valid yet, other host, self-signed, unknown authority (a person fixes them in
+ * that order: a renewal, a clock, a name, a real certificate).
+ */
+export function certificateFlaw(at: Endpoint, facts: CertificateFacts, now = new Date()): PageFailure | null {
+  const host = hostOf(at);
+  if (now > facts.validTo) return { cause: 'tls_expired', error: `The TLS certificate of ${host} expired on ${day(facts.validTo)}.` };
+  if (now < facts.validFrom) return { cause: 'tls_not_yet_valid', error: `The TLS certificate of ${host} is not valid before ${day(facts.validFrom)}.` };
+  if (!facts.matchesHost) return { cause: 'tls_wrong_host', error: `The TLS certificate of ${host} is for ${listed(facts.names) || 'no host name'}, not for ${at.host}.` };
+  if (facts.selfSigned) return { cause: 'tls_self_signed', error: `The TLS certificate of ${host} is self-signed (strict_ssl is on).` };
+  if (!facts.trusted) return { cause: 'tls_untrusted', error: `The TLS certificate of ${host} is not signed by a trusted authority (strict_ssl is on).` };
+  return null;
+}
+
+/**
+ * The record's sentence for a certificate the browser refused: the flaw the facts show, else (the probe
+ * failed, or saw nothing wrong because the browser trusts otherwise) the browser's cause without details.
  */
 export function certificateFailure(at: Endpoint, facts: CertificateFacts | null, browserSays: TlsCause, browserCode: string, now = new Date()): PageFailure {
+  const flaw = facts ? certificateFlaw(at, facts, now) : null;
+  if (flaw) return flaw;
   const host = hostOf(at);
-  if (facts) {
-    if (now > facts.validTo) return { cause: 'tls_expired', error: `The TLS certificate of ${host} expired on ${day(facts.validTo)}.` };
-    if (now < facts.validFrom) return { cause: 'tls_not_yet_valid', error: `The TLS certificate of ${host} is not valid before ${day(facts.validFrom)}.` };
-    if (!facts.matchesHost) return { cause: 'tls_wrong_host', error: `The TLS certificate of ${host} is for ${listed(facts.names) || 'no host name'}, not for ${at.host}.` };
-    if (facts.selfSigned) return { cause: 'tls_self_signed', error: `The TLS certificate of ${host} is self-signed (strict_ssl is on).` };
-    if (!facts.trusted) return { cause: 'tls_untrusted', error: `The TLS certificate of ${host} is not signed by a trusted authority (strict_ssl is on).` };
-  }
   switch (browserSays) {
     case 'tls_expired': return { cause: browserSays, error: `The TLS certificate of ${host} has expired.` };
     case 'tls_not_yet_valid': return { cause: browserSays, error: `The TLS certificate of ${host} is not valid yet.` };
