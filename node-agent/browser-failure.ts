@@ -24,6 +24,8 @@ const CODES: Record<string, BrowserCause> = {
   ERR_CONNECTION_CLOSED: 'reset',
   ERR_CONNECTION_ABORTED: 'reset',
   ERR_EMPTY_RESPONSE: 'reset',
+  // Chromium's word for a connection reset before the request was sent (seen without a proxy in between)
+  ERR_SOCKET_NOT_CONNECTED: 'reset',
   NS_ERROR_NET_RESET: 'reset',
   NS_ERROR_NET_INTERRUPT: 'reset',
   NS_ERROR_NET_EMPTY_RESPONSE: 'reset',
