@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { CaptureOutput } from '../../core/capture-spec.js';
 import { ERROR_CAUSES } from '../../core/error-cause.js';
 import { browserErrorOf, browserFailure } from '../../node-agent/browser-failure.js';
 import { certificateFailure, certificateFlaw, type CertificateFacts } from '../../node-agent/egress/tls-certificate.js';
+import { repoPath } from '../support/repo-path.js';
 
 const unreached = (warning: string): CaptureOutput => ({ responseCode: null, images: [], warnings: [`The page could not be reached: ${warning}`] } as unknown as CaptureOutput);
 const NOW = new Date('2026-06-01T00:00:00Z');
@@ -76,5 +78,15 @@ describe('what is wrong with a refused certificate (unit)', () => {
   it('a sound certificate has no flaw; the browser\'s cause is kept, the port named when not 443', () => {
     expect(certificateFlaw(at, sound, NOW)).to.equal(null);
     expect(certificateFailure({ host: 'shop.example', port: 8443 }, sound, 'tls_untrusted', 'ERR_CERT_AUTHORITY_INVALID', NOW)).to.deep.equal({ cause: 'tls_untrusted', error: 'The TLS certificate of shop.example:8443 is not signed by a trusted authority (strict_ssl is on).' });
+  });
+});
+
+describe('error_cause codes in the client docs (unit)', () => {
+  it('docs/api-clients.md names every code of core/error-cause.ts, and no other', () => {
+    const docs = readFileSync(repoPath('docs/api-clients.md'), 'utf8');
+    const section = docs.slice(docs.indexOf('## When there is no page'), docs.indexOf('## Automation steps'));
+    const named = new Set([...section.matchAll(/^\| `([a-z_]+)` \| `/gm)].map((m) => m[1]));
+    for (const m of section.matchAll(/`(no_image|capture_failed|cancelled|not_queued)`/g)) named.add(m[1]);
+    expect([...named].sort()).to.deep.equal(Object.keys(ERROR_CAUSES).sort());
   });
 });
