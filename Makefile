@@ -109,6 +109,10 @@ bench-tall: build ## benchmark: full page of a 1280 x 100,000 px page in chromiu
 bench: build ## benchmark (~7 min): raw Playwright vs shotfarm embedded and distributed, chromium c1/2/4 + firefox, alternating rounds; launch cost
 	node dist/test/bench/speed.js
 
+.PHONY: bench-soak
+bench-soak: build ## benchmark (~20 min): 2,000 mixed real captures embedded; tree RSS drift, p95 first vs last quarter, leftovers
+	node dist/test/bench/soak.js
+
 .PHONY: bench-settle
 bench-settle: build ## benchmark (~4 min): the settle wait on an already settled page, wait_until=load vs settled at 1/2/4 at once, alternating rounds
 	node dist/test/bench/settle-cost.js

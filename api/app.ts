@@ -12,6 +12,7 @@ import { caseSensitiveRoutes } from './http/case-sensitive-routes.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { accessLog } from './http/access-log.js';
 import { clientAddress } from './http/client-address.js';
 import { addressLimitKey } from '../core/net/forwarded-client.js';
 import type { AppState } from './http/state.js';
@@ -30,6 +31,7 @@ import { openApiRoutes } from './routes/openapi.js';
 import { screenshotRoutes } from './routes/screenshots.js';
 import type { ScreenshotService } from './screenshots/screenshot-service.js';
 import type { NodeRegistry } from '../core/contracts/node-registry.js';
+import type { JobQueue } from '../core/contracts/job-queue.js';
 import type { ObjectStore } from '../core/contracts/object-store.js';
 import type { ScreenshotEvents } from './farm/screenshot-events.js';
 import { adminRoutes } from './routes/admin.js';
@@ -59,6 +61,8 @@ export interface AppDeps {
   objects: ObjectStore;
   events: ScreenshotEvents;
   registry: NodeRegistry;
+  /** the farm's queue: its depth and age per browser for the admin's Nodes page */
+  queue: JobQueue;
   metrics: FarmMetrics;
   crawls: CrawlService;
   batches: BatchService;
@@ -79,6 +83,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   app.use(clientAddress(deps.config.trustedProxies));
   app.use(requestId);
+  app.use(accessLog(deps.log));
   app.use(requestMetrics(deps.metrics));
   app.use(errorEnvelope(deps.log));
 
@@ -117,7 +122,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   for (const routes of [billingRoutes(deps.db, billing, deps.log), dashboardRoutes(deps.db, billing.plans), adminOverviewRoutes(deps.db)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
-  for (const routes of [screenshots, accountRoutes(deps.db, billing.plans), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes, clientCompat: deps.config.clientCompat }), crawlRoutes(deps.crawls), adminRoutes(deps.registry), appRoutes(deps.apps)]) {
+  for (const routes of [screenshots, accountRoutes(deps.db, billing.plans), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes, clientCompat: deps.config.clientCompat }), crawlRoutes(deps.crawls), adminRoutes(deps.registry, deps.queue, deps.db), appRoutes(deps.apps)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

@@ -102,6 +102,10 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   const events = new ScreenshotEvents();
   // The one writer of screenshot records: every way a record ends goes through it.
   const records = new ScreenshotRecords(db, store, objects, events, log);
+  const metrics = opts.metrics ?? new FarmMetrics();
+  // Every ending of a record counts once, by its result or without one (cancelled, never queued); a
+  // redelivered result (duplicate) or one whose record is gone (orphan) ends no screenshot.
+  records.onEnded((status, count) => metrics.results.inc({ status }, count));
   const dispatcher = new FarmDispatcher(queue, new Admission(queue, registry, config.farm.maxBacklog), config.farm.proxies, records, log);
   const screenshots = new ScreenshotService(db, store, records, config, dispatcher);
   c.register(TOKENS.ScreenshotService, { useValue: screenshots });
@@ -132,11 +136,9 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   apps.runner.start();
   // In the background: the API answers meanwhile, and a crawl that cannot advance logs why.
   void crawls.resume().catch((err: unknown) => log.error({ err }, 'could not resume interrupted crawls'));
-  const metrics = opts.metrics ?? new FarmMetrics();
-  metrics.watch({ queueDepth: () => queue.depth(), nodes: () => registry.list(), appRuns: () => appRunCounts(db) });
+  metrics.watch({ queueDepth: () => queue.depth(), queueAges: () => queue.oldestWaiting(), nodes: () => registry.list(), appRuns: () => appRunCounts(db) });
   const results = queue.onResult(async (result) => {
-    // A redelivered result (duplicate) or one whose record is gone (orphan) ends no screenshot.
-    if (await recorder.apply(result) === 'applied') metrics.results.inc({ status: result.status });
+    await recorder.apply(result);
   });
   // Embedded mode's queue died with the previous process; what it held is queued again before anything new.
   if (queue.kind === 'memory') await requeueInterrupted(db, dispatcher, config.farm.proxies, log);
@@ -146,7 +148,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   renewals.start();
 
   const app = buildApp({
-    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, imageLinks, crawls, billing, apps,
+    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, queue, metrics, batches, batchLinks, imageLinks, crawls, billing, apps,
     readiness: [{ name: 'queue', check: () => queue.reachable() }, { name: 'storage', check: () => objects.reachable() }],
   });
   // Koa's callback settles its own errors (they become the error envelope), so nothing awaits its promise.

@@ -105,6 +105,8 @@ export interface ScreenshotRow extends ScreenshotFields {
   browser_info: string;
   routing: string;
   node_id: string;
+  /** the X-Request-Id of the HTTP request that created the record ('' when none did) */
+  request_id: string;
   spec_hash: string;
   created_at: Date | string;
   finished_at: Date | string | null;
@@ -202,6 +204,7 @@ export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record'
     browser_info: row.browser_info,
     routing: row.routing,
     node_id: row.node_id,
+    request_id: row.request_id,
     timings: row.timings,
   };
   return record;

@@ -53,6 +53,8 @@ export class JobRunner {
     const deadlineMs = (spec.maxWait > 0 ? spec.maxWait : this.opts.captureTimeoutSeconds) * 1000;
     const hardLimit = AbortSignal.any([ctl.signal, AbortSignal.timeout(deadlineMs + HARD_LIMIT_MARGIN_MS)]);
     const alive = setInterval(() => ctl.working(), WORKING_INTERVAL_MS);
+    // Every line about this job names the record and the HTTP request that created it.
+    const log = this.log.child({ id: spec.id, request_id: job.requestId ?? '' });
     try {
       // The spec's own deadline is the driver's business (capture what is there when max_wait passes).
       // The route decided at dispatch: the capture goes through the country's proxy when there is one
@@ -83,7 +85,10 @@ export class JobRunner {
       };
       await this.queue.publishResult(result);
       this.stats.done += 1;
-      this.observe(spec.browser, (Date.now() - started) / 1000, verdict.status);
+      const seconds = (Date.now() - started) / 1000;
+      this.observe(spec.browser, seconds, verdict.status);
+      // This attempt's end; the record's outcome is logged once, by the control plane when it applies the result.
+      log.info({ attempt: ctl.attempt, browser: spec.browser, status: verdict.status, seconds }, 'capture attempt done; result published');
       return { kind: 'done' };
     } catch (err) {
       const reason = err instanceof Error ? err.message.split('\n')[0] ?? err.message : String(err);
@@ -91,7 +96,7 @@ export class JobRunner {
       this.stats.lastError = reason;
       const outcome = afterFailure(reason, Date.now() - started, deadlineMs, ctl.attempt);
       this.observe(spec.browser, (Date.now() - started) / 1000, outcome.kind);
-      this.log.warn({ id: spec.id, attempt: ctl.attempt, reason, outcome: outcome.kind }, outcome.kind === 'retry' ? 'capture failed; the queue will retry it' : 'capture failed for good');
+      log.warn({ attempt: ctl.attempt, browser: spec.browser, reason, outcome: outcome.kind }, outcome.kind === 'retry' ? 'capture failed; the queue will retry it' : 'capture failed for good');
       return outcome;
     } finally {
       clearInterval(alive);

@@ -18,7 +18,7 @@ export const RECORD_COLUMNS = [
   'pdf_margin_top', 'pdf_margin_bottom', 'pdf_margin_left', 'pdf_margin_right', 'video_format', 'video_quality', 'video_speed',
   'video_duration', 'video_fps', 'video_colors', 'video_scale', 'max_wait', 'hide_popups', 'hide_ads', 'dark', 'strict_ssl',
   'shots', 'shot_interval', 'target', 'device_name', 'device_scale', 'device_mobile', 'device_touch', 'device_landscape',
-  'browser', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'browser_info', 'routing', 'node_id', 'spec_hash', 'created_at', 'finished_at',
+  'browser', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'browser_info', 'routing', 'node_id', 'request_id', 'spec_hash', 'created_at', 'finished_at',
 ];
 
 /** A row as the driver returns it, with numeric ids and no app runs yet (ScreenshotStore.withApps fills them). */
