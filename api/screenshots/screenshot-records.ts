@@ -120,6 +120,8 @@ export class ScreenshotRecords {
    * error costs nothing (its cost becomes 0). Returns what the record's batch or crawl needs when it was applied.
    */
   async applyResult(result: CaptureResult): Promise<{ outcome: RecordOutcome; ended?: EndedByResult }> {
+    // An agent older than the field says no cause: its error was the capture's, not the page's.
+    const errorCause: ErrorCause | null = result.status === 'finished' ? null : result.errorCause ?? 'capture_failed';
     const applied = await this.db.transaction(async (trx) => {
       const row = await trx('screenshots').where({ id: result.id }).forUpdate().first('id', 'company_id', 'status', 'cost', 'user_agent', 'batch_id', 'crawl_id', 'request_id');
       if (!row) return 'orphan' as const;
@@ -128,8 +130,7 @@ export class ScreenshotRecords {
       await trx('screenshots').where({ id: result.id }).update({
         status: result.status,
         error: finished ? '' : result.error || 'The capture failed',
-        // An agent older than the field says no cause: its error was the capture's, not the page's.
-        error_cause: finished ? null : result.errorCause ?? 'capture_failed',
+        error_cause: errorCause,
         cost: finished ? row.cost : 0,
         final_url: result.finalUrl,
         final_urls: JSON.stringify(result.finalUrls),
@@ -171,7 +172,7 @@ export class ScreenshotRecords {
     // The one log line of this capture's outcome: a redelivered result changes nothing and logs nothing here.
     const line = { id: result.id, request_id: applied.requestId, status: result.status, node: result.node.id, seconds: (result.timings.total ?? 0) / 1000 };
     if (result.status === 'finished') this.log.info(line, 'screenshot finished');
-    else this.log.info({ ...line, error: result.error, error_cause: result.errorCause ?? 'capture_failed' }, 'screenshot ended with an error');
+    else this.log.info({ ...line, error: result.error, error_cause: errorCause }, 'screenshot ended with an error');
     this.announce([result.id], applied.runsQueued, result.status);
     return { outcome: 'applied', ended: applied.ended };
   }
