@@ -59,16 +59,17 @@ export class JobRunner {
       // The spec's own deadline is the driver's business (capture what is there when max_wait passes).
       // The route decided at dispatch: the capture goes through the country's proxy when there is one
       // (behind the egress guard, when the guard is on).
-      const { output, pageError } = await captureGuarded(this.guard, spec, job.proxy ?? null, (s) => this.capture(s, hardLimit));
+      const { output, pageFailure } = await captureGuarded(this.guard, spec, job.proxy ?? null, (s) => this.capture(s, hardLimit));
       const captured = Date.now();
-      // A blocked page is an error (which costs nothing), said plainly rather than as "could not be reached".
-      const verdict = pageError !== null ? { status: 'error' as const, error: pageError } : captureVerdict(output);
+      // A page that was blocked or got no answer is an error (which costs nothing), said plainly.
+      const verdict = captureVerdict(output, pageFailure);
       const files = verdict.status === 'finished' ? await storeOutputs(this.store, spec.id, output) : [];
       const stored = Date.now();
       const result: CaptureResult = {
         id: spec.id,
         status: verdict.status,
         error: verdict.status === 'error' ? verdict.error : '',
+        ...(verdict.status === 'error' ? { errorCause: verdict.cause } : {}),
         files,
         finalUrl: output.finalUrl,
         finalUrls: output.finalUrls,

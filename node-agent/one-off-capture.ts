@@ -51,8 +51,8 @@ export async function captureOnce(config: Config, url: string, opts: OneOffOptio
   });
   try {
     const deadline = (spec.maxWait || config.farm.captureTimeoutSeconds) * 1000 + MARGIN_MS;
-    const { output, pageError } = await captureGuarded(guard, spec, null, (s) => handle.capture(s, AbortSignal.timeout(deadline)));
-    const verdict = pageError !== null ? { status: 'error' as const, error: pageError } : captureVerdict(output);
+    const { output, pageFailure } = await captureGuarded(guard, spec, null, (s) => handle.capture(s, AbortSignal.timeout(deadline)));
+    const verdict = captureVerdict(output, pageFailure);
     const base = opts.output.replace(/\.png$/i, '');
     const written: string[] = [];
     const write = (file: string, data: Buffer | string): void => {
@@ -65,7 +65,7 @@ export async function captureOnce(config: Config, url: string, opts: OneOffOptio
     if (output.pdf !== null) write(`${base}.pdf`, output.pdf);
     if (output.video !== null) write(`${base}.${output.video.format}`, output.video.data);
     print(JSON.stringify({
-      status: verdict.status, ...(verdict.status === 'error' ? { error: verdict.error } : {}),
+      status: verdict.status, ...(verdict.status === 'error' ? { error: verdict.error, error_cause: verdict.cause } : {}),
       final_url: output.finalUrl, response_code: output.responseCode, browser: handle.info, warnings: output.warnings, files: written, timings: output.timings,
     }, null, 2));
     return verdict.status === 'finished' ? 0 : 1;

@@ -53,7 +53,7 @@ export class FarmDispatcher {
         failed.push(w.id);
       }
     }
-    await this.records.endWithError(failed, NOT_QUEUED);
+    await this.records.endWithError(failed, NOT_QUEUED, 'not_queued');
     return failed;
   }
 }

@@ -11,7 +11,7 @@ export const toDbValues = (values: Record<string, unknown>): Record<string, unkn
 
 /** Columns a record answer needs (everything but the stored CaptureSpec). */
 export const RECORD_COLUMNS = [
-  'id', 'company_id', 'batch_id', 'crawl_id', 'status', 'error', 'url', 'final_url', 'final_urls', 'response_code', 'cost',
+  'id', 'company_id', 'batch_id', 'crawl_id', 'status', 'error', 'error_cause', 'url', 'final_url', 'final_urls', 'response_code', 'cost',
   'country', 'region', 'language', 'timezone', 'geo_enable', 'geo_latitude', 'geo_longitude', 'size', 'cache', 'delay',
   'screen_width', 'screen_height', 'max_height', 'priority', 'referer', 'post_data', 'cookie', 'script', 'script_inline', 'header',
   'user_agent', 'html', 'pdf', 'video', 'pdf_background', 'pdf_one_page', 'pdf_landscape', 'pdf_format', 'pdf_margin',

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { CaptureResult } from '../../core/contracts/job-queue.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
 import type { Db } from '../../core/db/connect.js';
+import type { ErrorCause } from '../../core/error-cause.js';
 import type { Logger } from '../../core/logger.js';
 import type { ScreenshotDraft } from '../../core/request/create-request.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
@@ -119,6 +120,8 @@ export class ScreenshotRecords {
    * error costs nothing (its cost becomes 0). Returns what the record's batch or crawl needs when it was applied.
    */
   async applyResult(result: CaptureResult): Promise<{ outcome: RecordOutcome; ended?: EndedByResult }> {
+    // An agent older than the field says no cause: its error was the capture's, not the page's.
+    const errorCause: ErrorCause | null = result.status === 'finished' ? null : result.errorCause ?? 'capture_failed';
     const applied = await this.db.transaction(async (trx) => {
       const row = await trx('screenshots').where({ id: result.id }).forUpdate().first('id', 'company_id', 'status', 'cost', 'user_agent', 'batch_id', 'crawl_id', 'request_id');
       if (!row) return 'orphan' as const;
@@ -127,6 +130,7 @@ export class ScreenshotRecords {
       await trx('screenshots').where({ id: result.id }).update({
         status: result.status,
         error: finished ? '' : result.error || 'The capture failed',
+        error_cause: errorCause,
         cost: finished ? row.cost : 0,
         final_url: result.finalUrl,
         final_urls: JSON.stringify(result.finalUrls),
@@ -168,30 +172,30 @@ export class ScreenshotRecords {
     // The one log line of this capture's outcome: a redelivered result changes nothing and logs nothing here.
     const line = { id: result.id, request_id: applied.requestId, status: result.status, node: result.node.id, seconds: (result.timings.total ?? 0) / 1000 };
     if (result.status === 'finished') this.log.info(line, 'screenshot finished');
-    else this.log.info({ ...line, error: result.error }, 'screenshot ended with an error');
+    else this.log.info({ ...line, error: result.error, error_cause: errorCause }, 'screenshot ended with an error');
     this.announce([result.id], applied.runsQueued, result.status);
     return { outcome: 'applied', ended: applied.ended };
   }
 
   /**
-   * Ends records that will get no result (cancelled, never queued) as `error` with `reason`, at cost 0
-   * (only finished records are charged). Only records still `processing` end; `within` runs in the same
+   * Ends records that will get no result (never queued) as `error` with `reason` and its
+   * stable `cause`, at cost 0 (only finished records are charged). Only records still `processing` end; `within` runs in the same
    * transaction with the ids that did (the owner's bookkeeping: a crawl counts its page). Returns those ids.
    */
-  async endWithError(ids: number[], reason: string, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
-    return this.endWithout(ids, reason, 'error', within);
+  async endWithError(ids: number[], reason: string, cause: ErrorCause, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
+    return this.endWithout(ids, reason, 'error', cause, within);
   }
 
   /** Like endWithError, for records their owner cancelled (a batch or crawl): counted as `cancelled`. */
   async cancel(ids: number[], reason: string, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
-    return this.endWithout(ids, reason, 'cancelled', within);
+    return this.endWithout(ids, reason, 'cancelled', 'cancelled', within);
   }
 
-  private async endWithout(ids: number[], reason: string, status: 'error' | 'cancelled', within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
+  private async endWithout(ids: number[], reason: string, status: 'error' | 'cancelled', cause: ErrorCause, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
     if (ids.length === 0) return [];
     const { rows, runsQueued } = await this.db.transaction(async (trx) => {
       const endedRows: { id: number; request_id: string }[] = await trx('screenshots').whereIn('id', ids).where({ status: 'processing' })
-        .update({ status: 'error', error: reason, cost: 0, finished_at: trx.fn.now() }).returning(['id', 'request_id']);
+        .update({ status: 'error', error: reason, error_cause: cause, cost: 0, finished_at: trx.fn.now() }).returning(['id', 'request_id']);
       const endedIds = endedRows.map((r) => Number(r.id));
       if (endedIds.length === 0) return { rows: endedRows, runsQueued: 0 };
       const queued = await this.queueAppRuns(trx, endedIds);

@@ -1,4 +1,5 @@
 import type { BrowserName, CaptureOutput, CaptureSpec } from '../capture-spec.js';
+import type { ErrorCause } from '../error-cause.js';
 import type { StoredObject } from './object-store.js';
 
 /**
@@ -39,6 +40,11 @@ export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | '
   id: number;
   status: 'finished' | 'error';
   error: string;
+  /**
+   * Why an `error` result ended so (absent when finished). Optional on the wire: a result from an agent
+   * older than the field is recorded as `capture_failed`.
+   */
+  errorCause?: ErrorCause;
   /** the outputs, already in object storage */
   files: CaptureFile[];
   node: { id: string; host: string };

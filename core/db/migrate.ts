@@ -6,6 +6,7 @@ import * as usersAuth from './migrations/004-users-auth.js';
 import * as billing from './migrations/005-billing.js';
 import * as billingSwitches from './migrations/006-billing-switches.js';
 import * as requestId from './migrations/007-request-id.js';
+import * as errorCause from './migrations/008-error-cause.js';
 
 interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }
 
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-billing': billing,
   '006-billing-switches': billingSwitches,
   '007-request-id': requestId,
+  '008-error-cause': errorCause,
 };
 
 const source: Knex.MigrationSource<string> = {

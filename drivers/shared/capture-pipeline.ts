@@ -83,7 +83,9 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     clock.lap('wait');
 
     // A page whose scripts never yield would make every output below wait out its own timeout: it ends here.
-    await expectResponsive(page);
+    // A page never reached has no scripts of its own; on Chromium a navigation still waiting for a silent
+    // host holds any script until it commits, which the probe would take for a hung page.
+    if (page.responseCode() !== null) await expectResponsive(page);
     const { images, finalUrls, trackers } = await takeShots(page, spec, deadline, warnings, popups);
     clock.lap('shots');
 

@@ -142,8 +142,8 @@ describe('ScreenshotService (no browser, in-memory database)', function () {
     const before = await footprint();
     const err = await refusal(service.create(caller, parseQuery('url=http://a.test/')));
     expect(err.status).to.equal(503);
-    const rows = await db('screenshots').where({ company_id: caller.companyId }).select('status', 'error');
-    expect(rows).to.deep.equal([{ status: 'error', error: NOT_QUEUED }]);
+    const rows = await db('screenshots').where({ company_id: caller.companyId }).select('status', 'error', 'error_cause');
+    expect(rows).to.deep.equal([{ status: 'error', error: NOT_QUEUED, error_cause: 'not_queued' }]);
     const after = await footprint();
     expect([after.balance, after.ledger]).to.deep.equal([before.balance, before.ledger]);
   });
