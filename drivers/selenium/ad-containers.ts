@@ -1,7 +1,7 @@
 import type { FiltersEngine } from '@ghostery/adblocker';
 import type { WebDriver } from 'selenium-webdriver';
 import { domFeatures, injectStyle } from '../shared/dom-features.js';
-import { cosmeticStyles } from './ad-block.js';
+import { cosmeticStyles } from './ad-blocker.js';
 import { inPage } from './in-page.js';
 
 /** The <style> element holding the cosmetic filters' CSS, replaced on every pass. */

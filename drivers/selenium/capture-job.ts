@@ -3,7 +3,7 @@ import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import { runCapturePipeline } from '../shared/capture-pipeline.js';
 import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
-import type { AdBlockEngine } from './ad-block.js';
+import type { AdBlockEngine } from './ad-blocker.js';
 import { sessionCapabilities } from './capabilities.js';
 import { openSession } from './open-session.js';
 import { SeleniumSession } from './selenium-session.js';

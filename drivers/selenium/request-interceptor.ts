@@ -1,5 +1,5 @@
 import type { FiltersEngine } from '@ghostery/adblocker';
-import { isBlocked } from './ad-block.js';
+import { isBlocked } from './ad-blocker.js';
 import type { CdpSession } from './cdp-session.js';
 
 interface RequestPaused { requestId: string; resourceType: string; frameId?: string; request: { url: string; headers: Record<string, string> } }
