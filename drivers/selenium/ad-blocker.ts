@@ -1,25 +1,28 @@
 import { readFile } from 'node:fs/promises';
 import { FiltersEngine, Request } from '@ghostery/adblocker';
+import type { WebDriver } from 'selenium-webdriver';
+import { domFeatures, injectStyle } from '../shared/dom-features.js';
+import { inPage } from './in-page.js';
 
 /**
  * The filter engine for hide_ads, from the filter list kept in the repository (the one the Playwright
  * driver uses). Parsed once per process and list: parsing is the expensive part.
  */
-export class AdBlockEngine {
+export class AdBlocker {
   /** The parsed engines of this process, by filter list path. */
   private static readonly engines = new Map<string, Promise<FiltersEngine>>();
 
   constructor(private readonly filterListPath: string) {}
 
   load(): Promise<FiltersEngine> {
-    let engine = AdBlockEngine.engines.get(this.filterListPath);
+    let engine = AdBlocker.engines.get(this.filterListPath);
     if (!engine) {
       engine = readFile(this.filterListPath, 'utf8').then((list) =>
         FiltersEngine.parse(list, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }),
       );
       // A list that could not be read is not cached: the next capture tries again.
-      engine.catch(() => AdBlockEngine.engines.delete(this.filterListPath));
-      AdBlockEngine.engines.set(this.filterListPath, engine);
+      engine.catch(() => AdBlocker.engines.delete(this.filterListPath));
+      AdBlocker.engines.set(this.filterListPath, engine);
     }
     return engine;
   }
@@ -42,10 +45,10 @@ export function isBlocked(engine: FiltersEngine, url: string, resourceType: stri
 }
 
 /** What the page's DOM names, for the cosmetic filters that depend on it. */
-export interface DomFeatures { classes: string[]; ids: string[]; hrefs: string[] }
+interface DomFeatures { classes: string[]; ids: string[]; hrefs: string[] }
 
 /** The CSS that hides what the cosmetic filters name for this page (the empty containers of blocked ads). */
-export function cosmeticStyles(engine: FiltersEngine, pageUrl: string, features: DomFeatures): string {
+function cosmeticStyles(engine: FiltersEngine, pageUrl: string, features: DomFeatures): string {
   // The engine's own URL parsing gives the hostname and registrable domain the rules are keyed by.
   const { hostname, domain } = Request.fromRawDetails({ url: pageUrl });
   const { active, styles } = engine.getCosmeticsFilters({
@@ -60,4 +63,18 @@ export function cosmeticStyles(engine: FiltersEngine, pageUrl: string, features:
     getRulesFromDOM: true,
   });
   return active ? styles : '';
+}
+
+/** The <style> element holding the cosmetic filters' CSS, replaced on every pass. */
+const AD_CONTAINERS_STYLE_ID = 'shotfarm-ad-containers';
+
+/**
+ * Applies the cosmetic filters that match the page as it is now (its URL and the names in its DOM). The
+ * Playwright driver has no counterpart: Ghostery's Playwright wrapper injects these styles itself.
+ */
+export async function hideAdContainers(driver: WebDriver, engine: FiltersEngine): Promise<void> {
+  const url = await driver.getCurrentUrl();
+  if (!/^https?:\/\//i.test(url)) return;
+  const css = cosmeticStyles(engine, url, await inPage(driver, domFeatures));
+  if (css) await inPage(driver, injectStyle, AD_CONTAINERS_STYLE_ID, css);
 }

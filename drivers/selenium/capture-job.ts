@@ -3,14 +3,14 @@ import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import { runCapturePipeline } from '../shared/capture-pipeline.js';
 import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
-import type { AdBlockEngine } from './ad-blocker.js';
+import type { AdBlocker } from './ad-blocker.js';
 import { sessionCapabilities } from './capabilities.js';
 import { openSession } from './open-session.js';
 import { SeleniumSession } from './selenium-session.js';
 
 /** What a capture needs besides the grid, shared by all captures of a driver. */
 export interface CaptureServices {
-  adBlock: AdBlockEngine;
+  adBlocker: AdBlocker;
   videoEncoder: VideoEncoder;
   /** Chromium flags every session starts with */
   chromeFlags: readonly string[];

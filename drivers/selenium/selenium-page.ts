@@ -11,7 +11,7 @@ import type { AddScriptTag } from '../shared/run-scripts.js';
 import { webUrlOrEmpty } from '../shared/shown-url.js';
 import { viewportOf } from '../shared/viewport.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
-import { hideAdContainers } from './ad-containers.js';
+import { hideAdContainers } from './ad-blocker.js';
 import type { CdpSession } from './cdp-session.js';
 import type { DocumentResponse } from './document-response.js';
 import { inPage } from './in-page.js';

@@ -46,7 +46,7 @@ export class SeleniumSession implements CaptureSession {
     await applyEmulation(cdp, spec);
     // Full page only: lazy images load with the page, and the lazy-load scroll learns whether it is needed.
     if (spec.size === 'page') await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: fullPageInitSource() });
-    const engine = spec.hideAds ? await this.services.adBlock.load() : null;
+    const engine = spec.hideAds ? await this.services.adBlocker.load() : null;
     await RequestInterceptor.start(cdp, new URL(spec.url).href, spec.postData, engine);
     return new SeleniumPage(driver, cdp, spec, browserInfo, new DocumentResponse(cdp), engine, this.services.videoEncoder, this.services.pngEncoding, this.services.maxPageHeight);
   }
