@@ -48,6 +48,9 @@ import { adminOverviewRoutes } from './routes/admin-overview.js';
 import { appRoutes } from './routes/apps.js';
 import type { AppServices } from './apps/app-services.js';
 import { serveDashboard } from './dashboard/serve-dashboard.js';
+import type { MonitorService } from './monitors/monitor-service.js';
+import type { DiffLinks } from './monitors/diff-links.js';
+import { monitorRoutes, signedDiffRoutes } from './routes/monitors.js';
 
 export interface AppDeps {
   config: Config;
@@ -65,6 +68,8 @@ export interface AppDeps {
   batchLinks: BatchLinks;
   imageLinks: ImageLinks;
   apps: AppServices;
+  monitors: MonitorService;
+  diffLinks: DiffLinks;
   /** readiness checks beyond the database (queue, storage) */
   readiness?: ReadinessCheck[];
   /** billing services (the control plane's, whose renewal it schedules); absent: built here, offline provider */
@@ -94,6 +99,8 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   app.use(signedDownloadRoutes(deps.batchLinks).routes());
   // Likewise a webhook's signed image_url (format screenshotcenter).
   app.use(signedImageRoutes(deps.imageLinks).routes());
+  // And a monitor.changed event's signed diff_url.
+  app.use(signedDiffRoutes(deps.diffLinks).routes());
 
   const api = new Router<AppState>({ prefix: '/api/v1' });
   api.use(authenticate(deps.db, deps.jwt));
@@ -117,7 +124,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   for (const routes of [billingRoutes(deps.db, billing, deps.log), dashboardRoutes(deps.db, billing.plans), adminOverviewRoutes(deps.db)]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
-  for (const routes of [screenshots, accountRoutes(deps.db, billing.plans), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes, clientCompat: deps.config.clientCompat }), crawlRoutes(deps.crawls), adminRoutes(deps.registry), appRoutes(deps.apps)]) {
+  for (const routes of [screenshots, accountRoutes(deps.db, billing.plans), deviceRoutes(), batchRoutes({ db: deps.db, batches: deps.batches, links: deps.batchLinks, maxFileBytes: deps.config.batch.maxFileBytes, clientCompat: deps.config.clientCompat }), crawlRoutes(deps.crawls), adminRoutes(deps.registry), appRoutes(deps.apps), monitorRoutes({ monitors: deps.monitors, diffLinks: deps.diffLinks, imageLinks: deps.imageLinks })]) {
     api.use(routes.routes(), routes.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

@@ -11,6 +11,7 @@ import { stepSchema, trackerSchema } from '../../core/request/steps-and-trackers
 import type { AppState } from '../http/state.js';
 import { USER_OPERATIONS } from '../auth/user-operations.js';
 import { BILLING_OPERATIONS } from '../billing/billing-operations.js';
+import { MONITOR_OPERATIONS } from '../monitors/monitor-operations.js';
 
 /** One operation of the document; `public` ones take no credential (signup, login, the email flows). */
 export interface Operation { method: 'get' | 'post'; path: string; summary: string; params?: ParamTable; required?: string[]; extra?: object[]; public?: boolean }
@@ -52,6 +53,7 @@ const OPERATIONS: Operation[] = [
   { method: 'post', path: '/crawl/cancel', summary: 'Cancel a crawl (id in the query or a JSON body)', params: CRAWL_ID_PARAMS, required: ['id'] },
   ...USER_OPERATIONS,
   ...BILLING_OPERATIONS,
+  ...MONITOR_OPERATIONS,
 ];
 
 const errorSchema = {

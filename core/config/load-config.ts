@@ -156,6 +156,9 @@ export function loadConfig(env: Env): Config {
   if (offlinePayments !== 'operator' && offlinePayments !== 'self-service') problems.push(`SHOTFARM_OFFLINE_PAYMENTS: must be operator or self-service (got "${offlinePayments}")`);
   const production = (text('NODE_ENV') ?? 'development') === 'production';
   const captchaSecret = text('CAPTCHA_SECRET');
+  // Shorter monitor intervals exist for tests only: users get five minutes.
+  const monitorMinInterval = int('SHOTFARM_TEST_MONITOR_MIN_INTERVAL_SECONDS', 300, 1, 300);
+  if (production && monitorMinInterval < 300) problems.push('SHOTFARM_TEST_MONITOR_MIN_INTERVAL_SECONDS: test only, not accepted when NODE_ENV is production');
   // The spec requires captcha_token in production: starting without a way to check it would let bots in.
   if (production && captchaSecret === null) problems.push('CAPTCHA_SECRET: required when NODE_ENV is production (signup and password reset check captcha_token)');
   const clientCompat = (text('SHOTFARM_CLIENT_COMPAT') ?? 'spec').toLowerCase();
@@ -242,6 +245,11 @@ export function loadConfig(env: Env): Config {
       // A period end is honoured within this interval; a day is the longest wait that still renews on time.
       renewalSeconds: int('SHOTFARM_BILLING_RENEWAL_SECONDS', 300, 1, 86_400),
       offlinePayments: offlinePayments as 'operator' | 'self-service',
+    },
+    monitors: {
+      // A run starts at most one poll late; the 100 ms floor is for tests, an hour the longest wait that still means "scheduled".
+      pollMs: int('SHOTFARM_MONITOR_POLL_MS', 5000, 100, 3_600_000),
+      minIntervalSeconds: monitorMinInterval,
     },
     auth: {
       // A floor of one second lets tests watch tokens expire; 30 days bounds what a stolen session is worth.

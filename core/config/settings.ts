@@ -88,6 +88,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'SHOTFARM_PLANS_FILE', default: '(built-in plans)', meaning: 'JSON file listing the billing plans (an array in the spec\'s Plan shape, see api/billing/README.md); checked at start. Absent: free, starter, pro and a non-public enterprise plan.' },
   { name: 'SHOTFARM_BILLING_RENEWAL_SECONDS', default: '300', meaning: 'How often the control plane renews subscriptions whose period has ended (new period, receipt, credits).' },
   { name: 'SHOTFARM_OFFLINE_PAYMENTS', default: 'operator', meaning: 'Who may pay through the built-in offline provider (periods invoiced, credits granted before payment): operator = only accounts an admin approved as invoiced customers (POST /billing/invoiced-accounts) and admins; self-service = any account, including open sign-ups.' },
+  { name: 'SHOTFARM_MONITOR_POLL_MS', default: '5000', meaning: 'How often each API replica looks for page monitors that are due (milliseconds). A run starts at most this long after its time; replicas claim each run in the database, so any number may poll.' },
+  { name: 'SHOTFARM_TEST_MONITOR_MIN_INTERVAL_SECONDS', default: '300', meaning: 'Test only: the shortest monitor interval accepted (users get 5 minutes). Below 300 is refused when NODE_ENV is production.' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
   { name: 'NODE_ENV', default: 'development', meaning: '`production` turns on production-only checks.' },
 ];

@@ -5,6 +5,7 @@ import * as appRunner from './migrations/003-app-runner.js';
 import * as usersAuth from './migrations/004-users-auth.js';
 import * as billing from './migrations/005-billing.js';
 import * as billingSwitches from './migrations/006-billing-switches.js';
+import * as monitors from './migrations/007-monitors.js';
 
 interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }
 
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-users-auth': usersAuth,
   '005-billing': billing,
   '006-billing-switches': billingSwitches,
+  '007-monitors': monitors,
 };
 
 const source: Knex.MigrationSource<string> = {
