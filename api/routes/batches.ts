@@ -16,7 +16,7 @@ import { createAnswerData } from './create-answer.js';
 
 export interface BatchRouteDeps { db: Db; batches: BatchService; links: BatchLinks; maxFileBytes: number; clientCompat: ClientCompat }
 
-/** POST /batch/create|cancel, GET /batch/info|list|download. */
+/** POST /batch/create|cancel|retry, GET /batch/info|list|download. */
 export function batchRoutes(deps: BatchRouteDeps): Router<AppState> {
   const { db, batches, links } = deps;
   const router = new Router<AppState>({ prefix: '/batch' });
@@ -41,7 +41,14 @@ export function batchRoutes(deps: BatchRouteDeps): Router<AppState> {
     const { id } = readParams(BATCH_ID_PARAMS, queryOf(ctx), ['id']);
     const caller = callerOf(ctx);
     const batch = await batches.get(caller, id as number);
-    ctx.body = { success: true, data: { ...record(batch), name: batch.name, screenshots: await batches.screenshotIds(caller, batch.id) } };
+    ctx.body = { success: true, data: { ...record(batch), name: batch.name, screenshots: await batches.screenshotIds(caller, batch.id), attempts: await batches.attempts(caller, batch.id) } };
+  });
+
+  router.post('/retry', async (ctx) => {
+    const { id } = readParams(BATCH_ID_PARAMS, jsonBodyParams(ctx), ['id']);
+    const caller = callerOf(ctx);
+    const batch = await batches.retry(caller, id as number);
+    ctx.body = { success: true, data: { ...record(batch), name: batch.name, attempts: await batches.attempts(caller, batch.id) } };
   });
 
   router.get('/list', async (ctx) => {

@@ -43,6 +43,7 @@ const OPERATIONS: Operation[] = [
   { method: 'post', path: '/app/delete', summary: 'Delete an app configuration and its runs', params: APP_ID_PARAMS, required: ['id'] },
   { method: 'get', path: '/batch/list', summary: 'Batches, newest first', params: BATCH_LIST_PARAMS },
   { method: 'post', path: '/batch/cancel', summary: 'Cancel a batch (id in the query or a JSON body)', params: BATCH_ID_PARAMS, required: ['id'] },
+  { method: 'post', path: '/batch/retry', summary: 'Capture again the screenshots of an ended batch that ended in error (charged when they finish); the ZIP then holds the new images in their place. 409 while processing', params: BATCH_ID_PARAMS, required: ['id'] },
   {
     // The crawl's fields come in a JSON body; the same names are accepted in the query.
     method: 'post', path: '/crawl/create', summary: 'Crawl a domain: JSON body {url, domain, max_urls, ...screenshot options}',

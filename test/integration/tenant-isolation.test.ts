@@ -22,6 +22,7 @@ const ID_ROUTES: Record<string, { method: 'GET' | 'POST'; fixture: Fixture; vari
   '/api/v1/screenshot/delete': { method: 'GET', fixture: 'screenshot', variants: ['', '&data=image', '&data=url', '&data=metadata', '&data=all'], mutates: true },
   '/api/v1/batch/info': { method: 'GET', fixture: 'batch' },
   '/api/v1/batch/cancel': { method: 'POST', fixture: 'batch', mutates: true },
+  '/api/v1/batch/retry': { method: 'POST', fixture: 'batch', mutates: true },
   '/api/v1/batch/download': { method: 'GET', fixture: 'batch' },
   '/api/v1/crawl/info': { method: 'GET', fixture: 'crawl' },
   '/api/v1/crawl/cancel': { method: 'POST', fixture: 'crawl', mutates: true },
