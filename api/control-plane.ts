@@ -140,7 +140,9 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   const diffLinks = new DiffLinks(db, objects, linkSecret, config.publicUrl, config.imageUrlTtlSeconds);
   const monitors = new MonitorService(db, screenshots, config, log);
   const comparer = new MonitorComparer({ db, objects, records, emitter: apps.emitter, registry: plugins, imageLinks, diffLinks, log });
-  recorder.onApplied(async (done) => comparer.onEnded(done.id));
+  recorder.onApplied(async (done) => {
+    if (done.monitorId !== null) comparer.onEnded(done.id);
+  });
   const monitorSchedule = new MonitorScheduler(db, monitors, comparer, config.monitors.pollMs, log);
   apps.runner.start();
   // In the background: the API answers meanwhile, and a crawl that cannot advance logs why.

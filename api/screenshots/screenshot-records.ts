@@ -20,7 +20,7 @@ const INSERT_CHUNK = 200;
 export type RecordOutcome = 'applied' | 'duplicate' | 'orphan';
 
 /** A screenshot its result ended, as the batches and crawls it belongs to need to hear of it. */
-export interface EndedByResult { id: number; companyId: number; status: 'finished' | 'error'; batchId: number | null; crawlId: number | null; links: string[] }
+export interface EndedByResult { id: number; companyId: number; status: 'finished' | 'error'; batchId: number | null; crawlId: number | null; monitorId: number | null; links: string[] }
 
 /** Who a record belongs to beyond its account (a batch, a crawl or a monitor). */
 export interface RecordOwner { batch_id?: number; crawl_id?: number; monitor_id?: number }
@@ -114,7 +114,7 @@ export class ScreenshotRecords {
    */
   async applyResult(result: CaptureResult): Promise<{ outcome: RecordOutcome; ended?: EndedByResult }> {
     const applied = await this.db.transaction(async (trx) => {
-      const row = await trx('screenshots').where({ id: result.id }).forUpdate().first('id', 'company_id', 'status', 'cost', 'user_agent', 'batch_id', 'crawl_id');
+      const row = await trx('screenshots').where({ id: result.id }).forUpdate().first('id', 'company_id', 'status', 'cost', 'user_agent', 'batch_id', 'crawl_id', 'monitor_id');
       if (!row) return 'orphan' as const;
       if (row.status !== 'processing') return 'duplicate' as const;
       const finished = result.status === 'finished';
@@ -148,6 +148,7 @@ export class ScreenshotRecords {
       const ended: EndedByResult = {
         id: result.id, companyId: Number(row.company_id), status: result.status, links: result.links,
         batchId: row.batch_id === null ? null : Number(row.batch_id), crawlId: row.crawl_id === null ? null : Number(row.crawl_id),
+        monitorId: row.monitor_id === null ? null : Number(row.monitor_id),
       };
       return { ended, runsQueued };
     });
