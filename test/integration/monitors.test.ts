@@ -177,6 +177,12 @@ for (const kind of DATABASE_KINDS) describe(`monitor API on ${kind}`, function (
     expect(updated.body.data.options).to.deep.equal({ screen_width: ['1024'], dark: ['true'] });
     expect(new Date(updated.body.data.next_run_at).getUTCMinutes() % 10).to.equal(0);
 
+    // A bad change is a 400 naming it, and changes nothing.
+    const refused = await post(api, '/monitor/update', owner.key, { id: created.id, interval: 10, threshold: 50 });
+    expect(refused.status).to.equal(400);
+    expect(refused.body.fields).to.have.property('interval');
+    expect((await call(api.url, `/monitor/info?id=${created.id}`, { key: owner.key })).body.data).to.deep.equal(updated.body.data);
+
     const paused = await post(api, '/monitor/pause', owner.key, { id: created.id });
     expect(paused.body.data).to.include({ status: 'paused', next_run_at: '' });
     const resumed = await post(api, '/monitor/resume', owner.key, { id: created.id });
@@ -209,6 +215,28 @@ for (const kind of DATABASE_KINDS) describe(`monitor API on ${kind}`, function (
       expect(res.body.fields, JSON.stringify(res.body)).to.have.property(field);
     }
     expect(await api.database.db('monitors').where({ company_id: owner.companyId }).whereRaw('url = ?', ['https://example.test/'])).to.have.length(0);
+  });
+
+  it('answers odd bodies and ids of every monitor route with a 4xx in the envelope, never a 500', async () => {
+    const bodies: unknown[] = [[1, 2], 'text', { id: 'abc' }, { id: 2 ** 60 }, { id: -1 }, { id: [1, 2] }, { id: { nested: true } },
+      { url: ['https://a.test/', 'https://b.test/'], interval: 300 }, { url: 'https://a.test/', interval: '5e2' }, { url: 'https://a.test/', cron: 'x'.repeat(300) },
+      { url: 'https://a.test/', interval: 300, ignore: { deep: [[[[{}]]]] } }, { url: 'https://a.test/', interval: 300, ignore: '[' }, { url: 'https://a.test/', interval: 300, steps: 'not json' }];
+    for (const path of ['/monitor/create', '/monitor/update', '/monitor/pause', '/monitor/resume', '/monitor/delete', '/monitor/run']) {
+      for (const body of bodies) {
+        const res = await call(api.url, path, { method: 'POST', key: owner.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const show = `${path} ${JSON.stringify(body).slice(0, 80)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+        expect(res.status, show).to.be.within(400, 499);
+        expect(res.body, show).to.include({ success: false });
+      }
+    }
+    for (const query of ['', '?id=abc', '?id=0', '?id=99999999', '?id=1&id=2', '?id=1&limit=0', '?id=1&offset=-1']) {
+      for (const path of ['/monitor/info', '/monitor/runs', '/monitor/diff']) {
+        const res = await call(api.url, `${path}${query}`, { key: owner.key });
+        expect(res.status, `${path}${query} → ${res.status}`).to.be.within(400, 499);
+      }
+    }
+    // A signed diff link with a forged token opens nothing.
+    expect((await fetch(`${api.url}/monitor/diff?id=1&token=forged`)).status).to.equal(404);
   });
 });
 
