@@ -5,7 +5,7 @@ import sharp from 'sharp';
 export interface PixelBox { x: number; y: number; width: number; height: number }
 
 export interface ImageDiff {
-  /** changed pixels / compared pixels (masked pixels are not compared), 0 to 1 */
+  /** changed pixels / compared pixels (masked pixels are not compared), 0 to 1; width and height are the compared canvas */
   ratio: number;
   changedPixels: number;
   comparedPixels: number;
@@ -23,11 +23,21 @@ const COLOUR_THRESHOLD = 0.1;
 /** Where one shot is larger than the other, the other is padded with a colour no page paints there by chance. */
 const PADDING = { r: 255, g: 0, b: 255, alpha: 1 };
 
-async function rgba(image: Buffer, width: number, height: number): Promise<Buffer> {
+/**
+ * Pixels compared at most: 16 M (64 MB per RGBA buffer, three of them). A taller full page is compared
+ * scaled down to this, both shots alike; a change still shows, only finer anti-aliasing is blurred.
+ */
+const MAX_COMPARED_PIXELS = 16_000_000;
+
+async function rgba(image: Buffer, width: number, height: number, scaled: { width: number; height: number }): Promise<Buffer> {
   const meta = await sharp(image).metadata();
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
-  return sharp(image).ensureAlpha().extend({ right: width - w, bottom: height - h, background: PADDING }).raw().toBuffer();
+  const padded = sharp(image).ensureAlpha().extend({ right: width - w, bottom: height - h, background: PADDING });
+  if (scaled.width === width && scaled.height === height) return padded.raw().toBuffer();
+  // Two pipelines: sharp resizes before it extends within one, and the padding must be scaled too.
+  const full = await padded.png({ compressionLevel: 0 }).toBuffer();
+  return sharp(full).resize(scaled.width, scaled.height, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
 }
 
 /**
@@ -37,13 +47,17 @@ async function rgba(image: Buffer, width: number, height: number): Promise<Buffe
  */
 export async function diffImages(before: Buffer, after: Buffer, masks: PixelBox[]): Promise<ImageDiff> {
   const [a, b] = await Promise.all([sharp(before).metadata(), sharp(after).metadata()]);
-  const width = Math.max(a.width ?? 0, b.width ?? 0);
-  const height = Math.max(a.height ?? 0, b.height ?? 0);
-  if (width === 0 || height === 0) throw new Error('a shot to compare has no pixels');
-  const [one, two] = await Promise.all([rgba(before, width, height), rgba(after, width, height)]);
+  const fullWidth = Math.max(a.width ?? 0, b.width ?? 0);
+  const fullHeight = Math.max(a.height ?? 0, b.height ?? 0);
+  if (fullWidth === 0 || fullHeight === 0) throw new Error('a shot to compare has no pixels');
+  const scale = Math.min(1, Math.sqrt(MAX_COMPARED_PIXELS / (fullWidth * fullHeight)));
+  const width = Math.max(1, Math.round(fullWidth * scale));
+  const height = Math.max(1, Math.round(fullHeight * scale));
+  const [one, two] = await Promise.all([rgba(before, fullWidth, fullHeight, { width, height }), rgba(after, fullWidth, fullHeight, { width, height })]);
   // Masked pixels are made equal in both (transparent black), so they never count, and are not compared.
   const masked = new Uint8Array(width * height);
-  for (const m of masks) {
+  for (const box of masks) {
+    const m = { x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale };
     const x0 = Math.max(0, Math.floor(m.x));
     const y0 = Math.max(0, Math.floor(m.y));
     const x1 = Math.min(width, Math.ceil(m.x + m.width));

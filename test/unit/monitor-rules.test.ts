@@ -68,6 +68,15 @@ describe('image diff (unit, sharp and pixelmatch)', () => {
     expect(diff.ratio).to.be.closeTo(0.5, 0.01);
   });
 
+  it('compares a very tall page scaled down, both shots and masks alike, within the pixel budget', async () => {
+    const before = await png(1000, 20_000);
+    const after = await png(1000, 20_000, { x: 0, y: 10_000, width: 1000, height: 10_000, color: '#000000' });
+    const diff = await diffImages(before, after, [{ x: 0, y: 15_000, width: 1000, height: 5000 }]);
+    expect(diff.width * diff.height).to.be.at.most(16_000_000);
+    // Half of the page changed, a quarter of it is masked: a third of the compared pixels changed.
+    expect(diff.ratio).to.be.closeTo(1 / 3, 0.01);
+  });
+
   it('does not count anti-aliasing as a change: the same text rendered a sub-pixel apart', async () => {
     const text = (dx: number): Promise<Buffer> => sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><rect width="200" height="60" fill="#fff"/><text x="${10 + dx}" y="40" font-size="28" font-family="sans-serif">Hello</text></svg>`)).png().toBuffer();
     const diff = await diffImages(await text(0), await text(0.3), []);
