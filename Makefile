@@ -40,8 +40,9 @@ container-deps: ## install podman, runc, podman-compose and debootstrap with apt
 node_modules/.package-lock.json: package.json package-lock.json
 	npm install --no-fund --no-audit
 
-build: node_modules/.package-lock.json ## install npm dependencies and compile to dist/
+build: node_modules/.package-lock.json ## install npm dependencies and compile to dist/ (with the plugin SDK's type declarations)
 	npx tsc -p tsconfig.json
+	npx tsc -p tsconfig.sdk.json
 	chmod +x dist/api/cli.js
 
 run: system-deps build ## install what is missing, build, start the embedded all-in-one service on :8080
@@ -109,9 +110,17 @@ bench-tall: build ## benchmark: full page of a 1280 x 100,000 px page in chromiu
 bench: build ## benchmark (~7 min): raw Playwright vs shotfarm embedded and distributed, chromium c1/2/4 + firefox, alternating rounds; launch cost
 	node dist/test/bench/speed.js
 
+.PHONY: bench-soak
+bench-soak: build ## benchmark (~20 min): 2,000 mixed real captures embedded; tree RSS drift, p95 first vs last quarter, leftovers
+	node dist/test/bench/soak.js
+
 .PHONY: bench-settle
 bench-settle: build ## benchmark (~4 min): the settle wait on an already settled page, wait_until=load vs settled at 1/2/4 at once, alternating rounds
 	node dist/test/bench/settle-cost.js
+
+.PHONY: bench-popups
+bench-popups: build ## benchmark (~3 min): capture time with hide_popups / hide_ads off and on, on a plain page and on their fixtures, chrome and firefox
+	node dist/test/bench/popup-ad-cost.js
 
 .PHONY: dashboard
 dashboard: ## rebuild the web dashboard (api/dashboard/ui → api/dashboard/public, which is committed)

@@ -7,11 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { runBatchCreate } from './batches/batch-cli.js';
+import { BatchApiError, runBatchCancel, runBatchCreate, runBatchDownload, runBatchInfo, type BatchApi, type BatchOutput } from './batches/batch-cli.js';
 import { loadConfig, ConfigError } from '../core/config/load-config.js';
-import { SETTINGS } from '../core/config/settings.js';
 import { BATCH_OPTION_NAMES, CREATE_OPTION_NAMES, unknownOptions } from '../core/request/create-option-names.js';
-import { settingsMarkdownTable } from '../core/config/settings-table.js';
+import { settingsInForce, settingsMarkdownTable } from '../core/config/settings-table.js';
 import type { Config } from '../core/config/config.js';
 import type { NodeRegistry } from '../core/contracts/node-registry.js';
 import { connectDatabase } from '../core/db/connect.js';
@@ -30,7 +29,13 @@ import { PluginRegistryError } from '../plugins/registry.js';
 import { resolveJwtSecret } from './accounts/bootstrap.js';
 import { createLogger } from '../core/logger.js';
 import { FarmMetrics } from '../core/metrics/farm-metrics.js';
-import { openFarmParts } from '../grid/farm-parts.js';
+import { registerAdapters, type AdapterCatalog, type RegisteredAdapters } from '../core/di/adapters.js';
+import { newContainer, TOKENS } from '../core/di/tokens.js';
+import { objectLinkSecret, objectStoreAdapters } from '../core/storage/object-store-adapters.js';
+import { driverAdapters } from '../drivers/driver-adapters.js';
+import { gridAdapters } from '../grid/grid-adapters.js';
+import { apiAdapters } from './api-adapters.js';
+import type { DependencyContainer } from 'tsyringe';
 import { createAgent } from '../node-agent/create-agent.js';
 import { captureOnce } from '../node-agent/one-off-capture.js';
 import { agentSettingsProblem, runAgent } from '../node-agent/run-agent.js';
@@ -80,7 +85,7 @@ function printWelcome(plane: ControlPlane, cfg: Config): void {
   const lines = [
     '',
     `shotfarm is running at ${plane.url}`,
-    `  OpenAPI: ${plane.url}/api/v1/openapi.json`,
+    `  OpenAPI: ${plane.url}/api/v1/openapi.json (rendered at ${plane.url}/docs)`,
   ];
   // Said at start because it changes the answers' shape from the spec's.
   if (cfg.clientCompat !== 'spec') lines.push(`  Client compatibility: ${cfg.clientCompat} (SHOTFARM_CLIENT_COMPAT): a create of one screenshot answers an object, batch create the Batch object`);
@@ -95,19 +100,39 @@ const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import
 
 const program = new Command('shotfarm').description('Self-hosted screenshot service built as a browser farm').version(VERSION).showHelpAfterError();
 
+/**
+ * The container of a control-plane process: its database, and the adapters core/di/adapters.ts picks from
+ * the configuration (`serve` adds the browser driver of its embedded agent). close() closes them in reverse.
+ */
+async function controlPlaneContainer(cfg: Config, log: ReturnType<typeof createLogger>, name: string, extra: Partial<AdapterCatalog> = {}): Promise<{ container: DependencyContainer; adapters: RegisteredAdapters; close(): Promise<void> }> {
+  const container = newContainer();
+  const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+  container.register(TOKENS.Db, { useValue: db });
+  const adapters = await registerAdapters(container, cfg, { ...gridAdapters(name), ...objectStoreAdapters(objectLinkSecret(resolveJwtSecret(cfg))), ...extra, ...apiAdapters }, log);
+  return {
+    container,
+    adapters,
+    async close() {
+      await adapters.close();
+      await db.destroy();
+    },
+  };
+}
+
 program.command('serve').description('embedded all-in-one: API, in-process queue and a browser agent in one process').action(async () => {
   const cfg = config();
   const log = createLogger(cfg.logLevel);
-  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-serve');
+  const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-serve', driverAdapters);
   // The agent warms its browsers before the API opens, so the first request finds a live node.
   // One registry: the API's /metrics shows the embedded agent's captures too.
   const metrics = new FarmMetrics();
-  const agent = await createAgent(cfg, parts, log, metrics.agentObservers(cfg.agent.driver));
+  const agent = createAgent(cfg, container, log, metrics.agentObservers(cfg.agent.driver));
   metrics.watch({ inFlight: () => agent.status().inFlight, poolSizes: () => agent.poolSizes() });
   await agent.start();
-  const plane = await startControlPlane(cfg, { generateBootstrapKey: true, farm: parts, logger: log, metrics });
+  const plane = await startControlPlane(cfg, { generateBootstrapKey: true, container, logger: log, metrics });
+  adapters.assertResolved();
   // Stopped in reverse: the agent drains first while the API still records its last results.
-  const stop = stopOnSignal([parts.close, plane.stop, agent.stop.bind(agent)]);
+  const stop = stopOnSignal([close, plane.stop, agent.stop.bind(agent)]);
   // The one agent drained on request (POST /admin/nodes/drain): nothing would take jobs, so all stop.
   void agent.drained.then(() => stop('drain request carried out'));
   printWelcome(plane, cfg);
@@ -116,9 +141,10 @@ program.command('serve').description('embedded all-in-one: API, in-process queue
 program.command('api').description('control plane only (distributed mode: agents join over NATS)').action(async () => {
   const cfg = config();
   const log = createLogger(cfg.logLevel);
-  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), log, 'shotfarm-api');
-  const plane = await startControlPlane(cfg, { generateBootstrapKey: false, farm: parts, logger: log });
-  stopOnSignal([parts.close, plane.stop]);
+  const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-api');
+  const plane = await startControlPlane(cfg, { generateBootstrapKey: false, container, logger: log });
+  adapters.assertResolved();
+  stopOnSignal([close, plane.stop]);
   printWelcome(plane, cfg);
 });
 
@@ -157,11 +183,14 @@ async function withFarmRegistry(use: (registry: NodeRegistry) => Promise<void>):
     process.exitCode = 2;
     return;
   }
-  const parts = await openFarmParts(cfg, resolveJwtSecret(cfg), createLogger('silent'), 'shotfarm-nodes');
+  const container = newContainer();
+  const adapters = await registerAdapters(container, cfg, { nodeRegistry: gridAdapters('shotfarm-nodes').nodeRegistry }, createLogger('silent'));
   try {
-    await use(parts.registry);
+    const registry = container.resolve(TOKENS.NodeRegistry);
+    adapters.assertResolved();
+    await use(registry);
   } finally {
-    await parts.close();
+    await adapters.close();
   }
 }
 
@@ -207,34 +236,68 @@ program.command('capture').description('one capture on this machine with the far
     }
   });
 
-const batch = program.command('batch').description('batch jobs: a file of URLs to a ZIP');
-batch.command('create').description('upload a list of URLs (one per line, or CSV/TSV with url and filename columns)')
+const batch = program.command('batch').description('batch jobs: a file of URLs to a ZIP (talks to a running service over its API)');
+
+/** The options every batch command takes to reach the service. */
+const apiOptions = (command: Command): Command => command
+  .option('--api <url>', 'the API base URL (default: http://localhost:<PORT>)')
+  .option('--key <key>', 'API key (default: SHOTFARM_BOOTSTRAP_KEY, else <data dir>/bootstrap-key)');
+
+/** The service and key a batch command talks to; null (exit code 2, the reason on stderr) without a key. */
+function batchApi(opts: { api?: string; key?: string }): BatchApi | null {
+  const cfg = config();
+  const keyFile = path.join(cfg.dataDir, 'bootstrap-key');
+  const key = opts.key ?? cfg.bootstrapKey ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : '');
+  if (!key) {
+    process.stderr.write('shotfarm: give an API key with --key (or SHOTFARM_BOOTSTRAP_KEY)\n');
+    process.exitCode = 2;
+    return null;
+  }
+  return { api: opts.api ?? `http://localhost:${cfg.port}`, key };
+}
+
+const batchOutput: BatchOutput = { progress: process.stderr, print: (l) => process.stdout.write(`${l}\n`) };
+
+/**
+ * Runs a batch command; an answer of the API that is not a success is said on stderr. Exit code 1,
+ * or 2 for a request the API refused as invalid (400), like any other invalid argument.
+ */
+async function runBatchCommand(what: string, opts: { api?: string; key?: string }, run: (target: BatchApi) => Promise<number>): Promise<void> {
+  const target = batchApi(opts);
+  if (!target) return;
+  try {
+    process.exitCode = await run(target);
+  } catch (err) {
+    process.stderr.write(`shotfarm: ${what}: ${(err as Error).message}\n`);
+    process.exitCode = err instanceof BatchApiError && err.status === 400 ? 2 : 1;
+  }
+}
+
+apiOptions(batch.command('create').description('upload a list of URLs (one per line, or CSV/TSV with url and filename columns)')
   .argument('<file>', 'the list')
   .option('--wait', 'show progress until the batch is done')
-  .option('-o, --output <zip>', 'download the ZIP here when done (implies --wait)')
-  .option('--api <url>', 'the API base URL (default: http://localhost:<PORT>)')
-  .option('--key <key>', 'API key (default: SHOTFARM_BOOTSTRAP_KEY, else <data dir>/bootstrap-key)')
+  .option('-o, --output <zip>', 'download the ZIP here when done (implies --wait)'))
   .allowUnknownOption(true)
   .allowExcessArguments(true)
   .action(async (file: string, opts: { wait?: boolean; output?: string; api?: string; key?: string }, command: Command) => {
-    const cfg = config();
-    const keyFile = path.join(cfg.dataDir, 'bootstrap-key');
-    const key = opts.key ?? cfg.bootstrapKey ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : '');
-    if (!key) {
-      process.stderr.write('shotfarm: give an API key with --key (or SHOTFARM_BOOTSTRAP_KEY)\n');
-      process.exitCode = 2;
-      return;
-    }
-    try {
-      process.exitCode = await runBatchCreate({
-        api: opts.api ?? `http://localhost:${cfg.port}`, key, file, wait: opts.wait === true, output: opts.output ?? null,
-        fields: createOptions(command.args.slice(1), BATCH_OPTION_NAMES), progress: process.stderr, print: (l) => process.stdout.write(`${l}\n`),
-      });
-    } catch (err) {
-      process.stderr.write(`shotfarm: batch failed: ${(err as Error).message}\n`);
-      process.exitCode = 1;
-    }
+    const fields = createOptions(command.args.slice(1), BATCH_OPTION_NAMES);
+    await runBatchCommand('batch failed', opts, (target) => runBatchCreate({ ...target, ...batchOutput, file, wait: opts.wait === true, output: opts.output ?? null, fields }));
   });
+
+apiOptions(batch.command('info').description('a batch\'s progress and status (the Batch as GET /batch/info answers it, one JSON line)')
+  .argument('<id>', 'the batch id', integer(1)))
+  .action((id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target) => runBatchInfo({ ...target, ...batchOutput }, id)));
+
+apiOptions(batch.command('cancel').description('cancel a batch: screenshots not captured yet end unpaid, those done are kept')
+  .argument('<id>', 'the batch id', integer(1)))
+  .action((id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target) => runBatchCancel({ ...target, ...batchOutput }, id)));
+
+apiOptions(batch.command('download').description('download a batch\'s ZIP (while it runs: what has finished so far)')
+  .argument('<id>', 'the batch id', integer(1))
+  .option('-o, --output <zip>', 'where the ZIP goes (default: batch-<id>.zip)')
+  .option('--wait', 'wait until the batch is done, showing progress, then download'))
+  .action((id: number, opts: { api?: string; key?: string; output?: string; wait?: boolean }) =>
+    runBatchCommand(`batch ${id}`, opts, (target) => runBatchDownload({ ...target, ...batchOutput }, id, { output: opts.output ?? null, wait: opts.wait === true })));
 
 /**
  * `--size page --pdf 1 --html` → {size: 'page', pdf: '1', html: '1'}: any create option as a flag. A name
@@ -278,11 +341,22 @@ program.command('migrate').description('bring the database schema up to date').a
   }
 });
 
-program.command('settings').description('list every setting with its default and meaning')
-  .option('--markdown', 'print the settings table of docs/operators.md')
+program.command('settings').description('the value in force of every setting (from the environment, else its default), secrets masked')
+  .option('--markdown', 'print the settings table of docs/operators.md (defaults and meanings) instead')
   .action((opts: { markdown?: boolean }) => {
-    if (opts.markdown) process.stdout.write(`${settingsMarkdownTable()}\n`);
-    else for (const s of SETTINGS) process.stdout.write(`${s.name}\t${s.default}\t${s.meaning}\n`);
+    if (opts.markdown) {
+      process.stdout.write(`${settingsMarkdownTable()}\n`);
+      return;
+    }
+    for (const s of settingsInForce(process.env)) process.stdout.write(`${s.name}\t${s.value}\t${s.source}\n`);
+    // The values are shown even when some are refused, so the operator sees them beside the reasons.
+    try {
+      loadConfig(process.env);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      process.stderr.write(`shotfarm: ${err.message}\n`);
+      process.exitCode = 2;
+    }
   });
 
 const keys = program.command('keys').description('API keys');

@@ -2,9 +2,8 @@ import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DependencyContainer } from 'tsyringe';
 import type { Config } from '../core/config/config.js';
-import { connectDatabase, type Db } from '../core/db/connect.js';
 import { migrateLatest } from '../core/db/migrate.js';
-import { newContainer, TOKENS } from '../core/di/tokens.js';
+import { TOKENS } from '../core/di/tokens.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { ensureBootstrapKey, resolveJwtSecret } from './accounts/bootstrap.js';
 import { JwtService } from './accounts/jwt.js';
@@ -14,9 +13,6 @@ import { createRateLimiter } from './http/rate-limit.js';
 import { ScreenshotService } from './screenshots/screenshot-service.js';
 import { ScreenshotRecords } from './screenshots/screenshot-records.js';
 import { ScreenshotStore } from './screenshots/screenshot-store.js';
-import type { JobQueue } from '../core/contracts/job-queue.js';
-import type { NodeRegistry } from '../core/contracts/node-registry.js';
-import type { ObjectStore } from '../core/contracts/object-store.js';
 import { Admission } from '../grid/scheduling/admission.js';
 import { FarmMetrics } from '../core/metrics/farm-metrics.js';
 import { appRunCounts } from '../core/metrics/app-run-counts.js';
@@ -29,7 +25,6 @@ import { createHash } from 'node:crypto';
 import { BatchLinks } from './batches/batch-links.js';
 import { ImageLinks } from './retrieval/image-links.js';
 import { BatchService } from './batches/batch-service.js';
-import type { PaymentProvider } from '../core/contracts/payment-provider.js';
 import { createBilling, type Billing } from './billing/billing.js';
 import { RenewalScheduler } from './billing/renewal-scheduler.js';
 import { toBatchRecord } from './batches/batch-record.js';
@@ -56,18 +51,15 @@ export interface ControlPlane {
   stop(): Promise<void>;
 }
 
-/** The farm's parts the control plane talks to; the entry point builds them (memory or NATS, files or S3). */
-export interface FarmParts { queue: JobQueue; registry: NodeRegistry; objects: ObjectStore }
-
 export interface ControlPlaneOptions {
   /** generate and keep a bootstrap key in the data dir when none is configured (embedded mode) */
   generateBootstrapKey: boolean;
-  farm: FarmParts;
-  /** an already opened database (tests pass a throwaway one) */
-  db?: Db;
+  /**
+   * The adapters the configuration chose (core/di/adapters.ts: queue, registry, object store, payment
+   * provider, mailer) and the database, opened by the root, which closes them after stop().
+   */
+  container: DependencyContainer;
   logger?: Logger;
-  /** what charges subscriptions (an adapter for a card processor); absent: the built-in offline (invoice) provider */
-  paymentProvider?: PaymentProvider;
   /** the process's metrics when it already has them (embedded mode: the agent records into the same registry) */
   metrics?: FarmMetrics;
 }
@@ -90,29 +82,28 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   const url = `http://${configured.host === '0.0.0.0' || configured.host === '::' ? 'localhost' : configured.host}:${port}`;
   const config: Config = configured.publicUrlConfigured ? configured : { ...configured, publicUrl: url };
 
-  const c = newContainer();
+  const c = opts.container;
   const log = opts.logger ?? createLogger(config.logLevel);
-  const db = opts.db ?? connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = c.resolve(TOKENS.Db);
+  const queue = c.resolve(TOKENS.JobQueue);
+  const registry = c.resolve(TOKENS.NodeRegistry);
+  const objects = c.resolve(TOKENS.ObjectStore);
   await migrateLatest(db);
   const bootstrapKey = await ensureBootstrapKey(db, config, { generate: opts.generateBootstrapKey });
   const rateLimiter = await createRateLimiter(config.rateLimitPerMinute, config.databaseUrl ? db : null);
 
-  c.register(TOKENS.Config, { useValue: config });
-  c.register(TOKENS.Db, { useValue: db });
-  c.register(TOKENS.Logger, { useValue: log });
-  c.register(TOKENS.RateLimiter, { useValue: rateLimiter });
-  c.register(TOKENS.Jwt, { useValue: new JwtService(resolveJwtSecret(config), config.auth.jwtTtlSeconds) });
-  c.register(TOKENS.ScreenshotStore, { useFactory: (r) => new ScreenshotStore(r.resolve(TOKENS.Db)) });
-  const { queue, registry, objects } = opts.farm;
-  const store = c.resolve<ScreenshotStore>(TOKENS.ScreenshotStore);
+  const jwt = new JwtService(resolveJwtSecret(config), config.auth.jwtTtlSeconds);
+  const store = new ScreenshotStore(db);
   const events = new ScreenshotEvents();
   // The one writer of screenshot records: every way a record ends goes through it.
   const records = new ScreenshotRecords(db, store, objects, events, log);
+  const metrics = opts.metrics ?? new FarmMetrics();
+  // Every ending of a record counts once, by its result or without one (cancelled, never queued); a
+  // redelivered result (duplicate) or one whose record is gone (orphan) ends no screenshot.
+  records.onEnded((status, count) => metrics.results.inc({ status }, count));
   const dispatcher = new FarmDispatcher(queue, new Admission(queue, registry, config.farm.maxBacklog), config.farm.proxies, records, log);
   const screenshots = new ScreenshotService(db, store, records, config, dispatcher);
-  c.register(TOKENS.ScreenshotService, { useValue: screenshots });
   const recorder = new ResultRecorder(records, log);
-  c.register(TOKENS.ResultRecorder, { useValue: recorder });
   // One secret signs every link that works without an API key (a batch's zip_url, a webhook's image_url).
   const linkSecret = createHash('sha256').update(`zip-links:${resolveJwtSecret(config)}`).digest('hex');
   const imageLinks = new ImageLinks(db, objects, linkSecret, config.publicUrl, config.imageUrlTtlSeconds);
@@ -147,22 +138,20 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   apps.runner.start();
   // In the background: the API answers meanwhile, and a crawl that cannot advance logs why.
   void crawls.resume().catch((err: unknown) => log.error({ err }, 'could not resume interrupted crawls'));
-  const metrics = opts.metrics ?? new FarmMetrics();
-  metrics.watch({ queueDepth: () => queue.depth(), nodes: () => registry.list(), appRuns: () => appRunCounts(db) });
+  metrics.watch({ queueDepth: () => queue.depth(), queueAges: () => queue.oldestWaiting(), nodes: () => registry.list(), appRuns: () => appRunCounts(db) });
   const results = queue.onResult(async (result) => {
-    // A redelivered result (duplicate) or one whose record is gone (orphan) ends no screenshot.
-    if (await recorder.apply(result) === 'applied') metrics.results.inc({ status: result.status });
+    await recorder.apply(result);
   });
   // Embedded mode's queue died with the previous process; what it held is queued again before anything new.
   if (queue.kind === 'memory') await requeueInterrupted(db, dispatcher, config.farm.proxies, log);
 
-  const billing = createBilling(db, config.billing.plans, log, opts.paymentProvider, config.billing.offlinePayments);
+  const billing = createBilling(db, config.billing.plans, log, c.resolve(TOKENS.PaymentProvider), config.billing.offlinePayments);
   const renewals = new RenewalScheduler(billing.renewal, config.billing.renewalSeconds, log);
   renewals.start();
   monitorSchedule.start();
 
   const app = buildApp({
-    config, db, log, jwt: c.resolve(TOKENS.Jwt), rateLimiter, screenshots, objects, events, registry, metrics, batches, batchLinks, imageLinks, crawls, billing, apps, monitors, diffLinks,
+    config, db, log, jwt, rateLimiter, mailer: c.resolve(TOKENS.Mailer), screenshots, objects, events, registry, queue, metrics, batches, batchLinks, imageLinks, crawls, billing, apps, monitors, diffLinks,
     readiness: [{ name: 'queue', check: () => queue.reachable() }, { name: 'storage', check: () => objects.reachable() }],
   });
   // Koa's callback settles its own errors (they become the error envelope), so nothing awaits its promise.
@@ -188,7 +177,6 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
       await monitorSchedule.stop();
       await renewals.stop();
       await apps.runner.stop();
-      if (!opts.db) await db.destroy();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { BrowserName, Step, TrackerResult, TrackerSpec } from './capture-spec.js';
+import type { ErrorCause } from './error-cause.js';
 
 /** The spec's AppStatus: the latest state of one app run for a screenshot. */
 export interface AppStatus {
@@ -92,6 +93,8 @@ export interface ScreenshotRow extends ScreenshotFields {
   crawl_id: number | null;
   status: 'processing' | 'finished' | 'error';
   error: string;
+  /** why it ended as `error` (core/error-cause.ts); null otherwise, and on records older than the field */
+  error_cause: ErrorCause | null;
   final_url: string;
   final_urls: string[];
   response_code: number | null;
@@ -102,6 +105,8 @@ export interface ScreenshotRow extends ScreenshotFields {
   browser_info: string;
   routing: string;
   node_id: string;
+  /** the X-Request-Id of the HTTP request that created the record ('' when none did) */
+  request_id: string;
   spec_hash: string;
   created_at: Date | string;
   finished_at: Date | string | null;
@@ -134,7 +139,8 @@ export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record'
   const record: Record<string, unknown> = {
     id: Number(row.id),
     status: row.status,
-    ...(row.status === 'error' ? { error: row.error } : {}),
+    // Beyond the spec, like `error` only on an error: its stable code (docs/api-clients.md lists them).
+    ...(row.status === 'error' ? { error: row.error, error_cause: row.error_cause } : {}),
     url: row.url,
     final_url: row.final_url,
     final_urls: row.final_urls,
@@ -205,6 +211,7 @@ export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record'
     browser_info: row.browser_info,
     routing: row.routing,
     node_id: row.node_id,
+    request_id: row.request_id,
     timings: row.timings,
     // A monitor run's screenshot says so, with its comparison; a batch retry's, which record it stands in for.
     ...(row.monitor_id != null ? { monitor_id: Number(row.monitor_id), change_ratio: row.change_ratio ?? null, text_changes: row.text_changes ?? null } : {}),

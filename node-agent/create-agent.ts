@@ -1,28 +1,13 @@
+import type { DependencyContainer } from 'tsyringe';
 import type { Config } from '../core/config/config.js';
-import type { BrowserDriver } from '../core/contracts/browser-driver.js';
-import type { JobQueue } from '../core/contracts/job-queue.js';
-import type { NodeRegistry } from '../core/contracts/node-registry.js';
-import type { ObjectStore } from '../core/contracts/object-store.js';
+import { TOKENS } from '../core/di/tokens.js';
 import type { Logger } from '../core/logger.js';
-import { PlaywrightDriver } from '../drivers/playwright/playwright-driver.js';
 import { BrowserPools } from './browser-pools.js';
 import { EgressGuard } from './egress/egress-guard.js';
 import type { HostLookup } from '../core/net/resolve-destination.js';
-import { resolveFfmpegPath } from './ffmpeg-path.js';
 import { NodeAgent } from './node-agent.js';
 
-/** The driver an agent's configuration asks for. */
-export async function createDriver(config: Config): Promise<BrowserDriver> {
-  const a = config.agent;
-  const ffmpegPath = resolveFfmpegPath(a.ffmpegPath);
-  if (a.driver === 'selenium') {
-    const { SeleniumDriver } = await import('../drivers/selenium/selenium-driver.js');
-    return new SeleniumDriver({ ffmpegPath, defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds, settleCapSeconds: a.settleCapSeconds, pngEncoding: a.pngEncoding, maxPageHeight: a.maxPageHeight });
-  }
-  return new PlaywrightDriver({ chromiumPath: a.chromiumPath, firefoxPath: a.firefoxPath, ffmpegPath, defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds, settleCapSeconds: a.settleCapSeconds, pngEncoding: a.pngEncoding, maxPageHeight: a.maxPageHeight });
-}
-
-/** Builds a node agent from the configuration and the farm's parts; start() it to take jobs. */
+/** Callbacks for the agent's metrics. */
 export interface AgentObservers {
   capture?: (browser: string, seconds: number, outcome: string) => void;
   browserReplaced?: (browser: string, reason: 'crash' | 'recycle') => void;
@@ -46,14 +31,18 @@ export function createEgressGuard(config: Config, log: Logger, options: AgentOpt
   return new EgressGuard({ allowlist: config.privateTargetAllowlist, ...(options.lookup ? { lookup: options.lookup } : {}) }, log);
 }
 
-export async function createAgent(config: Config, parts: { queue: JobQueue; registry: NodeRegistry; objects: ObjectStore }, log: Logger, observers: AgentObservers = {}, options: AgentOptions = {}): Promise<NodeAgent> {
+/**
+ * A node agent over the adapters the configuration chose (core/di/adapters.ts: queue, registry, object
+ * store, browser driver), resolved from `container`; start() it to take jobs.
+ */
+export function createAgent(config: Config, container: DependencyContainer, log: Logger, observers: AgentObservers = {}, options: AgentOptions = {}): NodeAgent {
   const a = config.agent;
   const guard = createEgressGuard(config, log, options);
-  const driver = await createDriver(config);
+  const driver = container.resolve(TOKENS.BrowserDriver);
   const browsers = a.browsers.filter((b) => driver.browsers().includes(b));
   const pools = new BrowserPools(driver, browsers, { slots: a.slots, capturesPerBrowser: a.capturesPerBrowser, recycleAfterJobs: a.recycleAfterJobs, poolIdleSeconds: a.poolIdleSeconds, bravePath: a.bravePath, gridUrl: a.seleniumGridUrl, egressProxy: guard ? () => guard.browserProxy() : null, onReplace: observers.browserReplaced });
   return new NodeAgent(
     { nodeId: a.nodeId, browsers, slots: a.slots, countries: a.countries, driver: driver.kind, captureTimeoutSeconds: config.farm.captureTimeoutSeconds, heartbeatSeconds: config.farm.heartbeatSeconds },
-    pools, parts.queue, parts.registry, parts.objects, log, observers.capture, guard,
+    pools, container.resolve(TOKENS.JobQueue), container.resolve(TOKENS.NodeRegistry), container.resolve(TOKENS.ObjectStore), log, observers.capture, guard,
   );
 }

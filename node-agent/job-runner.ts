@@ -53,20 +53,23 @@ export class JobRunner {
     const deadlineMs = (spec.maxWait > 0 ? spec.maxWait : this.opts.captureTimeoutSeconds) * 1000;
     const hardLimit = AbortSignal.any([ctl.signal, AbortSignal.timeout(deadlineMs + HARD_LIMIT_MARGIN_MS)]);
     const alive = setInterval(() => ctl.working(), WORKING_INTERVAL_MS);
+    // Every line about this job names the record and the HTTP request that created it.
+    const log = this.log.child({ id: spec.id, request_id: job.requestId ?? '' });
     try {
       // The spec's own deadline is the driver's business (capture what is there when max_wait passes).
       // The route decided at dispatch: the capture goes through the country's proxy when there is one
       // (behind the egress guard, when the guard is on).
-      const { output, pageError } = await captureGuarded(this.guard, spec, job.proxy ?? null, (s) => this.capture(s, hardLimit));
+      const { output, pageFailure } = await captureGuarded(this.guard, spec, job.proxy ?? null, (s) => this.capture(s, hardLimit));
       const captured = Date.now();
-      // A blocked page is an error (which costs nothing), said plainly rather than as "could not be reached".
-      const verdict = pageError !== null ? { status: 'error' as const, error: pageError } : captureVerdict(output);
+      // A page that was blocked or got no answer is an error (which costs nothing), said plainly.
+      const verdict = captureVerdict(output, pageFailure);
       const files = verdict.status === 'finished' ? await storeOutputs(this.store, spec.id, output) : [];
       const stored = Date.now();
       const result: CaptureResult = {
         id: spec.id,
         status: verdict.status,
         error: verdict.status === 'error' ? verdict.error : '',
+        ...(verdict.status === 'error' ? { errorCause: verdict.cause } : {}),
         files,
         finalUrl: output.finalUrl,
         finalUrls: output.finalUrls,
@@ -82,7 +85,10 @@ export class JobRunner {
       };
       await this.queue.publishResult(result);
       this.stats.done += 1;
-      this.observe(spec.browser, (Date.now() - started) / 1000, verdict.status);
+      const seconds = (Date.now() - started) / 1000;
+      this.observe(spec.browser, seconds, verdict.status);
+      // This attempt's end; the record's outcome is logged once, by the control plane when it applies the result.
+      log.info({ attempt: ctl.attempt, browser: spec.browser, status: verdict.status, seconds }, 'capture attempt done; result published');
       return { kind: 'done' };
     } catch (err) {
       const reason = err instanceof Error ? err.message.split('\n')[0] ?? err.message : String(err);
@@ -90,7 +96,7 @@ export class JobRunner {
       this.stats.lastError = reason;
       const outcome = afterFailure(reason, Date.now() - started, deadlineMs, ctl.attempt);
       this.observe(spec.browser, (Date.now() - started) / 1000, outcome.kind);
-      this.log.warn({ id: spec.id, attempt: ctl.attempt, reason, outcome: outcome.kind }, outcome.kind === 'retry' ? 'capture failed; the queue will retry it' : 'capture failed for good');
+      log.warn({ attempt: ctl.attempt, browser: spec.browser, reason, outcome: outcome.kind }, outcome.kind === 'retry' ? 'capture failed; the queue will retry it' : 'capture failed for good');
       return outcome;
     } finally {
       clearInterval(alive);

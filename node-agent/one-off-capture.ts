@@ -5,9 +5,11 @@ import { DEFAULT_PRICING } from '../core/pricing.js';
 import { buildCreateRequest } from '../core/request/create-request.js';
 import { parseQuery } from '../core/request/query-input.js';
 import { createLogger, type Logger } from '../core/logger.js';
-import { createDriver, createEgressGuard } from './create-agent.js';
+import { createEgressGuard } from './create-agent.js';
 import { captureGuarded } from './egress/guarded-capture.js';
-import { resolveFfmpegPath } from './ffmpeg-path.js';
+import { registerAdapters } from '../core/di/adapters.js';
+import { newContainer, TOKENS } from '../core/di/tokens.js';
+import { driverAdapters } from '../drivers/driver-adapters.js';
 import { captureVerdict } from './outcome.js';
 
 export interface OneOffOptions {
@@ -31,9 +33,12 @@ export async function captureOnce(config: Config, url: string, opts: OneOffOptio
   const [draft] = buildCreateRequest(parseQuery(query), { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 0 }).drafts;
   if (!draft) throw new Error('no capture to run');
   const spec = draft.spec;
-  const driver = await createDriver(config);
+  // The same driver registration as an agent's: SHOTFARM_DRIVER (--driver) picks it.
+  const container = newContainer();
+  const adapters = await registerAdapters(container, config, driverAdapters, log);
+  const driver = container.resolve(TOKENS.BrowserDriver);
+  adapters.assertResolved();
   if (!driver.browsers().includes(spec.browser)) throw new Error(`the ${driver.kind} driver cannot run ${spec.browser}`);
-  resolveFfmpegPath(config.agent.ffmpegPath);
   // The same SSRF guard as the farm's agents: SHOTFARM_ALLOW_PRIVATE_TARGETS decides here too.
   const guard = createEgressGuard(config, log);
   // The guard listens before the browser starts: it is the browser's own proxy too.
@@ -46,8 +51,8 @@ export async function captureOnce(config: Config, url: string, opts: OneOffOptio
   });
   try {
     const deadline = (spec.maxWait || config.farm.captureTimeoutSeconds) * 1000 + MARGIN_MS;
-    const { output, pageError } = await captureGuarded(guard, spec, null, (s) => handle.capture(s, AbortSignal.timeout(deadline)));
-    const verdict = pageError !== null ? { status: 'error' as const, error: pageError } : captureVerdict(output);
+    const { output, pageFailure } = await captureGuarded(guard, spec, null, (s) => handle.capture(s, AbortSignal.timeout(deadline)));
+    const verdict = captureVerdict(output, pageFailure);
     const base = opts.output.replace(/\.png$/i, '');
     const written: string[] = [];
     const write = (file: string, data: Buffer | string): void => {
@@ -60,7 +65,7 @@ export async function captureOnce(config: Config, url: string, opts: OneOffOptio
     if (output.pdf !== null) write(`${base}.pdf`, output.pdf);
     if (output.video !== null) write(`${base}.${output.video.format}`, output.video.data);
     print(JSON.stringify({
-      status: verdict.status, ...(verdict.status === 'error' ? { error: verdict.error } : {}),
+      status: verdict.status, ...(verdict.status === 'error' ? { error: verdict.error, error_cause: verdict.cause } : {}),
       final_url: output.finalUrl, response_code: output.responseCode, browser: handle.info, warnings: output.warnings, files: written, timings: output.timings,
     }, null, 2));
     return verdict.status === 'finished' ? 0 : 1;

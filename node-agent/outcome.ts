@@ -1,20 +1,26 @@
 import type { CaptureOutput } from '../core/capture-spec.js';
 import type { JobOutcome } from '../core/contracts/job-queue.js';
+import type { ErrorCause } from '../core/error-cause.js';
+import type { PageFailure } from './page-failure.js';
 
 const UNREACHED = 'The page could not be reached';
+
+export type CaptureVerdict = { status: 'finished' } | { status: 'error'; error: string; cause: ErrorCause };
 
 /**
  * Whether a capture produced a record worth keeping. A page that could not be reached (no HTTP answer)
  * or gave no image ends as `error`, which costs nothing; an HTTP error page (404, 500) is still a
  * faithful screenshot of what the site answered, so it is `finished` with its response_code.
+ * `pageFailure` is why there was no page, when the guard or the browser said (guarded-capture.ts).
  */
-export function captureVerdict(output: CaptureOutput): { status: 'finished' } | { status: 'error'; error: string } {
+export function captureVerdict(output: CaptureOutput, pageFailure: PageFailure | null = null): CaptureVerdict {
+  if (pageFailure) return { status: 'error', error: pageFailure.error, cause: pageFailure.cause };
   if (output.responseCode === null) {
     const why = output.warnings.find((w) => /reach|resolve|refused|navigat|timed out|blocked|ERR_/i.test(w)) ?? output.warnings[0] ?? 'no response';
     // The driver's own warning may already say it ("The page could not be reached: …"): say it once.
-    return { status: 'error', error: why.startsWith(UNREACHED) ? why : `${UNREACHED}: ${why}` };
+    return { status: 'error', error: why.startsWith(UNREACHED) ? why : `${UNREACHED}: ${why}`, cause: 'unreachable' };
   }
-  if (output.images.length === 0) return { status: 'error', error: `No image could be captured: ${output.warnings[0] ?? 'unknown reason'}` };
+  if (output.images.length === 0) return { status: 'error', error: `No image could be captured: ${output.warnings[0] ?? 'unknown reason'}`, cause: 'no_image' };
   return { status: 'finished' };
 }
 

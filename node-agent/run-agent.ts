@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../core/config/config.js';
+import { registerAdapters } from '../core/di/adapters.js';
+import { newContainer } from '../core/di/tokens.js';
 import type { Logger } from '../core/logger.js';
 import { FarmMetrics } from '../core/metrics/farm-metrics.js';
-import { openFarmParts } from '../grid/farm-parts.js';
+import { objectLinkSecret, objectStoreAdapters } from '../core/storage/object-store-adapters.js';
+import { driverAdapters } from '../drivers/driver-adapters.js';
+import { gridAdapters } from '../grid/grid-adapters.js';
 import { startAgentHttp } from './agent-http.js';
 import { createAgent } from './create-agent.js';
 
@@ -14,12 +18,16 @@ import { createAgent } from './create-agent.js';
 export async function runAgent(config: Config, log: Logger): Promise<{ stop: () => Promise<void>; url: string; drained: Promise<void> }> {
   const problem = agentSettingsProblem(config);
   if (problem) throw new Error(problem);
+  const container = newContainer();
   // An agent never signs object links; the store still wants a secret, so it gets one of its own.
-  const parts = await openFarmParts(config, randomBytes(32).toString('hex'), log, `shotfarm-agent-${config.agent.nodeId}`);
-  let agentRef: Awaited<ReturnType<typeof createAgent>> | null = null;
+  const adapters = await registerAdapters(container, config, {
+    ...gridAdapters(`shotfarm-agent-${config.agent.nodeId}`), ...objectStoreAdapters(objectLinkSecret(randomBytes(32).toString('hex'))), ...driverAdapters,
+  }, log);
+  let agentRef: ReturnType<typeof createAgent> | null = null;
   const metrics = new FarmMetrics({ inFlight: () => agentRef?.status().inFlight ?? 0, poolSizes: () => agentRef?.poolSizes() ?? {} });
-  const agent = await createAgent(config, parts, log, metrics.agentObservers(config.agent.driver));
+  const agent = createAgent(config, container, log, metrics.agentObservers(config.agent.driver));
   agentRef = agent;
+  adapters.assertResolved();
   await agent.start();
   const server = await startAgentHttp(agent, metrics, config.port, config.host);
   const address = server.address();
@@ -30,7 +38,7 @@ export async function runAgent(config: Config, log: Logger): Promise<{ stop: () 
     async stop() {
       await agent.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await parts.close();
+      await adapters.close();
     },
   };
 }

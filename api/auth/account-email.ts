@@ -1,4 +1,4 @@
-import type { OutgoingMail } from './mailer.js';
+import type { OutgoingMail } from '../../core/contracts/mailer.js';
 
 /** "48 hours", "15 minutes", "1 second": how long a link works, in the words of the message. */
 export function lifetimeText(seconds: number): string {

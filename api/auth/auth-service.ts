@@ -8,7 +8,7 @@ import type { JwtService } from '../accounts/jwt.js';
 import { passwordResetEmail, verificationEmail } from './account-email.js';
 import type { CaptchaVerifier } from './captcha.js';
 import type { LoginLimiter } from './login-limiter.js';
-import type { Mailer, OutgoingMail } from './mailer.js';
+import type { Mailer, OutgoingMail } from '../../core/contracts/mailer.js';
 import { consumeOneTimeToken, issueOneTimeToken, retireOneTimeTokens } from './one-time-tokens.js';
 import { hashPassword, passwordMatches } from './passwords.js';
 import { sessionCaller } from './session-token.js';

@@ -5,14 +5,14 @@ import type { JwtService } from '../accounts/jwt.js';
 import { AuthService } from './auth-service.js';
 import { CaptchaVerifier } from './captcha.js';
 import { LoginLimiter } from './login-limiter.js';
-import { Mailer } from './mailer.js';
+import type { Mailer } from '../../core/contracts/mailer.js';
 
-/** The auth service with its mailer, captcha check and login limiter, from the configuration. */
-export function buildAuthService(deps: { config: Config; db: Db; log: Logger; jwt: JwtService }): AuthService {
-  const { config, db, log, jwt } = deps;
+/** The auth service with the container's mailer, and its captcha check and login limiter from the configuration. */
+export function buildAuthService(deps: { config: Config; db: Db; log: Logger; jwt: JwtService; mailer: Mailer }): AuthService {
+  const { config, db, log, jwt, mailer } = deps;
   return new AuthService({
     db, log, jwt, config,
-    mailer: new Mailer(db, log, config.mail),
+    mailer,
     captcha: new CaptchaVerifier(config.production, config.auth.captcha, log),
     loginLimiter: new LoginLimiter(config.auth.loginMaxFailures),
   });

@@ -1,10 +1,8 @@
 import nodemailer from 'nodemailer';
 import type { MailConfig } from '../../core/config/config.js';
+import type { Mailer, OutgoingMail } from '../../core/contracts/mailer.js';
 import type { Db } from '../../core/db/connect.js';
 import type { Logger } from '../../core/logger.js';
-
-/** One account email (verification, password reset). */
-export interface OutgoingMail { to: string; subject: string; text: string; purpose: string; userId: number | null }
 
 /**
  * Deadlines of one SMTP delivery: 10 s to connect and to be greeted is generous for a mail relay, and 30 s
@@ -21,7 +19,7 @@ type Transport = ReturnType<typeof nodemailer.createTransport>;
  * read it (GET /admin/outbox). With SMTP_URL it is delivered by nodemailer in the background (`pending`,
  * then `sent` or `failed`); without, it is written to the log and stays `logged`.
  */
-export class Mailer {
+export class OutboxMailer implements Mailer {
   private readonly transport: Transport | null;
   private readonly inFlight = new Set<Promise<void>>();
 

@@ -4,19 +4,22 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
-export interface BatchCliOptions {
-  /** base URL of the API, e.g. http://localhost:8080 */
-  api: string;
-  key: string;
+/** Where the batch commands reach the service: its base URL (http://localhost:8080) and an API key. */
+export interface BatchApi { api: string; key: string }
+
+/** What every batch command writes to: progress lines (stderr) and the result (stdout). */
+export interface BatchOutput {
+  progress: NodeJS.WritableStream;
+  print: (line: string) => void;
+}
+
+export interface BatchCliOptions extends BatchApi, BatchOutput {
   file: string;
   wait: boolean;
   /** where the ZIP goes (implies waiting) */
   output: string | null;
   /** every other batch field (`--browser firefox --thumbnail_width 320`) */
   fields: Record<string, string>;
-  /** progress lines go here (stderr); the summary goes to stdout */
-  progress: NodeJS.WritableStream;
-  print: (line: string) => void;
 }
 
 /** How often the CLI asks for progress while it waits. */
@@ -26,12 +29,32 @@ const BAR_WIDTH = 30;
 
 interface BatchAnswer { id: number; status: string; error: string; count: number; processed: number; failed: number; zip_url: string; invalid_lines?: { line: number; error: string }[] }
 
-async function api<T>(o: BatchCliOptions, pathAndQuery: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(`${o.api.replace(/\/+$/, '')}/api/v1${pathAndQuery}`, { ...init, headers: { ...(init.headers as Record<string, string>), 'X-API-KEY': o.key } });
-  const body = await res.json() as { success: boolean; data: T; error?: string; fields?: Record<string, string[]> };
+/** An answer of the API that is not a success, with the status the exit code is chosen from. */
+export class BatchApiError extends Error {
+  constructor(message: string, readonly status: number) {
+    super(message);
+  }
+}
+
+const base = (o: BatchApi): string => `${o.api.replace(/\/+$/, '')}/api/v1`;
+
+/** fetch, with a failure to connect said as such (fetch's own message is only "fetch failed"). */
+async function request(o: BatchApi, pathAndQuery: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(`${base(o)}${pathAndQuery}`, { ...init, headers: { ...(init.headers as Record<string, string>), 'X-API-KEY': o.key } });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new BatchApiError(`cannot reach the API at ${o.api} (${cause?.code ?? cause?.message ?? (err as Error).message}); is shotfarm running there? (--api URL)`, 0);
+  }
+}
+
+async function api<T>(o: BatchApi, pathAndQuery: string, init: RequestInit = {}): Promise<T> {
+  const res = await request(o, pathAndQuery, init);
+  const body = await res.json().catch(() => null) as { success: boolean; data: T; error?: string; fields?: Record<string, string[]> } | null;
+  if (body === null) throw new BatchApiError(`the API at ${o.api} answered HTTP ${res.status} without JSON; is that shotfarm? (--api URL)`, res.status);
   if (!body.success) {
     const fields = body.fields ? `: ${Object.entries(body.fields).map(([k, v]) => `${k} ${v.join('; ')}`).join(', ')}` : '';
-    throw new Error(`${body.error ?? `HTTP ${res.status}`}${fields}`);
+    throw new BatchApiError(`${body.error ?? `HTTP ${res.status}`}${fields}`, res.status);
   }
   return body.data;
 }
@@ -40,6 +63,37 @@ function bar(b: BatchAnswer): string {
   const done = b.processed + b.failed;
   const filled = b.count === 0 ? BAR_WIDTH : Math.round((done / b.count) * BAR_WIDTH);
   return `[${'#'.repeat(filled)}${' '.repeat(BAR_WIDTH - filled)}] ${done}/${b.count} (${b.failed} failed)`;
+}
+
+/** Polls GET /batch/info until the batch is no longer processing, drawing a progress bar on `progress`. */
+async function waitForBatch(o: BatchApi & BatchOutput, id: number): Promise<BatchAnswer> {
+  const tty = (o.progress as NodeJS.WriteStream).isTTY === true;
+  let lastLine = '';
+  for (;;) {
+    const batch = await api<BatchAnswer>(o, `/batch/info?id=${id}`);
+    const line = bar(batch);
+    if (tty) o.progress.write(`\r${line}`);
+    else if (line !== lastLine) o.progress.write(`${line}\n`);
+    lastLine = line;
+    if (batch.status !== 'processing') {
+      if (tty) o.progress.write('\n');
+      return batch;
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/** Streams GET /batch/download into `output` (never held in memory whole). */
+async function downloadZip(o: BatchApi & BatchOutput, batch: BatchAnswer, output: string): Promise<void> {
+  // hosting=s3 batches put their files in the customer's bucket; the API gives them no zip_url.
+  if (batch.zip_url === '') throw new BatchApiError(`batch ${batch.id} has no ZIP: its files went to your own storage (hosting=s3)`, 404);
+  const res = await request(o, `/batch/download?id=${batch.id}`);
+  if (!res.ok || !res.body) {
+    const body = await res.json().catch(() => null) as { error?: string } | null;
+    throw new BatchApiError(`download failed: ${body?.error ?? `HTTP ${res.status}`}`, res.status);
+  }
+  await pipeline(Readable.fromWeb(res.body as WebReadableStream), fs.createWriteStream(output));
+  o.print(`wrote ${output} (${fs.statSync(output).size} bytes)`);
 }
 
 /**
@@ -61,25 +115,38 @@ export async function runBatchCreate(o: BatchCliOptions): Promise<number> {
     o.print(JSON.stringify(created));
     return 0;
   }
-  const tty = (o.progress as NodeJS.WriteStream).isTTY === true;
-  let batch = created;
-  let lastLine = '';
-  for (;;) {
-    batch = await api<BatchAnswer>(o, `/batch/info?id=${created.id}`);
-    const line = bar(batch);
-    if (tty) o.progress.write(`\r${line}`);
-    else if (line !== lastLine) o.progress.write(`${line}\n`);
-    lastLine = line;
-    if (batch.status !== 'processing') break;
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
-  if (tty) o.progress.write('\n');
+  const batch = await waitForBatch(o, created.id);
   if (batch.status === 'error') o.print(`batch ${batch.id} ended in error: ${batch.error}`);
-  if (o.output) {
-    const res = await fetch(`${o.api.replace(/\/+$/, '')}/api/v1/batch/download?id=${batch.id}`, { headers: { 'X-API-KEY': o.key } });
-    if (!res.ok || !res.body) throw new Error(`download failed: HTTP ${res.status}`);
-    await pipeline(Readable.fromWeb(res.body as WebReadableStream), fs.createWriteStream(o.output));
-    o.print(`wrote ${o.output} (${fs.statSync(o.output).size} bytes)`);
-  }
+  if (o.output) await downloadZip(o, batch, o.output);
   return batch.status === 'finished' ? 0 : 1;
+}
+
+/** `shotfarm batch info ID`: the Batch as GET /batch/info answers it, one JSON line, and its progress bar on stderr. */
+export async function runBatchInfo(o: BatchApi & BatchOutput, id: number): Promise<number> {
+  const batch = await api<BatchAnswer>(o, `/batch/info?id=${id}`);
+  o.progress.write(`${bar(batch)} ${batch.status}${batch.error ? `: ${batch.error}` : ''}\n`);
+  o.print(JSON.stringify(batch));
+  return 0;
+}
+
+/**
+ * `shotfarm batch cancel ID`: POST /batch/cancel. Screenshots not yet captured end unpaid; those done keep
+ * their results. Cancelling a batch that already ended changes nothing and says so.
+ */
+export async function runBatchCancel(o: BatchApi & BatchOutput, id: number): Promise<number> {
+  const batch = await api<BatchAnswer>(o, '/batch/cancel', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id }) });
+  o.progress.write(`batch ${batch.id}: ${batch.status}${batch.error ? `: ${batch.error}` : ''} (${batch.processed} captured, ${batch.failed} failed of ${batch.count})\n`);
+  o.print(JSON.stringify(batch));
+  return 0;
+}
+
+/**
+ * `shotfarm batch download ID -o file.zip`: the batch's ZIP. Without --wait a batch still running gives
+ * the screenshots finished so far (as the API does), and says so.
+ */
+export async function runBatchDownload(o: BatchApi & BatchOutput, id: number, opts: { output: string | null; wait: boolean }): Promise<number> {
+  const batch = opts.wait ? await waitForBatch(o, id) : await api<BatchAnswer>(o, `/batch/info?id=${id}`);
+  if (batch.status === 'processing') o.progress.write(`batch ${id} is still running: the ZIP holds the ${batch.processed} screenshot(s) finished so far (--wait waits for the end)\n`);
+  await downloadZip(o, batch, opts.output ?? `batch-${id}.zip`);
+  return 0;
 }

@@ -152,7 +152,7 @@ export class BatchService {
       await this.queue.cancel(waiting);
       // A job that had already started when the cancel came still delivers a result: the recorder finds
       // its record no longer processing and ignores it, so it is not charged either.
-      await this.records.endWithError(waiting, SCREENSHOT_CANCELLED);
+      await this.records.cancel(waiting, SCREENSHOT_CANCELLED);
     }
     return this.get(caller, id);
   }

@@ -3,7 +3,6 @@ import type { PaymentProvider } from '../../core/contracts/payment-provider.js';
 import type { Db } from '../../core/db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import { OfflinePaymentsGate, type OfflinePaymentsMode } from './offline-payments.js';
-import { OfflinePaymentProvider } from './offline-provider.js';
 import { PaymentMethods } from './payment-methods.js';
 import { PlanCatalog } from './plan-catalog.js';
 import { SubscriptionRenewal } from './renewal.js';
@@ -21,10 +20,11 @@ export interface Billing {
 }
 
 /**
- * Builds the billing services; without a provider, the built-in offline (invoice) one, which only the
- * accounts an operator approved may pay with unless `offlinePayments` is `self-service`.
+ * Builds the billing services over a provider (the container's, chosen in core/di/adapters.ts); the
+ * built-in offline (invoice) one is open only to the accounts an operator approved unless
+ * `offlinePayments` is `self-service`.
  */
-export function createBilling(db: Db, plans: readonly Plan[], log: Logger, provider: PaymentProvider = new OfflinePaymentProvider(), offlinePayments: OfflinePaymentsMode = 'operator'): Billing {
+export function createBilling(db: Db, plans: readonly Plan[], log: Logger, provider: PaymentProvider, offlinePayments: OfflinePaymentsMode = 'operator'): Billing {
   const catalog = new PlanCatalog(plans);
   const methods = new PaymentMethods(db, provider);
   const offline = new OfflinePaymentsGate(provider, offlinePayments);

@@ -17,7 +17,7 @@ export async function dropQueuedPages(records: ScreenshotRecords, queue: JobQueu
     // One id per call: the queue answers how many it dropped, and only a dropped one may be ended here.
     if ((await queue.cancel([page.screenshotId])) === 0) continue;
     // The page is counted in the transaction that ends its record.
-    await records.endWithError([page.screenshotId], PAGE_CANCELLED, async (trx) => {
+    await records.cancel([page.screenshotId], PAGE_CANCELLED, async (trx) => {
       if (await frontier.complete(trx, crawlId, page.screenshotId)) await trx('crawls').where({ id: crawlId }).increment('failed', 1);
     });
     dropped += 1;

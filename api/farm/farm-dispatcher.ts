@@ -11,7 +11,11 @@ import type { ScreenshotRecords } from '../screenshots/screenshot-records.js';
 export const NOT_QUEUED = 'The job could not be queued; nothing was charged';
 
 /** A screenshot the farm must capture: its record id, account and normalised spec. */
-export interface FarmWork { id: number; companyId: number; priority: number; spec: CaptureSpec; route: Route }
+export interface FarmWork {
+  id: number; companyId: number; priority: number; spec: CaptureSpec; route: Route;
+  /** the record's request_id ('' or absent: none), carried in the job to the agent's log lines */
+  requestId?: string;
+}
 
 /**
  * The API's door to the farm: admission before records exist, routing decided with the live nodes,
@@ -41,7 +45,7 @@ export class FarmDispatcher {
     const failed: number[] = [];
     for (const w of work) {
       const tier: QueueTier = bulk ? 'bulk' : w.priority >= HIGH_PRIORITY_THRESHOLD ? 'high' : 'normal';
-      const job: CaptureJob = { spec: { ...w.spec, id: w.id }, tier, companyId: w.companyId, egressCountry: w.route.egressCountry, proxy: w.route.proxy, enqueuedAt: Date.now() };
+      const job: CaptureJob = { spec: { ...w.spec, id: w.id }, tier, companyId: w.companyId, egressCountry: w.route.egressCountry, proxy: w.route.proxy, enqueuedAt: Date.now(), ...(w.requestId ? { requestId: w.requestId } : {}) };
       try {
         await this.queue.enqueue(job);
       } catch (err) {
@@ -49,7 +53,7 @@ export class FarmDispatcher {
         failed.push(w.id);
       }
     }
-    await this.records.endWithError(failed, NOT_QUEUED);
+    await this.records.endWithError(failed, NOT_QUEUED, 'not_queued');
     return failed;
   }
 }

@@ -54,6 +54,7 @@ export function authenticate(db: Db, jwt: JwtService) {
     } else {
       throw invalidApiKey('Missing API key: pass it as the key query parameter, the X-API-KEY header or a Bearer token');
     }
+    ctx.state.caller.requestId = ctx.state.requestId;
     await next();
   };
 }

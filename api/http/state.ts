@@ -15,6 +15,8 @@ export interface Caller {
   impersonatedBy?: number | null;
   /** the session token, when the credential was the dashboard's session cookie (it answers the CSRF proof) */
   sessionCookie?: string;
+  /** the id of the HTTP request acting (api/http/request-id.ts): the records it creates carry it */
+  requestId?: string;
 }
 
 export interface AppState {

@@ -1,12 +1,14 @@
-import Router from '@koa/router';
+import { z } from 'zod';
 import { DEVICES } from '../../core/devices.js';
-import type { AppState } from '../http/state.js';
+import { Device } from './response-shapes.js';
+import { defineRoute, type ApiRoute } from './route.js';
 
 /** GET /device/list: the device catalogue. */
-export function deviceRoutes(): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/device' });
-  router.get('/list', (ctx) => {
-    ctx.body = { success: true, data: DEVICES };
-  });
-  return router;
-}
+export const DEVICE_ROUTES: ApiRoute[] = [
+  defineRoute({
+    method: 'get', path: '/device/list', operationId: 'listDevices', tag: 'Devices', credentials: 'account',
+    summary: 'Device emulation profiles',
+    response: { data: z.array(Device), description: 'The profiles; a device_name is usable in screenshot create' },
+    handler: () => DEVICES,
+  }),
+];

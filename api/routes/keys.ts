@@ -1,29 +1,35 @@
-import Router from '@koa/router';
-import type { Db } from '../../core/db/connect.js';
-import { readParams } from '../../core/request/read-params.js';
+import { z } from 'zod';
 import { createApiKey, listApiKeys, revokeApiKey } from '../accounts/key-management.js';
 import { KEY_CREATE_PARAMS, KEY_ID_PARAMS } from '../auth/auth-params.js';
-import { jsonBodyParams } from '../http/json-body.js';
-import { callerOf, type AppState } from '../http/state.js';
+import { callerOf } from '../http/state.js';
+import { ApiKey, NewApiKey } from './response-shapes.js';
+import { defineRoute, type ApiRoute } from './route.js';
+
+const tag = 'API keys';
 
 /** GET /key/list, POST /key/create and POST /key/delete?id=: the account's API keys. */
-export function keyRoutes(db: Db): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/key' });
-
-  router.get('/list', async (ctx) => {
-    ctx.body = { success: true, data: await listApiKeys(db, callerOf(ctx)) };
-  });
-
-  router.post('/create', async (ctx) => {
-    const p = readParams(KEY_CREATE_PARAMS, jsonBodyParams(ctx));
-    ctx.body = { success: true, data: await createApiKey(db, callerOf(ctx), p.name || null) };
-  });
-
-  router.post('/delete', async (ctx) => {
-    const { id } = readParams(KEY_ID_PARAMS, jsonBodyParams(ctx), ['id']);
-    await revokeApiKey(db, callerOf(ctx), id as number);
-    ctx.body = { success: true, data: { id, deleted: true } };
-  });
-
-  return router;
-}
+export const KEY_ROUTES: ApiRoute[] = [
+  defineRoute({
+    method: 'get', path: '/key/list', operationId: 'listApiKeys', tag, credentials: 'account',
+    summary: 'The account\'s API keys (never their secrets)',
+    response: { data: z.array(ApiKey), description: 'The keys' },
+    handler: (ctx, { db }) => listApiKeys(db, callerOf(ctx)),
+  }),
+  defineRoute({
+    method: 'post', path: '/key/create', operationId: 'createApiKey', tag, credentials: 'account',
+    summary: 'A new API key: its secret is in this answer only',
+    body: KEY_CREATE_PARAMS,
+    response: { data: NewApiKey, description: 'The key with its secret' },
+    handler: (ctx, { db }, p) => createApiKey(db, callerOf(ctx), p.name || null),
+  }),
+  defineRoute({
+    method: 'post', path: '/key/delete', operationId: 'deleteApiKey', tag, credentials: 'account',
+    summary: 'Revoke an API key (not the one the request uses)',
+    query: KEY_ID_PARAMS, required: ['id'],
+    response: { data: z.looseObject({ id: z.number().int(), deleted: z.literal(true) }), description: 'The key is revoked' },
+    handler: async (ctx, { db }, { id }) => {
+      await revokeApiKey(db, callerOf(ctx), id as number);
+      return { id, deleted: true };
+    },
+  }),
+];

@@ -1,111 +1,170 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
-import Router from '@koa/router';
-import type { ClientCompat } from '../../core/config/config.js';
-import type { ObjectStore } from '../../core/contracts/object-store.js';
-import type { Db } from '../../core/db/connect.js';
+import { z } from 'zod';
+import { CREATE_PARAMS } from '../../core/request/create-params.js';
 import { DEFAULT_PAGE_SIZE, FILE_PARAMS, HTML_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS, SCREENSHOT_LIST_PARAMS, SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS } from '../../core/request/endpoint-params.js';
+import { notFound } from '../../core/errors.js';
 import { readParams } from '../../core/request/read-params.js';
+import { stepSchema, trackerSchema } from '../../core/request/steps-and-trackers.js';
 import { toScreenshotRecord } from '../../core/screenshot-record.js';
 import { queryOf } from '../http/query.js';
-import { callerOf, type AppContext, type AppState } from '../http/state.js';
-import type { ScreenshotEvents } from '../farm/screenshot-events.js';
+import { callerOf, type AppContext } from '../http/state.js';
 import { attachment } from '../retrieval/content-disposition.js';
 import { findFile, readAll } from '../retrieval/file-access.js';
 import { sendStoredContent } from '../retrieval/stored-content.js';
 import { changesImage, renderThumbnail } from '../retrieval/thumbnail-render.js';
-import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import { createAnswerData } from './create-answer.js';
+import { createAnswer, Screenshot, ScreenshotInfo } from './response-shapes.js';
+import { defineRoute, type ApiRoute, type RouteDeps } from './route.js';
 
-/** GET /screenshot/*: create, info, list, search, delete and thumbnail. */
-export interface ScreenshotRouteDeps { service: ScreenshotService; db: Db; objects: ObjectStore; events: ScreenshotEvents; clientCompat: ClientCompat }
+const tag = 'Screenshots';
 
-export function screenshotRoutes(deps: ScreenshotRouteDeps): Router<AppState> {
-  const { service } = deps;
-  const router = new Router<AppState>({ prefix: '/screenshot' });
+/** steps and trackers come as one JSON array in the query (or in bracket notation): their readers are their own. */
+const jsonArray = (description: string, items: z.ZodType): Record<string, unknown> => ({
+  description, content: { 'application/json': { schema: { type: 'array', items: z.toJSONSchema(items, { io: 'input' }) } } },
+});
 
-  router.get('/create', async (ctx) => {
-    const rows = await service.create(callerOf(ctx), queryOf(ctx));
-    ctx.body = { success: true, data: createAnswerData(rows.map((r) => toScreenshotRecord(r, 'create')), deps.clientCompat) };
+/** A screenshot's HTML, PDF or video: as stored, or as another (inert) type, shown or downloaded. */
+async function sendOutput(ctx: AppContext, deps: RouteDeps, id: number, kind: 'html' | 'pdf' | 'video', how: { download: boolean; type?: string }): Promise<void> {
+  const file = await findFile(deps.db, callerOf(ctx).companyId, id, kind, null);
+  ctx.set('Cache-Control', 'private, max-age=86400');
+  sendStoredContent(ctx, {
+    type: how.type ?? file.content_type,
+    length: file.size_bytes,
+    body: await deps.objects.get(file.storage_key),
+    disposition: how.download ? attachment(`screenshot-${id}${extname(file.storage_key)}`) : undefined,
   });
+}
 
-  router.get('/info', async (ctx) => {
-    const { id, wait } = readParams(SCREENSHOT_INFO_PARAMS, queryOf(ctx), ['id']);
-    const caller = callerOf(ctx);
-    // Beyond the spec: `wait` holds the answer until the record leaves processing, at most `wait` seconds.
-    // The look before waiting reads the status only; the record is read once, when it is answered.
-    if (wait && (await service.status(caller, id as number)) === 'processing') {
-      const gone = new AbortController();
-      ctx.req.once('close', () => gone.abort());
-      await deps.events.waitFor(id as number, wait * 1000, gone.signal);
-    }
-    const row = await service.get(caller, id as number);
-    const kinds = await service.outputKinds(caller, row.id);
-    ctx.body = { success: true, data: { ...toScreenshotRecord(row), has_html: kinds.has('html'), has_pdf: kinds.has('pdf'), has_video: kinds.has('video') } };
-  });
+/** /screenshot/*: create, info, list, search, delete, and the stored outputs (image, HTML, PDF, video). */
+export const SCREENSHOT_ROUTES: ApiRoute[] = [
+  defineRoute({
+    method: 'get', path: '/screenshot/create', operationId: 'createScreenshots', tag, credentials: 'account',
+    summary: 'Create screenshot(s): one record per url × country',
+    query: CREATE_PARAMS, required: ['url'],
+    extraQuery: {
+      steps: jsonArray('JSON array of automation steps (or step[i][field] bracket notation)', stepSchema),
+      trackers: jsonArray('JSON array of trackers (or tracker[i][field] bracket notation; not both)', trackerSchema),
+    },
+    // The service reads every option itself (steps and trackers in their several encodings, unknown names warned).
+    validatedBy: 'handler',
+    response: { data: createAnswer(Screenshot), description: 'The new records, status processing' },
+    handler: async (ctx, deps) => {
+      const rows = await deps.screenshots.create(callerOf(ctx), queryOf(ctx));
+      return createAnswerData(rows.map((r) => toScreenshotRecord(r, 'create')), deps.config.clientCompat);
+    },
+  }),
 
-  router.get('/list', async (ctx) => {
-    const p = readParams(SCREENSHOT_LIST_PARAMS, queryOf(ctx));
-    const rows = await service.list(callerOf(ctx), { status: p.status, country: p.country, tag: p.tag, limit: p.limit ?? DEFAULT_PAGE_SIZE, offset: p.offset ?? 0 });
-    ctx.body = { success: true, data: rows.map((r) => toScreenshotRecord(r)) };
-  });
+  defineRoute({
+    method: 'get', path: '/screenshot/info', operationId: 'getScreenshot', tag, credentials: 'account',
+    summary: 'One screenshot record, with has_html/has_pdf/has_video',
+    query: SCREENSHOT_INFO_PARAMS, required: ['id'],
+    response: { data: ScreenshotInfo, description: 'The record' },
+    handler: async (ctx, deps, { id, wait }) => {
+      const caller = callerOf(ctx);
+      // Beyond the spec: `wait` holds the answer until the record leaves processing, at most `wait` seconds.
+      // The look before waiting reads the status only; the record is read once, when it is answered.
+      if (wait && (await deps.screenshots.status(caller, id as number)) === 'processing') {
+        const gone = new AbortController();
+        ctx.req.once('close', () => gone.abort());
+        await deps.events.waitFor(id as number, wait * 1000, gone.signal);
+      }
+      const row = await deps.screenshots.get(caller, id as number);
+      const kinds = await deps.screenshots.outputKinds(caller, row.id);
+      return { ...toScreenshotRecord(row), has_html: kinds.has('html'), has_pdf: kinds.has('pdf'), has_video: kinds.has('video') };
+    },
+  }),
 
-  router.get('/search', async (ctx) => {
-    const p = readParams(SCREENSHOT_SEARCH_PARAMS, queryOf(ctx), ['url']);
-    const rows = await service.list(callerOf(ctx), { status: p.status, country: p.country, tag: p.tag, urlContains: p.url, limit: p.limit ?? DEFAULT_PAGE_SIZE, offset: p.offset ?? 0 });
-    ctx.body = { success: true, data: rows.map((r) => toScreenshotRecord(r)) };
-  });
+  defineRoute({
+    method: 'get', path: '/screenshot/list', operationId: 'listScreenshots', tag, credentials: 'account',
+    summary: 'Screenshot records, newest first',
+    query: SCREENSHOT_LIST_PARAMS,
+    response: { data: z.array(Screenshot), description: 'The records' },
+    handler: async (ctx, deps, p) => {
+      const rows = await deps.screenshots.list(callerOf(ctx), { status: p.status, country: p.country, tag: p.tag, limit: p.limit ?? DEFAULT_PAGE_SIZE, offset: p.offset ?? 0 });
+      return rows.map((r) => toScreenshotRecord(r));
+    },
+  }),
 
-  router.get('/delete', async (ctx) => {
-    const p = readParams(SCREENSHOT_DELETE_PARAMS, queryOf(ctx), ['id']);
-    const scope = p.data ?? 'all';
-    await service.delete(callerOf(ctx), p.id as number, scope);
-    ctx.body = { success: true, data: { id: p.id, deleted: scope } };
-  });
+  defineRoute({
+    method: 'get', path: '/screenshot/search', operationId: 'searchScreenshots', tag, credentials: 'account',
+    summary: 'Screenshot records whose url contains the text',
+    query: SCREENSHOT_SEARCH_PARAMS, required: ['url'],
+    response: { data: z.array(Screenshot), description: 'The records' },
+    handler: async (ctx, deps, p) => {
+      const rows = await deps.screenshots.list(callerOf(ctx), { status: p.status, country: p.country, tag: p.tag, urlContains: p.url, limit: p.limit ?? DEFAULT_PAGE_SIZE, offset: p.offset ?? 0 });
+      return rows.map((r) => toScreenshotRecord(r));
+    },
+  }),
 
-  router.get('/thumbnail', async (ctx) => {
-    const { id, shot, filename, ...options } = readParams(THUMBNAIL_PARAMS, queryOf(ctx), ['id']);
-    const file = await findFile(deps.db, callerOf(ctx).companyId, id as number, 'image', shot ?? 1);
-    const etag = `"${createHash('sha256').update(JSON.stringify([file.storage_key, file.size_bytes, options])).digest('base64url').slice(0, 27)}"`;
-    // A finished screenshot never changes, so a client may keep it; `private` because it needs a key.
-    ctx.set('Cache-Control', 'private, max-age=86400');
-    ctx.set('ETag', etag);
-    const disposition = filename ? attachment(filename) : undefined;
-    if (ctx.get('If-None-Match') === etag) {
-      ctx.status = 304;
-      return;
-    }
-    if (!changesImage(options)) {
-      sendStoredContent(ctx, { type: file.content_type, length: file.size_bytes, body: await deps.objects.get(file.storage_key), disposition });
-      return;
-    }
-    const thumb = await renderThumbnail(await readAll(deps.objects, file.storage_key), options);
-    sendStoredContent(ctx, { type: `image/${thumb.format}`, body: thumb.data, disposition });
-  });
+  defineRoute({
+    method: 'get', path: '/screenshot/delete', operationId: 'deleteScreenshot', tag, credentials: 'account',
+    summary: 'Delete a record or part of it',
+    query: SCREENSHOT_DELETE_PARAMS, required: ['id'],
+    response: { data: z.looseObject({ id: z.number().int(), deleted: SCREENSHOT_DELETE_PARAMS.data.schema }), description: 'What was deleted' },
+    handler: async (ctx, deps, p) => {
+      const scope = p.data ?? 'all';
+      await deps.screenshots.delete(callerOf(ctx), p.id as number, scope);
+      return { id: p.id, deleted: scope };
+    },
+  }),
 
-  /** A screenshot's HTML, PDF or video: as stored, or as another (inert) type, shown or downloaded. */
-  async function sendOutput(ctx: AppContext, kind: 'html' | 'pdf' | 'video', how: { download: boolean; type?: string }): Promise<void> {
-    const { id } = readParams(FILE_PARAMS, queryOf(ctx), ['id']);
-    const file = await findFile(deps.db, callerOf(ctx).companyId, id as number, kind, null);
-    ctx.set('Cache-Control', 'private, max-age=86400');
-    sendStoredContent(ctx, {
-      type: how.type ?? file.content_type,
-      length: file.size_bytes,
-      body: await deps.objects.get(file.storage_key),
-      disposition: how.download ? attachment(`screenshot-${id}${extname(file.storage_key)}`) : undefined,
-    });
-  }
+  defineRoute({
+    method: 'get', path: '/screenshot/thumbnail', operationId: 'getScreenshotThumbnail', tag, credentials: 'account',
+    summary: 'An image of a stored screenshot',
+    description: 'With `token` (a webhook\'s signed image_url) it answers the stored image without a credential; thumbnail options need the credential.',
+    query: THUMBNAIL_PARAMS, required: ['id'],
+    response: { content: ['image/png', 'image/jpeg', 'image/webp'], description: 'The image (304 when If-None-Match matches its ETag)' },
+    signedLink: async (ctx, deps) => {
+      const token = new URLSearchParams(ctx.querystring).get('token') as string;
+      const { id } = readParams(FILE_PARAMS, queryOf(ctx), ['id']);
+      // A wrong or expired token is indistinguishable from a screenshot that does not exist.
+      if (!deps.imageLinks.allows(id as number, token)) throw notFound('Screenshot');
+      await deps.imageLinks.stream(ctx, id as number);
+    },
+    handler: async (ctx, deps, { id, shot, filename, ...options }) => {
+      const file = await findFile(deps.db, callerOf(ctx).companyId, id as number, 'image', shot ?? 1);
+      const etag = `"${createHash('sha256').update(JSON.stringify([file.storage_key, file.size_bytes, options])).digest('base64url').slice(0, 27)}"`;
+      // A finished screenshot never changes, so a client may keep it; `private` because it needs a key.
+      ctx.set('Cache-Control', 'private, max-age=86400');
+      ctx.set('ETag', etag);
+      const disposition = filename ? attachment(filename) : undefined;
+      if (ctx.get('If-None-Match') === etag) {
+        ctx.status = 304;
+        return;
+      }
+      if (!changesImage(options)) {
+        sendStoredContent(ctx, { type: file.content_type, length: file.size_bytes, body: await deps.objects.get(file.storage_key), disposition });
+        return;
+      }
+      const thumb = await renderThumbnail(await readAll(deps.objects, file.storage_key), options);
+      sendStoredContent(ctx, { type: `image/${thumb.format}`, body: thumb.data, disposition });
+    },
+  }),
 
   // The HTML is the captured site's own markup: a download by default (text/html, as the spec types it),
   // or with view=text shown in the browser as plain text, which no browser runs.
-  router.get('/html', async (ctx) => {
-    const { view } = readParams(HTML_PARAMS, queryOf(ctx), ['id']);
-    await sendOutput(ctx, 'html', view === 'text' ? { download: false, type: 'text/plain; charset=utf-8' } : { download: true });
-  });
+  defineRoute({
+    method: 'get', path: '/screenshot/html', operationId: 'getScreenshotHtml', tag, credentials: 'account',
+    summary: 'The rendered HTML: a text/html download, or inert text/plain with view=text',
+    query: HTML_PARAMS, required: ['id'],
+    response: { content: ['text/html', 'text/plain'], description: 'The HTML' },
+    handler: (ctx, deps, { id, view }) => sendOutput(ctx, deps, id as number, 'html', view === 'text' ? { download: false, type: 'text/plain; charset=utf-8' } : { download: true }),
+  }),
   // PDFs show in the browser's viewer; videos are downloads: a sandboxed video document does not play in
   // Chromium (stored-content.ts).
-  router.get('/pdf', (ctx) => sendOutput(ctx, 'pdf', { download: false }));
-  router.get('/video', (ctx) => sendOutput(ctx, 'video', { download: true }));
-
-  return router;
-}
+  defineRoute({
+    method: 'get', path: '/screenshot/pdf', operationId: 'getScreenshotPdf', tag, credentials: 'account',
+    summary: 'The PDF',
+    query: FILE_PARAMS, required: ['id'],
+    response: { content: ['application/pdf'], description: 'The PDF' },
+    handler: (ctx, deps, { id }) => sendOutput(ctx, deps, id as number, 'pdf', { download: false }),
+  }),
+  defineRoute({
+    method: 'get', path: '/screenshot/video', operationId: 'getScreenshotVideo', tag, credentials: 'account',
+    summary: 'The screencast video',
+    query: FILE_PARAMS, required: ['id'],
+    response: { content: ['video/mp4', 'video/webm', 'image/gif'], description: 'The video, by video_format' },
+    handler: (ctx, deps, { id }) => sendOutput(ctx, deps, id as number, 'video', { download: true }),
+  }),
+];

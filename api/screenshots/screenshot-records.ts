@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { CaptureResult } from '../../core/contracts/job-queue.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
 import type { Db } from '../../core/db/connect.js';
+import type { ErrorCause } from '../../core/error-cause.js';
 import type { Logger } from '../../core/logger.js';
 import type { ScreenshotDraft } from '../../core/request/create-request.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
@@ -34,16 +35,24 @@ export interface Comparison {
 
 export type DeleteScope = 'image' | 'url' | 'metadata' | 'all';
 
+/** Who creates records: the account, the key, and the HTTP request (its id is stored on each record). */
+export interface RecordCreator { companyId: number; apiKeyId: number | null; requestId?: string }
+
+/** How a record ended, as the results metric counts it: a cancel ends the record `error` too, but is no failure. */
+export type EndingStatus = 'finished' | 'error' | 'cancelled';
+
 /**
  * The one writer of a screenshot record: its status, result fields and files, and the status its app
  * runs take from it. A record is inserted `processing` with its app runs `pending`; it leaves
  * `processing` once, by its result or by an error that ends it without one (cancelled, never queued),
- * and every such ending does the same three things: the record's pending app runs are queued (the
+ * and every such ending does the same things: the record's pending app runs are queued (the
  * runner then runs the apps that run on errors and ends the others with the reason), the app runner is
- * woken when there are any, and the requests waiting for the record (`info?wait`) are woken.
+ * woken when there are any, the requests waiting for the record (`info?wait`) are woken, the outcome is
+ * logged once (with the record's request_id) and counted (onEnded).
  */
 export class ScreenshotRecords {
   private readonly runsQueuedListeners: (() => void)[] = [];
+  private readonly endedListeners: ((status: EndingStatus, count: number) => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -58,15 +67,20 @@ export class ScreenshotRecords {
     this.runsQueuedListeners.push(listener);
   }
 
+  /** Runs after every ending with how many records ended so (the results metric). */
+  onEnded(listener: (status: EndingStatus, count: number) => void): void {
+    this.endedListeners.push(listener);
+  }
+
   /** Inserts validated drafts as `processing` records with a `pending` run per app; returns the rows in draft order. */
   async insertDrafts(
-    trx: Knex.Transaction, caller: { companyId: number; apiKeyId: number | null }, drafts: ScreenshotDraft[],
+    trx: Knex.Transaction, caller: RecordCreator, drafts: ScreenshotDraft[],
     opts: RecordOwner & { appConfigIds?: number[]; routings?: string[]; runFilenames?: string[] } = {},
   ): Promise<ScreenshotRow[]> {
     if (drafts.length === 0) return [];
     const { appConfigIds = [], routings = [], runFilenames = [], ...owner } = opts;
     const rows = drafts.map((d, i) => toDbValues({
-      ...d.fields, ...owner, company_id: caller.companyId, api_key_id: caller.apiKeyId, status: 'processing', routing: routings[i] ?? '', capture_spec: d.spec, spec_hash: d.specHash,
+      ...d.fields, ...owner, company_id: caller.companyId, api_key_id: caller.apiKeyId, request_id: caller.requestId ?? '', status: 'processing', routing: routings[i] ?? '', capture_spec: d.spec, spec_hash: d.specHash,
     }));
     const inserted: ScreenshotRow[] = [];
     // Chunks bound the statement size (a batch inserts up to thousands of rows); ids ascend in insert order.
@@ -85,7 +99,7 @@ export class ScreenshotRecords {
    * record's results and the same stored files (the file rows are copied, the objects shared).
    */
   async insertCacheHit(
-    trx: Knex.Transaction, caller: { companyId: number; apiKeyId: number | null }, draft: ScreenshotDraft, sourceId: number, appConfigIds: number[],
+    trx: Knex.Transaction, caller: RecordCreator, draft: ScreenshotDraft, sourceId: number, appConfigIds: number[],
     owner: RecordOwner = {}, runFilename = '',
   ): Promise<ScreenshotRow> {
     const source = await trx('screenshots').where({ company_id: caller.companyId, id: sourceId })
@@ -95,7 +109,7 @@ export class ScreenshotRecords {
       // The request's warnings, then the capture's; a same-worded request warning of the source once.
       warnings: [...new Set([...draft.fields.warnings, ...(source.warnings as string[])])],
       user_agent: draft.fields.user_agent || source.user_agent,
-      company_id: caller.companyId, api_key_id: caller.apiKeyId, status: 'finished', cost: 0, routing: `cache:${sourceId}`,
+      company_id: caller.companyId, api_key_id: caller.apiKeyId, request_id: caller.requestId ?? '', status: 'finished', cost: 0, routing: `cache:${sourceId}`,
       capture_spec: draft.spec, spec_hash: draft.specHash, finished_at: trx.fn.now(),
     })).returning('id');
     const id = Number(row.id);
@@ -113,14 +127,17 @@ export class ScreenshotRecords {
    * error costs nothing (its cost becomes 0). Returns what the record's batch or crawl needs when it was applied.
    */
   async applyResult(result: CaptureResult): Promise<{ outcome: RecordOutcome; ended?: EndedByResult }> {
+    // An agent older than the field says no cause: its error was the capture's, not the page's.
+    const errorCause: ErrorCause | null = result.status === 'finished' ? null : result.errorCause ?? 'capture_failed';
     const applied = await this.db.transaction(async (trx) => {
-      const row = await trx('screenshots').where({ id: result.id }).forUpdate().first('id', 'company_id', 'status', 'cost', 'user_agent', 'batch_id', 'crawl_id', 'monitor_id');
+      const row = await trx('screenshots').where({ id: result.id }).forUpdate().first('id', 'company_id', 'status', 'cost', 'user_agent', 'batch_id', 'crawl_id', 'request_id', 'monitor_id');
       if (!row) return 'orphan' as const;
       if (row.status !== 'processing') return 'duplicate' as const;
       const finished = result.status === 'finished';
       await trx('screenshots').where({ id: result.id }).update({
         status: result.status,
         error: finished ? '' : result.error || 'The capture failed',
+        error_cause: errorCause,
         cost: finished ? row.cost : 0,
         final_url: result.finalUrl,
         final_urls: JSON.stringify(result.finalUrls),
@@ -150,7 +167,7 @@ export class ScreenshotRecords {
         batchId: row.batch_id === null ? null : Number(row.batch_id), crawlId: row.crawl_id === null ? null : Number(row.crawl_id),
         monitorId: row.monitor_id === null ? null : Number(row.monitor_id),
       };
-      return { ended, runsQueued };
+      return { ended, runsQueued, requestId: String(row.request_id ?? '') };
     });
 
     if (typeof applied === 'string') {
@@ -160,27 +177,43 @@ export class ScreenshotRecords {
       await deleteUnreferencedObjects(this.db, this.objects, result.files.map((f) => f.key)).catch((err: unknown) => this.log.warn({ err, id: result.id }, 'could not delete the files of an unused result'));
       return { outcome: applied };
     }
-    this.announce([result.id], applied.runsQueued);
+    // The one log line of this capture's outcome: a redelivered result changes nothing and logs nothing here.
+    const line = { id: result.id, request_id: applied.requestId, status: result.status, node: result.node.id, seconds: (result.timings.total ?? 0) / 1000 };
+    if (result.status === 'finished') this.log.info(line, 'screenshot finished');
+    else this.log.info({ ...line, error: result.error, error_cause: errorCause }, 'screenshot ended with an error');
+    this.announce([result.id], applied.runsQueued, result.status);
     return { outcome: 'applied', ended: applied.ended };
   }
 
   /**
-   * Ends records that will get no result (cancelled, never queued) as `error` with `reason`, at cost 0
-   * (only finished records are charged). Only records still `processing` end; `within` runs in the same
+   * Ends records that will get no result (never queued) as `error` with `reason` and its
+   * stable `cause`, at cost 0 (only finished records are charged). Only records still `processing` end; `within` runs in the same
    * transaction with the ids that did (the owner's bookkeeping: a crawl counts its page). Returns those ids.
    */
-  async endWithError(ids: number[], reason: string, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
+  async endWithError(ids: number[], reason: string, cause: ErrorCause, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
+    return this.endWithout(ids, reason, 'error', cause, within);
+  }
+
+  /** Like endWithError, for records their owner cancelled (a batch or crawl): counted as `cancelled`. */
+  async cancel(ids: number[], reason: string, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
+    return this.endWithout(ids, reason, 'cancelled', 'cancelled', within);
+  }
+
+  private async endWithout(ids: number[], reason: string, status: 'error' | 'cancelled', cause: ErrorCause, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
     if (ids.length === 0) return [];
-    const { ended, runsQueued } = await this.db.transaction(async (trx) => {
-      const rows: { id: number }[] = await trx('screenshots').whereIn('id', ids).where({ status: 'processing' })
-        .update({ status: 'error', error: reason, cost: 0, finished_at: trx.fn.now() }).returning('id');
-      const endedIds = rows.map((r) => Number(r.id));
-      if (endedIds.length === 0) return { ended: endedIds, runsQueued: 0 };
+    const { rows, runsQueued } = await this.db.transaction(async (trx) => {
+      const endedRows: { id: number; request_id: string }[] = await trx('screenshots').whereIn('id', ids).where({ status: 'processing' })
+        .update({ status: 'error', error: reason, error_cause: cause, cost: 0, finished_at: trx.fn.now() }).returning(['id', 'request_id']);
+      const endedIds = endedRows.map((r) => Number(r.id));
+      if (endedIds.length === 0) return { rows: endedRows, runsQueued: 0 };
       const queued = await this.queueAppRuns(trx, endedIds);
       await within?.(trx, endedIds);
-      return { ended: endedIds, runsQueued: queued };
+      return { rows: endedRows, runsQueued: queued };
     });
-    this.announce(ended, runsQueued);
+    const ended = rows.map((r) => Number(r.id));
+    // The one log line of each such record's outcome (only the records this call ended).
+    for (const r of rows) this.log.info({ id: Number(r.id), request_id: r.request_id, status, error: reason }, status === 'cancelled' ? 'screenshot cancelled' : 'screenshot ended with an error');
+    this.announce(ended, runsQueued, status);
     return ended;
   }
 
@@ -256,7 +289,8 @@ export class ScreenshotRecords {
   }
 
   /** After the commit of an ending: the runner starts the queued runs, and the waiters answer. */
-  private announce(ids: number[], runsQueued: number): void {
+  private announce(ids: number[], runsQueued: number, status: EndingStatus): void {
+    if (ids.length > 0) for (const listener of this.endedListeners) listener(status, ids.length);
     // Most screenshots have no apps, and a wake costs the runner four queries: only when there is work.
     if (runsQueued > 0) for (const listener of this.runsQueuedListeners) listener();
     for (const id of ids) this.events.finished(id);

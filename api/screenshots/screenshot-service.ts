@@ -95,7 +95,7 @@ export class ScreenshotService {
 
     const work = fresh.map((draft, i) => {
       const row = rows[freshAt[i] as number] as ScreenshotRow;
-      return { id: row.id, companyId: caller.companyId, priority: row.priority, spec: draft.spec, route: routes[i] as Route };
+      return { id: row.id, companyId: caller.companyId, priority: row.priority, spec: draft.spec, route: routes[i] as Route, requestId: row.request_id };
     });
     // A job that cannot be queued ends its record (the dispatcher says which).
     const notQueued = await this.farm.dispatch(work, opts.bulk ?? false);

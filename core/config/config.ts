@@ -45,6 +45,10 @@ export interface Config {
 
 export const CLIENT_COMPAT_MODES = ['spec', 'screenshotcenter'] as const;
 export type ClientCompat = (typeof CLIENT_COMPAT_MODES)[number];
+export const DRIVER_KINDS = ['playwright', 'selenium'] as const;
+export type DriverKind = (typeof DRIVER_KINDS)[number];
+export const OFFLINE_PAYMENT_MODES = ['operator', 'self-service'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** How the control plane schedules work. */
 export interface FarmConfig {
@@ -64,7 +68,7 @@ export interface AgentConfig {
   slots: number;
   countries: string[];
   nodeId: string;
-  driver: 'playwright' | 'selenium';
+  driver: DriverKind;
   seleniumGridUrl: string | null;
   chromiumPath: string;
   firefoxPath: string;
@@ -100,7 +104,7 @@ export interface BillingConfig {
   /** how often due subscriptions are renewed */
   renewalSeconds: number;
   /** who may pay through the built-in offline (invoice) provider: accounts an admin approved, or anyone */
-  offlinePayments: 'operator' | 'self-service';
+  offlinePayments: (typeof OFFLINE_PAYMENT_MODES)[number];
 }
 
 /** Page monitors: how often replicas look for due runs, and the shortest interval a monitor may have. */

@@ -1,14 +1,7 @@
-import os from 'node:os';
-import path from 'node:path';
-import { z } from 'zod';
-import { isCidrOrHost, parseCidr } from '../net/cidr.js';
-import { BROWSERS, type BrowserName } from '../capture-spec.js';
-import { DEFAULT_MAX_PAGE_HEIGHT, PNG_ENCODINGS, type PngEncoding } from '../contracts/browser-driver.js';
-import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
-import { DEFAULT_PLANS } from '../billing/default-plans.js';
-import { readPlansFile } from './plans-file.js';
-import { CLIENT_COMPAT_MODES, type ClientCompat, type Config } from './config.js';
-import { SETTLE_CAP_DEFAULT_SECONDS } from './settings.js';
+import type { Config } from './config.js';
+import { InvalidSetting } from './setting-parsers.js';
+import { COUNTRY_PROXY_VARIABLE, SETTING, type Setting } from './settings.js';
+import { MONITOR_MIN_INTERVAL_SECONDS } from '../request/monitor-params.js';
 
 /** Raised when a setting is invalid; its message names every bad setting so start-up can print it. */
 export class ConfigError extends Error {
@@ -18,253 +11,143 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
-const BOOLEAN_WORDS: Record<string, boolean> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** The trimmed text of a variable, or null when it is absent or blank (blank counts as not set). */
+export function settingText(env: Env, name: string): string | null {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? null : v.trim();
+}
 
-/** Reads and validates the configuration from an environment (process.env in entry points). */
+/**
+ * Reads and validates the configuration from an environment (process.env in entry points). Every value,
+ * default and check comes from its declaration in settings.ts; what is here is only how the values
+ * combine into the Config and the checks that span several settings.
+ */
 export function loadConfig(env: Env): Config {
   const problems: string[] = [];
-  const text = (name: string): string | null => {
-    const v = env[name];
-    return v === undefined || v.trim() === '' ? null : v.trim();
-  };
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const v = text(name);
-    if (v === null) return fallback;
-    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-      problems.push(`${name}: must be a whole number from ${min} to ${max} (got "${v}")`);
-      return fallback;
-    }
-    return Number(v);
-  };
-  const bool = (name: string, fallback: boolean): boolean => {
-    const v = text(name);
-    if (v === null) return fallback;
-    const b = BOOLEAN_WORDS[v.toLowerCase()];
-    if (b === undefined) {
-      problems.push(`${name}: must be true or false (got "${v}")`);
-      return fallback;
-    }
-    return b;
-  };
-  const url = (name: string, protocols: string[]): string | null => {
-    const v = text(name);
-    if (v === null) return null;
+  /** The value of one setting; a bad text is named in the problems and the default stands in meanwhile. */
+  const read = <T>(s: Setting<T>, name = s.name): T => {
     try {
-      const u = new URL(v);
-      if (!protocols.includes(u.protocol)) throw new Error('protocol');
-      return v;
-    } catch {
-      problems.push(`${name}: must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${v}")`);
-      return null;
+      return s.value(settingText(env, name));
+    } catch (err) {
+      if (!(err instanceof InvalidSetting)) throw err;
+      problems.push(...err.problems.map((p) => `${name}: ${p}`));
+      return s.value(null);
     }
   };
+  const S = SETTING;
 
-  const port = int('PORT', 8080, 0, 65535);
-  const host = text('HOST') ?? '0.0.0.0';
-  const dataDir = path.resolve(text('SHOTFARM_DATA_DIR') ?? './data');
-  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
-  const natsUrl = url('NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']);
-  const natsPrefix = text('SHOTFARM_NATS_PREFIX') ?? 'shotfarm';
-  if (!/^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(natsPrefix)) problems.push(`SHOTFARM_NATS_PREFIX: must be a letter then up to 31 letters, digits or _ (got "${natsPrefix}")`);
-
+  const port = read(S.port);
   let s3: Config['s3'] = null;
-  const s3Endpoint = url('S3_ENDPOINT', ['http:', 'https:']);
+  const s3Endpoint = read(S.s3Endpoint);
   if (s3Endpoint) {
-    const accessKey = text('S3_ACCESS_KEY');
-    const secretKey = text('S3_SECRET_KEY');
+    const accessKey = read(S.s3AccessKey);
+    const secretKey = read(S.s3SecretKey);
     if (!accessKey) problems.push('S3_ACCESS_KEY: required when S3_ENDPOINT is set');
     if (!secretKey) problems.push('S3_SECRET_KEY: required when S3_ENDPOINT is set');
-    s3 = { endpoint: s3Endpoint, accessKey: accessKey ?? '', secretKey: secretKey ?? '', bucket: text('S3_BUCKET') ?? 'shotfarm', region: text('S3_REGION') ?? 'us-east-1' };
+    s3 = { endpoint: s3Endpoint, accessKey: accessKey ?? '', secretKey: secretKey ?? '', bucket: read(S.s3Bucket), region: read(S.s3Region) };
   }
-
-  const bootstrapKey = text('SHOTFARM_BOOTSTRAP_KEY');
-  // 16 characters keep a hand-chosen bootstrap key from being guessable in a few thousand tries.
-  if (bootstrapKey !== null && !/^[A-Za-z0-9_-]{16,128}$/.test(bootstrapKey)) {
-    problems.push('SHOTFARM_BOOTSTRAP_KEY: must be 16 to 128 characters of A-Z, a-z, 0-9, _ or -');
-  }
-
-  const jwtSecret = text('JWT_SECRET');
-  // HS256 wants at least 256 bits of key; 32 characters is the floor we accept.
-  if (jwtSecret !== null && jwtSecret.length < 32) problems.push('JWT_SECRET: must be at least 32 characters');
-
-  let pricing = DEFAULT_PRICING;
-  const pricingText = text('SHOTFARM_PRICING');
-  if (pricingText !== null) {
-    try {
-      pricing = pricingSchema.parse({ ...DEFAULT_PRICING, ...JSON.parse(pricingText) });
-    } catch (err) {
-      const why = err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : 'not valid JSON';
-      problems.push(`SHOTFARM_PRICING: ${why}`);
-    }
-  }
-
-  const logLevel = (text('LOG_LEVEL') ?? 'info').toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
-
-  const publicUrl = url('SHOTFARM_PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
-
   const proxies: Record<string, string> = {};
-  for (const name of Object.keys(env).filter((k) => /^SHOTFARM_PROXY_[A-Za-z]{2}$/.test(k)).sort()) {
-    const proxy = url(name, ['http:', 'https:', 'socks5:']);
+  for (const name of Object.keys(env).filter((k) => COUNTRY_PROXY_VARIABLE.test(k)).sort()) {
+    const proxy = read(S.countryProxy, name);
     if (proxy) proxies[name.slice(-2).toLowerCase()] = proxy;
   }
-  const list = (name: string, fallback: string[]): string[] => {
-    const v = text(name);
-    return v === null ? fallback : v.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean);
-  };
-  const browsers = list('SHOTFARM_AGENT_BROWSERS', [...BROWSERS]);
-  for (const b of browsers) if (!(BROWSERS as readonly string[]).includes(b)) problems.push(`SHOTFARM_AGENT_BROWSERS: "${b}" is not one of ${BROWSERS.join(', ')}`);
-  const countries = list('SHOTFARM_AGENT_COUNTRIES', []);
-  for (const c of countries) if (!/^[a-z]{2}$/.test(c)) problems.push(`SHOTFARM_AGENT_COUNTRIES: "${c}" is not a two-letter country code`);
-  const driver = (text('SHOTFARM_DRIVER') ?? 'playwright').toLowerCase();
-  if (driver !== 'playwright' && driver !== 'selenium') problems.push(`SHOTFARM_DRIVER: must be playwright or selenium (got "${driver}")`);
-  const seleniumGridUrl = url('SELENIUM_GRID_URL', ['http:', 'https:']);
-  const privateTargetAllowlist = list('SHOTFARM_PRIVATE_TARGET_ALLOWLIST', []);
-  for (const entry of privateTargetAllowlist) {
-    if (!isCidrOrHost(entry)) problems.push(`SHOTFARM_PRIVATE_TARGET_ALLOWLIST: "${entry}" is neither a CIDR (10.0.0.0/8, fd00::/8), an address nor a host name`);
-  }
-  const trustedProxies = list('SHOTFARM_TRUSTED_PROXIES', []);
-  for (const entry of trustedProxies) {
-    if (parseCidr(entry) === null) problems.push(`SHOTFARM_TRUSTED_PROXIES: "${entry}" is neither an address nor a CIDR (10.0.0.0/8, fd00::/8)`);
-  }
-  const pngEncoding = (text('SHOTFARM_PNG_ENCODING') ?? 'fast').toLowerCase();
-  if (!(PNG_ENCODINGS as readonly string[]).includes(pngEncoding)) problems.push(`SHOTFARM_PNG_ENCODING: must be ${PNG_ENCODINGS.join(' or ')} (got "${pngEncoding}")`);
+  const driver = read(S.driver);
+  const seleniumGridUrl = read(S.seleniumGridUrl);
   if (driver === 'selenium' && !seleniumGridUrl) problems.push('SELENIUM_GRID_URL: required when SHOTFARM_DRIVER is selenium');
-
-  const decimal = (name: string, fallback: number, min: number, max: number): number => {
-    const v = text(name);
-    if (v === null) return fallback;
-    if (!/^\d+(\.\d+)?$/.test(v) || Number(v) < min || Number(v) > max) {
-      problems.push(`${name}: must be a number from ${min} to ${max} (got "${v}")`);
-      return fallback;
-    }
-    return Number(v);
-  };
-  const secretsKeyText = text('SHOTFARM_SECRETS_KEY');
-  let secretsKey: Buffer | null = null;
-  if (secretsKeyText !== null) {
-    // AES-256 takes exactly 32 bytes: 64 hex characters, or 44 characters of base64.
-    secretsKey = /^[0-9a-fA-F]{64}$/.test(secretsKeyText) ? Buffer.from(secretsKeyText, 'hex') : Buffer.from(secretsKeyText, 'base64');
-    if (secretsKey.length !== 32) problems.push('SHOTFARM_SECRETS_KEY: must be 32 bytes, as 64 hex characters or base64');
-  }
-  const plansFile = text('SHOTFARM_PLANS_FILE');
-  const plans = plansFile === null ? [...DEFAULT_PLANS] : readPlansFile(path.resolve(plansFile), problems);
-  const offlinePayments = (text('SHOTFARM_OFFLINE_PAYMENTS') ?? 'operator').toLowerCase();
-  if (offlinePayments !== 'operator' && offlinePayments !== 'self-service') problems.push(`SHOTFARM_OFFLINE_PAYMENTS: must be operator or self-service (got "${offlinePayments}")`);
-  const production = (text('NODE_ENV') ?? 'development') === 'production';
-  const captchaSecret = text('CAPTCHA_SECRET');
-  // Shorter monitor intervals exist for tests only: users get five minutes.
-  const monitorMinInterval = int('SHOTFARM_TEST_MONITOR_MIN_INTERVAL_SECONDS', 300, 1, 300);
-  if (production && monitorMinInterval < 300) problems.push('SHOTFARM_TEST_MONITOR_MIN_INTERVAL_SECONDS: test only, not accepted when NODE_ENV is production');
+  const production = read(S.nodeEnv) === 'production';
+  const captchaSecret = read(S.captchaSecret);
   // The spec requires captcha_token in production: starting without a way to check it would let bots in.
   if (production && captchaSecret === null) problems.push('CAPTCHA_SECRET: required when NODE_ENV is production (signup and password reset check captcha_token)');
-  const clientCompat = (text('SHOTFARM_CLIENT_COMPAT') ?? 'spec').toLowerCase();
-  if (!(CLIENT_COMPAT_MODES as readonly string[]).includes(clientCompat)) problems.push(`SHOTFARM_CLIENT_COMPAT: must be ${CLIENT_COMPAT_MODES.join(' or ')} (got "${clientCompat}")`);
-  const endpoint = (name: string, fallback: string): string => (url(name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
+  const monitorMinIntervalSeconds = read(S.monitorMinIntervalSeconds);
+  if (production && monitorMinIntervalSeconds < MONITOR_MIN_INTERVAL_SECONDS) problems.push(`${S.monitorMinIntervalSeconds.name}: test only, not accepted when NODE_ENV is production`);
+  const publicUrl = read(S.publicUrl);
 
   const config: Config = {
     port,
-    host,
-    dataDir,
-    databaseUrl,
-    natsUrl,
-    natsPrefix,
+    host: read(S.host),
+    dataDir: read(S.dataDir),
+    databaseUrl: read(S.databaseUrl),
+    natsUrl: read(S.natsUrl),
+    natsPrefix: read(S.natsPrefix),
     s3,
-    bootstrapKey,
-    bootstrapCredits: int('SHOTFARM_BOOTSTRAP_CREDITS', 1000, 0, 1_000_000_000),
-    rateLimitPerMinute: int('SHOTFARM_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
-    trustedProxies,
-    allowPrivateTargets: bool('SHOTFARM_ALLOW_PRIVATE_TARGETS', false),
-    privateTargetAllowlist,
-    jwtSecret,
-    publicUrl: publicUrl.replace(/\/+$/, ''),
-    publicUrlConfigured: text('SHOTFARM_PUBLIC_URL') !== null,
-    pricing,
-    clientCompat: clientCompat as ClientCompat,
-    imageUrlTtlSeconds: int('SHOTFARM_IMAGE_URL_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
-    // 30 days is the longest cache period the API accepts, so the default cannot exceed it.
-    cacheDefaultSeconds: int('SHOTFARM_CACHE_DEFAULT_SECONDS', 86400, 0, 2_592_000),
-    batch: {
-      // 10 MiB holds 10,000 URLs of a kilobyte each, the most one batch takes.
-      maxFileBytes: int('SHOTFARM_BATCH_MAX_FILE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-      zipUrlTtlSeconds: int('SHOTFARM_ZIP_URL_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
-    },
-    logLevel,
+    bootstrapKey: read(S.bootstrapKey),
+    bootstrapCredits: read(S.bootstrapCredits),
+    rateLimitPerMinute: read(S.rateLimitPerMinute),
+    trustedProxies: read(S.trustedProxies),
+    allowPrivateTargets: read(S.allowPrivateTargets),
+    privateTargetAllowlist: read(S.privateTargetAllowlist),
+    jwtSecret: read(S.jwtSecret),
+    // Absent: the port the server listens on (the control plane replaces it once bound, for PORT=0).
+    publicUrl: publicUrl ?? `http://localhost:${port}`,
+    publicUrlConfigured: publicUrl !== null,
+    pricing: read(S.pricing),
+    clientCompat: read(S.clientCompat),
+    imageUrlTtlSeconds: read(S.imageUrlTtlSeconds),
+    cacheDefaultSeconds: read(S.cacheDefaultSeconds),
+    batch: { maxFileBytes: read(S.batchMaxFileBytes), zipUrlTtlSeconds: read(S.zipUrlTtlSeconds) },
+    logLevel: read(S.logLevel),
     production,
     farm: {
       proxies,
-      maxBacklog: int('SHOTFARM_MAX_BACKLOG', 10_000, 1, 10_000_000),
-      maxDeliveries: int('SHOTFARM_MAX_DELIVERIES', 3, 1, 20),
-      captureTimeoutSeconds: int('SHOTFARM_CAPTURE_TIMEOUT_SECONDS', 60, 5, 600),
-      // 64, like agent slots: a crawl never needs more pages of one host at once than one agent could run.
-      crawlHostConcurrency: int('SHOTFARM_CRAWL_HOST_CONCURRENCY', 2, 1, 64),
-      heartbeatSeconds: int('SHOTFARM_HEARTBEAT_SECONDS', 5, 1, 60),
+      maxBacklog: read(S.maxBacklog),
+      maxDeliveries: read(S.maxDeliveries),
+      captureTimeoutSeconds: read(S.captureTimeoutSeconds),
+      crawlHostConcurrency: read(S.crawlHostConcurrency),
+      heartbeatSeconds: read(S.heartbeatSeconds),
     },
     agent: {
-      browsers: browsers as BrowserName[],
-      slots: int('SHOTFARM_AGENT_SLOTS', 2, 1, 64),
-      countries,
-      nodeId: text('SHOTFARM_NODE_ID') ?? `${os.hostname()}-${process.pid}`,
-      driver: driver as 'playwright' | 'selenium',
+      browsers: read(S.agentBrowsers),
+      slots: read(S.agentSlots),
+      countries: read(S.agentCountries),
+      nodeId: read(S.nodeId),
+      driver,
       seleniumGridUrl,
-      chromiumPath: text('CHROMIUM_PATH') ?? '/usr/lib/chromium/chromium',
-      firefoxPath: text('FIREFOX_PATH') ?? '/usr/bin/firefox-esr',
-      bravePath: text('BRAVE_PATH'),
-      ffmpegPath: text('FFMPEG_PATH'),
-      recycleAfterJobs: int('SHOTFARM_BROWSER_RECYCLE_AFTER', 200, 1, 100_000),
-      capturesPerBrowser: int('SHOTFARM_CAPTURES_PER_BROWSER', 1, 1, 64),
-      poolIdleSeconds: int('SHOTFARM_POOL_IDLE_SECONDS', 300, 1, 86_400),
-      pngEncoding: pngEncoding as PngEncoding,
-      settleCapSeconds: decimal('SHOTFARM_SETTLE_CAP_SECONDS', SETTLE_CAP_DEFAULT_SECONDS, 0, 30),
-      maxPageHeight: int('SHOTFARM_MAX_PAGE_HEIGHT', DEFAULT_MAX_PAGE_HEIGHT, 100, 1_000_000),
+      chromiumPath: read(S.chromiumPath),
+      firefoxPath: read(S.firefoxPath),
+      bravePath: read(S.bravePath),
+      ffmpegPath: read(S.ffmpegPath),
+      recycleAfterJobs: read(S.recycleAfterJobs),
+      capturesPerBrowser: read(S.capturesPerBrowser),
+      poolIdleSeconds: read(S.poolIdleSeconds),
+      pngEncoding: read(S.pngEncoding),
+      settleCapSeconds: read(S.settleCapSeconds),
+      maxPageHeight: read(S.maxPageHeight),
     },
     apps: {
-      secretsKey,
-      // Paths keep their case; package names are case-sensitive too.
-      plugins: (text('SHOTFARM_PLUGINS') ?? '').split(',').map((x) => x.trim()).filter(Boolean),
-      maxAttempts: int('SHOTFARM_APP_MAX_ATTEMPTS', 5, 1, 50),
-      retrySeconds: decimal('SHOTFARM_APP_RETRY_SECONDS', 5, 0.01, 3600),
-      timeoutSeconds: int('SHOTFARM_APP_TIMEOUT_SECONDS', 120, 1, 3600),
-      concurrency: int('SHOTFARM_APP_CONCURRENCY', 4, 1, 64),
+      secretsKey: read(S.secretsKey),
+      plugins: read(S.plugins),
+      maxAttempts: read(S.appMaxAttempts),
+      retrySeconds: read(S.appRetrySeconds),
+      timeoutSeconds: read(S.appTimeoutSeconds),
+      concurrency: read(S.appConcurrency),
       endpoints: {
-        // Base URLs are kept without a trailing slash; each app joins its paths to them.
-        slackApiUrl: endpoint('SHOTFARM_SLACK_API_URL', 'https://slack.com/api'),
-        googleDriveApiUrl: endpoint('SHOTFARM_GDRIVE_API_URL', 'https://www.googleapis.com'),
-        googleTokenUrl: endpoint('SHOTFARM_GOOGLE_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
-        dropboxApiUrl: endpoint('SHOTFARM_DROPBOX_API_URL', 'https://api.dropboxapi.com'),
-        dropboxContentUrl: endpoint('SHOTFARM_DROPBOX_CONTENT_URL', 'https://content.dropboxapi.com'),
-        microsoftGraphUrl: endpoint('SHOTFARM_GRAPH_API_URL', 'https://graph.microsoft.com/v1.0'),
-        microsoftLoginUrl: endpoint('SHOTFARM_MICROSOFT_LOGIN_URL', 'https://login.microsoftonline.com'),
+        slackApiUrl: read(S.slackApiUrl),
+        googleDriveApiUrl: read(S.googleDriveApiUrl),
+        googleTokenUrl: read(S.googleTokenUrl),
+        dropboxApiUrl: read(S.dropboxApiUrl),
+        dropboxContentUrl: read(S.dropboxContentUrl),
+        microsoftGraphUrl: read(S.microsoftGraphUrl),
+        microsoftLoginUrl: read(S.microsoftLoginUrl),
       },
     },
     billing: {
-      plans,
-      // A period end is honoured within this interval; a day is the longest wait that still renews on time.
-      renewalSeconds: int('SHOTFARM_BILLING_RENEWAL_SECONDS', 300, 1, 86_400),
-      offlinePayments: offlinePayments as 'operator' | 'self-service',
+      plans: read(S.plans),
+      renewalSeconds: read(S.billingRenewalSeconds),
+      offlinePayments: read(S.offlinePayments),
     },
-    monitors: {
-      // A run starts at most one poll late; the 100 ms floor is for tests, an hour the longest wait that still means "scheduled".
-      pollMs: int('SHOTFARM_MONITOR_POLL_MS', 5000, 100, 3_600_000),
-      minIntervalSeconds: monitorMinInterval,
-    },
+    monitors: { pollMs: read(S.monitorPollMs), minIntervalSeconds: monitorMinIntervalSeconds },
     auth: {
-      // A floor of one second lets tests watch tokens expire; 30 days bounds what a stolen session is worth.
-      jwtTtlSeconds: int('SHOTFARM_JWT_TTL_SECONDS', 7 * 24 * 3600, 1, 30 * 24 * 3600),
-      impersonationTtlSeconds: int('SHOTFARM_IMPERSONATION_TTL_SECONDS', 3600, 1, 24 * 3600),
-      verifyTokenTtlSeconds: int('SHOTFARM_VERIFY_TOKEN_TTL_SECONDS', 48 * 3600, 1, 30 * 24 * 3600),
-      resetTokenTtlSeconds: int('SHOTFARM_RESET_TOKEN_TTL_SECONDS', 3600, 1, 7 * 24 * 3600),
-      loginMaxFailures: int('SHOTFARM_LOGIN_MAX_FAILURES', 10, 1, 1000),
-      signupCredits: int('SHOTFARM_SIGNUP_CREDITS', 0, 0, 1_000_000_000),
-      captcha: { verifyUrl: url('CAPTCHA_VERIFY_URL', ['http:', 'https:']) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify', secret: captchaSecret },
+      jwtTtlSeconds: read(S.jwtTtlSeconds),
+      impersonationTtlSeconds: read(S.impersonationTtlSeconds),
+      verifyTokenTtlSeconds: read(S.verifyTokenTtlSeconds),
+      resetTokenTtlSeconds: read(S.resetTokenTtlSeconds),
+      loginMaxFailures: read(S.loginMaxFailures),
+      signupCredits: read(S.signupCredits),
+      captcha: { verifyUrl: read(S.captchaVerifyUrl), secret: captchaSecret },
     },
-    mail: {
-      smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
-      from: text('MAIL_FROM') ?? 'shotfarm <no-reply@localhost>',
-    },
+    mail: { smtpUrl: read(S.smtpUrl), from: read(S.mailFrom) },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

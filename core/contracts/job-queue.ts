@@ -1,4 +1,5 @@
 import type { BrowserName, CaptureOutput, CaptureSpec } from '../capture-spec.js';
+import type { ErrorCause } from '../error-cause.js';
 import type { StoredObject } from './object-store.js';
 
 /**
@@ -20,7 +21,16 @@ export interface CaptureJob {
   /** country routing: a proxy URL the agent must use, or null (direct) */
   proxy: string | null;
   enqueuedAt: number;
+  /**
+   * the X-Request-Id of the HTTP request that created the record, so the agent's log lines of this job
+   * can be found with it; absent for records no request created (crawl pages found later) and for jobs
+   * queued before this field existed
+   */
+  requestId?: string;
 }
+
+/** How long the oldest job waiting in one lane (browser × tier) has waited, in seconds. */
+export interface LaneAge { browser: BrowserName; tier: QueueTier; seconds: number }
 
 /** A stored output of a capture. */
 export interface CaptureFile extends StoredObject { kind: 'image' | 'html' | 'pdf' | 'video'; shot: number | null }
@@ -30,6 +40,11 @@ export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | '
   id: number;
   status: 'finished' | 'error';
   error: string;
+  /**
+   * Why an `error` result ended so (absent when finished). Optional on the wire: a result from an agent
+   * older than the field is recorded as `capture_failed`.
+   */
+  errorCause?: ErrorCause;
   /** the outputs, already in object storage */
   files: CaptureFile[];
   node: { id: string; host: string };
@@ -73,6 +88,8 @@ export interface JobQueue {
   onResult(handler: (result: CaptureResult) => Promise<void>): Consumer;
   /** Jobs waiting (not yet taken), per browser. */
   depth(): Promise<Record<BrowserName, number>>;
+  /** Per lane holding waiting jobs (not yet taken), the age of its oldest one; lanes with none are absent. */
+  oldestWaiting(): Promise<LaneAge[]>;
   /** Drops queued jobs that have not started (batch cancel); returns how many were dropped. */
   cancel(ids: number[]): Promise<number>;
   reachable(): Promise<boolean>;

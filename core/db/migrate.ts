@@ -5,7 +5,9 @@ import * as appRunner from './migrations/003-app-runner.js';
 import * as usersAuth from './migrations/004-users-auth.js';
 import * as billing from './migrations/005-billing.js';
 import * as billingSwitches from './migrations/006-billing-switches.js';
-import * as monitors from './migrations/007-monitors.js';
+import * as requestId from './migrations/007-request-id.js';
+import * as errorCause from './migrations/008-error-cause.js';
+import * as monitors from './migrations/009-monitors.js';
 
 interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }
 
@@ -17,7 +19,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-users-auth': usersAuth,
   '005-billing': billing,
   '006-billing-switches': billingSwitches,
-  '007-monitors': monitors,
+  '007-request-id': requestId,
+  '008-error-cause': errorCause,
+  '009-monitors': monitors,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,26 +1,30 @@
 import 'reflect-metadata';
 import { container, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import type { BrowserDriver } from '../contracts/browser-driver.js';
+import type { JobQueue } from '../contracts/job-queue.js';
+import type { Mailer } from '../contracts/mailer.js';
+import type { NodeRegistry } from '../contracts/node-registry.js';
+import type { ObjectStore } from '../contracts/object-store.js';
+import type { PaymentProvider } from '../contracts/payment-provider.js';
+import type { Db } from '../db/connect.js';
 
 /**
- * Injection tokens shared by every composition root. Services are registered with factories (no
- * decorators), so constructors stay plain and tests can build them by hand.
+ * Injection tokens: one per contract whose implementation the configuration chooses (registered in
+ * core/di/adapters.ts, the one place that chooses), and the database a control plane is given. Every
+ * token is resolved by some composition root; a token nothing resolves does not belong here.
  */
 export const TOKENS = {
-  Config: Symbol('Config'),
-  Db: Symbol('Db'),
-  Logger: Symbol('Logger'),
-  Jwt: Symbol('JwtService'),
-  RateLimiter: Symbol('RateLimiter'),
-  ScreenshotStore: Symbol('ScreenshotStore'),
-  ScreenshotService: Symbol('ScreenshotService'),
-  ResultRecorder: Symbol('ResultRecorder'),
+  JobQueue: Symbol('JobQueue') as InjectionToken<JobQueue>,
+  NodeRegistry: Symbol('NodeRegistry') as InjectionToken<NodeRegistry>,
+  ObjectStore: Symbol('ObjectStore') as InjectionToken<ObjectStore>,
+  BrowserDriver: Symbol('BrowserDriver') as InjectionToken<BrowserDriver>,
+  PaymentProvider: Symbol('PaymentProvider') as InjectionToken<PaymentProvider>,
+  Mailer: Symbol('Mailer') as InjectionToken<Mailer>,
+  /** registered by the root that opened it (and closes it): the control plane migrates and uses it */
+  Db: Symbol('Db') as InjectionToken<Db>,
 } as const;
 
 /** A fresh container per process (or per test), so nothing leaks between two services in one process. */
 export function newContainer(): DependencyContainer {
   return container.createChildContainer();
-}
-
-export function resolve<T>(c: DependencyContainer, token: InjectionToken<T>): T {
-  return c.resolve<T>(token);
 }

@@ -1,10 +1,14 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { BROWSERS } from '../capture-spec.js';
+import { QUEUE_TIERS, type LaneAge } from '../contracts/job-queue.js';
 import type { NodeStatus } from '../contracts/node-registry.js';
 
 /** What the process's metrics read when Prometheus scrapes; each part is given by the process that has it. */
 export interface MetricSources {
   /** jobs waiting, per browser (the control plane's queue) */
   queueDepth?: () => Promise<Record<string, number>>;
+  /** the age of the oldest waiting job, per lane holding any (the control plane's queue) */
+  queueAges?: () => Promise<LaneAge[]>;
   /** the farm's live nodes (the control plane's registry) */
   nodes?: () => Promise<NodeStatus[]>;
   /** app runs counted by app type and status (the control plane's database) */
@@ -47,7 +51,7 @@ export class FarmMetrics {
     this.failures = new Counter({ name: 'shotfarm_capture_failures_total', help: 'Captures that failed, by reason', labelNames: ['reason'], registers });
     this.browserRestarts = new Counter({ name: 'shotfarm_browser_restarts_total', help: 'Browsers replaced after a crash or recycling', labelNames: ['browser', 'reason'], registers });
     this.results = new Counter({
-      name: 'shotfarm_results_total', help: 'Capture results recorded (once per screenshot; redelivered duplicates are not counted), by status: finished or error', labelNames: ['status'], registers,
+      name: 'shotfarm_results_total', help: 'Screenshots ended (once each; redelivered duplicates are not counted), by status: finished, error, or cancelled (with their batch or crawl)', labelNames: ['status'], registers,
     });
     this.httpSeconds = new Histogram({
       name: 'shotfarm_http_request_duration_seconds', help: 'HTTP requests to the API, by method, route template and status', labelNames: ['method', 'route', 'status'],
@@ -63,12 +67,25 @@ export class FarmMetrics {
    */
   watch(sources: MetricSources): void {
     const registers = [this.registry];
-    const { queueDepth, nodes, appRuns, inFlight, poolSizes } = sources;
+    const { queueDepth, queueAges, nodes, appRuns, inFlight, poolSizes } = sources;
     if (queueDepth) {
       new Gauge({
         name: 'shotfarm_queue_depth', help: 'Jobs waiting in the queue, per browser', labelNames: ['browser'], registers,
         async collect() {
           for (const [browser, depth] of Object.entries(await queueDepth().catch(() => ({})))) this.set({ browser }, depth);
+        },
+      });
+    }
+    if (queueAges) {
+      new Gauge({
+        name: 'shotfarm_queue_oldest_age_seconds', help: 'Age of the oldest job waiting in each lane (browser and tier); 0 when none waits', labelNames: ['browser', 'tier'], registers,
+        async collect() {
+          const ages = await queueAges().catch(() => null);
+          // A queue that cannot be read leaves the last values (as queue depth does) rather than claiming 0.
+          if (!ages) return;
+          // Every lane is set, empty ones to 0, so an alert on age clears when its lane empties.
+          for (const browser of BROWSERS) for (const tier of QUEUE_TIERS) this.set({ browser, tier }, 0);
+          for (const { browser, tier, seconds } of ages) this.set({ browser, tier }, seconds);
         },
       });
     }

@@ -111,7 +111,7 @@ export const CREATE_PARAMS = {
   delay: int(0, 60, 'seconds to wait after the page loaded'),
   wait_until: oneOf(WAIT_UNTIL, 'when the capture starts: `settled` (default: after load, once requests, fonts and layout are quiet, at most SHOTFARM_SETTLE_CAP_SECONDS), `networkidle` (no request for 500 ms after load), `load` or `domcontentloaded`; `delay` waits on top'),
   hide_ads: bool('block ads and trackers on the network (brave always does)'),
-  hide_popups: bool('hide cookie banners, consent managers and overlays'),
+  hide_popups: bool('decline cookie consent banners (autoconsent rules for the consent platforms) and hide other overlays'),
   screen_width: int(1, MAX_VIEWPORT, 'viewport width in pixels'),
   screen_height: int(1, MAX_VIEWPORT, 'viewport height in pixels'),
   size: aka(oneOf(['screen', 'page'] as const, '`screen`: the viewport; `page`: the full page (alias full_page=true)'), fullPage),

@@ -1,4 +1,4 @@
-import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
+import type { BrowserContextOptions } from 'playwright-core';
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import { viewportOf } from '../shared/viewport.js';
 import type { Engine } from './engine.js';
@@ -51,14 +51,4 @@ function proxyOption(proxy: string): NonNullable<BrowserContextOptions['proxy']>
     bypass: '<-loopback>',
     ...(url.username ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } : {}),
   };
-}
-
-/**
- * Grants geolocation to the requested URL's origin explicitly, before the first navigation. The
- * context-wide grant above covers every origin a redirect or a step leads to, but on Firefox (BiDi)
- * Playwright applies it to an origin only once navigation to it has started, which races a page
- * that asks for the position while loading: the request then waits on a prompt nobody answers.
- */
-export async function grantFirstOriginPermissions(context: BrowserContext, spec: CaptureSpec): Promise<void> {
-  if (spec.geo) await context.grantPermissions(['geolocation'], { origin: new URL(spec.url).origin });
 }

@@ -1,8 +1,11 @@
-import type { Page } from 'playwright-core';
+import { errors, type Page } from 'playwright-core';
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { Deadline } from '../shared/deadline.js';
 import { errorText } from '../shared/error-text.js';
 import type { Engine } from './engine.js';
+
+/** about:blank commits at once; this only bounds a browser that is itself stuck. */
+const CANCEL_NAVIGATION_MS = 2_000;
 
 /**
  * Makes the first navigation a POST of the spec's url-encoded body. Playwright's goto can only GET,
@@ -46,6 +49,10 @@ export async function openPage(page: Page, spec: CaptureSpec, engine: Engine, de
   } catch (error) {
     deadline.check();
     warnings.push(`The page could not be reached: ${errorText(error)}`);
+    // A host that accepts and never answers leaves Chromium's navigation pending, and Chromium holds every
+    // script and screenshot of the tab until it commits (the capture then timed out twice, 80 s, instead
+    // of saying the host did not answer). Opening about:blank cancels it; Firefox needs nothing.
+    if (engine.name === 'chromium' && error instanceof errors.TimeoutError) await page.goto('about:blank', { timeout: CANCEL_NAVIGATION_MS }).catch(() => undefined);
     return;
   }
   try {

@@ -11,7 +11,7 @@ import type { Engine } from './engine.js';
 import { openPage } from './open-page.js';
 import { renderPdf } from './render-pdf.js';
 import { PlaywrightSteps } from './run-steps.js';
-import { ScreencastCapture } from './screencast-capture.js';
+import { Screencast } from './screencast.js';
 import { PlaywrightShots } from './take-shot.js';
 
 /** A Playwright page as the capture pipeline (drivers/shared/capture-pipeline.ts) drives it. */
@@ -39,7 +39,7 @@ export class PlaywrightPage implements CapturePage {
   };
 
   startScreencast(video: VideoSpec): Promise<ScreencastRecording> {
-    return ScreencastCapture.start(this.page, video, this.videoEncoder);
+    return Screencast.start(this.page, video, this.videoEncoder);
   }
 
   async addInitScript(source: string): Promise<void> {

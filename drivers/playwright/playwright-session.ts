@@ -4,7 +4,6 @@ import { prepareFullPage, SCROLL_WATCH_KEY } from '../page-scripts/full-page-ini
 import type { CaptureSession } from '../shared/capture-adapter.js';
 import { applyBraveEmulation } from './brave-emulation.js';
 import type { CaptureServices } from './capture-job.js';
-import { grantFirstOriginPermissions } from './context-options.js';
 import type { Engine } from './engine.js';
 import { PlaywrightPage } from './playwright-page.js';
 
@@ -20,7 +19,11 @@ export class PlaywrightSession implements CaptureSession {
 
   async preparePage(): Promise<PlaywrightPage> {
     const { context, spec, engine } = this;
-    await grantFirstOriginPermissions(context, spec);
+    // Geolocation is granted to the requested URL's origin explicitly, before the first navigation. The
+    // context-wide grant (context-options.ts) covers every origin a redirect or a step leads to, but on
+    // Firefox (BiDi) Playwright applies it to an origin only once navigation to it has started, which races
+    // a page that asks for the position while loading: the request then waits on a prompt nobody answers.
+    if (spec.geo) await context.grantPermissions(['geolocation'], { origin: new URL(spec.url).origin });
     if (spec.cookies.length > 0) {
       await context.addCookies(spec.cookies.map((cookie) => ({ name: cookie.name, value: cookie.value, url: spec.url })));
     }

@@ -3,29 +3,40 @@ import { FiltersEngine, Request } from '@ghostery/adblocker';
 
 /**
  * The filter engine for hide_ads, from the filter list kept in the repository (the one the Playwright
- * driver uses). Parsed once per driver: parsing is the expensive part.
+ * driver uses). Parsed once per process and list: parsing is the expensive part.
  */
 export class AdBlockEngine {
-  private engine: Promise<FiltersEngine> | null = null;
+  /** The parsed engines of this process, by filter list path. */
+  private static readonly engines = new Map<string, Promise<FiltersEngine>>();
 
   constructor(private readonly filterListPath: string) {}
 
   load(): Promise<FiltersEngine> {
-    this.engine ??= readFile(this.filterListPath, 'utf8').then((list) =>
-      FiltersEngine.parse(list, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }),
-    );
-    return this.engine;
+    let engine = AdBlockEngine.engines.get(this.filterListPath);
+    if (!engine) {
+      engine = readFile(this.filterListPath, 'utf8').then((list) =>
+        FiltersEngine.parse(list, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }),
+      );
+      // A list that could not be read is not cached: the next capture tries again.
+      engine.catch(() => AdBlockEngine.engines.delete(this.filterListPath));
+      AdBlockEngine.engines.set(this.filterListPath, engine);
+    }
+    return engine;
   }
 }
 
 /**
  * True when a request must not be sent. `resourceType` is CDP's (Document, Script, Image…); the engine
- * reads the lower-case names Puppeteer uses, which are the same words.
+ * reads the lower-case names Puppeteer uses, which are the same words, except that a document loading in
+ * an iframe (an ad server's frame) is a `sub_frame`. `mainFrame`: the request is the top document's.
  */
-export function isBlocked(engine: FiltersEngine, url: string, resourceType: string, pageUrl: string): boolean {
-  const type = resourceType.toLowerCase();
-  // The page itself is never blocked: the capture is of that page.
-  if (type === 'document') return false;
+export function isBlocked(engine: FiltersEngine, url: string, resourceType: string, pageUrl: string, mainFrame: boolean): boolean {
+  let type = resourceType.toLowerCase();
+  if (type === 'document') {
+    // The page itself is never blocked: the capture is of that page.
+    if (mainFrame) return false;
+    type = 'sub_frame';
+  }
   const request = Request.fromRawDetails({ url, sourceUrl: pageUrl, type: type as Parameters<typeof Request.fromRawDetails>[0]['type'] });
   return engine.match(request).match;
 }

@@ -1,22 +1,39 @@
 import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import { runCapturePipeline } from '../shared/capture-pipeline.js';
-import type { SeleniumCaptureServices } from './capture-services.js';
+import type { PngEncoding } from '../../core/contracts/browser-driver.js';
+import type { VideoEncoder } from '../video/video-encoder.js';
+import type { AdBlockEngine } from './ad-block.js';
 import { sessionCapabilities } from './capabilities.js';
 import { openSession } from './open-session.js';
 import { SeleniumSession } from './selenium-session.js';
+
+/** What a capture needs besides the grid, shared by all captures of a driver. */
+export interface CaptureServices {
+  adBlock: AdBlockEngine;
+  videoEncoder: VideoEncoder;
+  /** Chromium flags every session starts with */
+  chromeFlags: readonly string[];
+  /** the job deadline when a spec's maxWait is 0 ("service default"), in ms */
+  defaultMaxWaitMs: number;
+  /** the longest settle wait after load (SHOTFARM_SETTLE_CAP_SECONDS), in ms */
+  settleCapMs: number;
+  pngEncoding: PngEncoding;
+  /** the tallest full-page capture in CSS pixels (SHOTFARM_MAX_PAGE_HEIGHT) */
+  maxPageHeight: number;
+}
 
 /**
  * One capture in a fresh WebDriver session on the grid, quit in `finally` whatever happens: the flow of
  * drivers/shared/capture-pipeline.ts, with the phases, deadline rules and warning sentences of the
  * Playwright driver; only the abort signal makes it throw.
  */
-export async function runSeleniumCapture(
+export async function runCapture(
   gridUrl: string,
   binary: string | undefined,
   spec: CaptureSpec,
   signal: AbortSignal,
-  services: SeleniumCaptureServices,
+  services: CaptureServices,
   /** the handle's open sessions, so that closing the handle can end them */
   sessions: Set<WebDriver>,
 ): Promise<CaptureOutput> {

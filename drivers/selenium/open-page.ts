@@ -2,10 +2,13 @@ import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { Deadline } from '../shared/deadline.js';
 import type { CdpSession } from './cdp-session.js';
+import { withTimeout } from '../shared/with-timeout.js';
 import { waitForLoad } from './wait-for-load.js';
 
 /** How long Chromium's own error page may take to load: it is local, so a second is plenty. */
 const ERROR_PAGE_SETTLE_MS = 1_000;
+/** Stopping a navigation is local to the browser; this only bounds a browser that is itself stuck. */
+const STOP_LOADING_MS = 2_000;
 
 /**
  * Starts a navigation and resolves once the new document is committed, the analogue of Playwright's
@@ -32,6 +35,10 @@ export async function openPage(driver: WebDriver, cdp: CdpSession, spec: Capture
   } catch (error) {
     deadline.check();
     warnings.push(`The page could not be reached: ${error instanceof Error ? error.message : String(error)}`);
+    // A host that accepts and never answers leaves the navigation pending, and Chromium holds every
+    // script and screenshot of the tab until it commits (the capture then timed out twice instead of
+    // saying the host did not answer): stop it, as drivers/playwright/open-page.ts does.
+    if (deadline.passed) await withTimeout(cdp.send('Page.stopLoading'), STOP_LOADING_MS, 'Page.stopLoading').catch(() => undefined);
     // Chromium now commits its error page; WebDriver commands sent while it does fail, so let it load.
     await waitForLoad(driver, deadline, ERROR_PAGE_SETTLE_MS);
     return;

@@ -4,11 +4,6 @@ import type { CdpSession } from './cdp-session.js';
 
 interface RequestPaused { requestId: string; resourceType: string; frameId?: string; request: { url: string; headers: Record<string, string> } }
 
-/** Fetch's URL patterns treat `*` and `?` as wildcards and `\` as the escape character. */
-function exactPattern(url: string): string {
-  return url.replace(/[\\*?]/g, (character) => `\\${character}`);
-}
-
 /**
  * CDP Fetch interception for the two things a WebDriver session cannot do on its own:
  * - the first navigation as a POST of the spec's url-encoded body (the request is continued with the
@@ -33,7 +28,8 @@ export class RequestInterceptor {
     if (postData === null && engine === null) return null;
     const interceptor = new RequestInterceptor(cdp, url, postData, engine);
     cdp.on('Fetch.requestPaused', (params) => void interceptor.onPaused(params as unknown as RequestPaused));
-    const urlPattern = engine ? '*' : exactPattern(url);
+    // Fetch's URL patterns treat `*` and `?` as wildcards and `\` as the escape character: escaped, the URL matches only itself.
+    const urlPattern = engine ? '*' : url.replace(/[\\*?]/g, (character) => `\\${character}`);
     await cdp.send('Fetch.enable', { patterns: [{ urlPattern, requestStage: 'Request' }] });
     return interceptor;
   }
@@ -52,7 +48,7 @@ export class RequestInterceptor {
         });
         return;
       }
-      if (this.engine && isBlocked(this.engine, request.url, resourceType, this.url)) {
+      if (this.engine && isBlocked(this.engine, request.url, resourceType, this.url, paused.frameId === this.cdp.targetId)) {
         await this.cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
         return;
       }

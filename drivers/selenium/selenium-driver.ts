@@ -5,7 +5,7 @@ import { CHROMIUM_FLAGS } from '../shared/chromium-flags.js';
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { VideoEncoder } from '../video/video-encoder.js';
 import { AdBlockEngine } from './ad-block.js';
-import type { SeleniumCaptureServices } from './capture-services.js';
+import type { CaptureServices } from './capture-job.js';
 import { gridReady } from './grid-status.js';
 import { SeleniumHandle } from './selenium-handle.js';
 
@@ -45,7 +45,7 @@ const SESSION_CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
  */
 export class SeleniumDriver implements BrowserDriver {
   readonly kind = 'selenium' as const;
-  private readonly services: SeleniumCaptureServices;
+  private readonly services: CaptureServices;
 
   constructor(options: SeleniumDriverOptions = {}) {
     this.services = {

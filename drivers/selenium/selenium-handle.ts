@@ -1,8 +1,7 @@
 import type { WebDriver } from 'selenium-webdriver';
 import type { BrowserName, CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
-import { runSeleniumCapture } from './capture-job.js';
-import type { SeleniumCaptureServices } from './capture-services.js';
+import { runCapture, type CaptureServices } from './capture-job.js';
 import { gridReady } from './grid-status.js';
 import { closeSession } from './open-session.js';
 
@@ -20,13 +19,13 @@ export class SeleniumHandle implements BrowserHandle {
     private readonly gridUrl: string,
     private readonly binary: string | undefined,
     readonly info: string,
-    private readonly services: SeleniumCaptureServices,
+    private readonly services: CaptureServices,
   ) {}
 
   capture(spec: CaptureSpec, signal: AbortSignal): Promise<CaptureOutput> {
     if (this.closed) return Promise.reject(new Error('this selenium handle is closed'));
     if (spec.browser !== this.browser) return Promise.reject(new Error(`this handle runs chrome, the spec asks for ${spec.browser}`));
-    return runSeleniumCapture(this.gridUrl, this.binary, spec, signal, this.services, this.sessions);
+    return runCapture(this.gridUrl, this.binary, spec, signal, this.services, this.sessions);
   }
 
   async healthy(): Promise<boolean> {

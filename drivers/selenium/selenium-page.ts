@@ -8,18 +8,20 @@ import type { Deadline } from '../shared/deadline.js';
 import { errorText } from '../shared/error-text.js';
 import { withinOutputTime } from '../shared/output-timeout.js';
 import type { AddScriptTag } from '../shared/run-scripts.js';
+import { webUrlOrEmpty } from '../shared/shown-url.js';
 import { viewportOf } from '../shared/viewport.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
 import { hideAdContainers } from './ad-containers.js';
 import type { CdpSession } from './cdp-session.js';
-import type { DocumentStatus } from './document-status.js';
+import type { DocumentResponse } from './document-response.js';
 import { inPage } from './in-page.js';
 import { openPage } from './open-page.js';
-import { printPdf } from './print-pdf.js';
+import { renderPdf } from './render-pdf.js';
 import { SeleniumSteps } from './run-steps.js';
 import { Screencast } from './screencast.js';
-import { shownUrl } from './shown-url.js';
 import { SeleniumShots } from './take-shot.js';
+
+interface FrameTree { frameTree: { frame: { url: string; urlFragment?: string } } }
 
 /** The page of a WebDriver session as the capture pipeline (drivers/shared/capture-pipeline.ts) drives it. */
 export class SeleniumPage implements CapturePage {
@@ -31,7 +33,7 @@ export class SeleniumPage implements CapturePage {
     private readonly cdp: CdpSession,
     private readonly spec: CaptureSpec,
     readonly browserInfo: string,
-    private readonly documentStatus: DocumentStatus,
+    private readonly documentResponse: DocumentResponse,
     /** the hide_ads filter engine, null without hide_ads */
     private readonly adEngine: FiltersEngine | null,
     private readonly videoEncoder: VideoEncoder,
@@ -65,12 +67,18 @@ export class SeleniumPage implements CapturePage {
     if (this.adEngine) await withinOutputTime(hideAdContainers(this.driver, this.adEngine), 'hiding ad containers').catch((error: unknown) => warnings.push(`Ad containers could not be hidden: ${errorText(error)}`));
   }
 
-  shownUrl(): Promise<string> {
-    return shownUrl(this.cdp);
+  /**
+   * The URL the page shows, from the main frame (CDP), or '' when it is not a web page. WebDriver's
+   * current URL cannot be used: after a failed navigation it reports the URL that failed, while the
+   * frame shows chrome-error://chromewebdata/ (the record's final_url is then empty).
+   */
+  async shownUrl(): Promise<string> {
+    const { frameTree } = await this.cdp.send<FrameTree>('Page.getFrameTree');
+    return webUrlOrEmpty(frameTree.frame.url + (frameTree.frame.urlFragment ?? ''));
   }
 
   responseCode(): number | null {
-    return this.documentStatus.status;
+    return this.documentResponse.status;
   }
 
   html(): Promise<string> {
@@ -80,6 +88,6 @@ export class SeleniumPage implements CapturePage {
   pdf(pdf: PdfSpec): Promise<Buffer> {
     const viewport = viewportOf(this.spec);
     const metrics = { width: viewport.width, height: viewport.height, deviceScaleFactor: this.spec.device.scale, mobile: this.spec.device.mobile };
-    return printPdf(this.driver, this.cdp, pdf, metrics);
+    return renderPdf(this.driver, this.cdp, pdf, metrics);
   }
 }

@@ -3,9 +3,9 @@ import type { CaptureSpec } from '../../core/capture-spec.js';
 import { fullPageInitSource } from '../page-scripts/full-page-init.js';
 import type { CaptureSession } from '../shared/capture-adapter.js';
 import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
-import type { SeleniumCaptureServices } from './capture-services.js';
+import type { CaptureServices } from './capture-job.js';
 import { CdpSession } from './cdp-session.js';
-import { DocumentStatus } from './document-status.js';
+import { DocumentResponse } from './document-response.js';
 import { closeSession } from './open-session.js';
 import { applyEmulation } from './page-emulation.js';
 import { RequestInterceptor } from './request-interceptor.js';
@@ -30,7 +30,7 @@ export class SeleniumSession implements CaptureSession {
   constructor(
     private readonly driver: WebDriver,
     private readonly spec: CaptureSpec,
-    private readonly services: SeleniumCaptureServices,
+    private readonly services: CaptureServices,
     /** the handle's open sessions, so that closing the handle can end them */
     private readonly sessions: Set<WebDriver>,
   ) {
@@ -48,7 +48,7 @@ export class SeleniumSession implements CaptureSession {
     if (spec.size === 'page') await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: fullPageInitSource() });
     const engine = spec.hideAds ? await this.services.adBlock.load() : null;
     await RequestInterceptor.start(cdp, new URL(spec.url).href, spec.postData, engine);
-    return new SeleniumPage(driver, cdp, spec, browserInfo, new DocumentStatus(cdp), engine, this.services.videoEncoder, this.services.pngEncoding, this.services.maxPageHeight);
+    return new SeleniumPage(driver, cdp, spec, browserInfo, new DocumentResponse(cdp), engine, this.services.videoEncoder, this.services.pngEncoding, this.services.maxPageHeight);
   }
 
   abort(): void {

@@ -8,7 +8,7 @@ import { viewportOf } from '../shared/viewport.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import type { CdpSession } from './cdp-session.js';
 import { visibleElement } from './find-element.js';
-import { fullPageScreenshot } from './full-page.js';
+import { fullPageScreenshot } from './full-page-screenshot.js';
 
 /**
  * The pictures of a WebDriver session (drivers/shared/shot-taker.ts decides which one a shot takes):

@@ -8,6 +8,7 @@ import { errorText } from './error-text.js';
 import { withinOutputTime } from './output-timeout.js';
 import { expectResponsive } from './page-responds.js';
 import { PhaseClock } from './phase-clock.js';
+import { PopupHider } from './popup-hider.js';
 import { runScripts } from './run-scripts.js';
 import { installSettleWatch, needsSettleWatch, settlePage } from './settle-page.js';
 import { runSteps } from './run-steps.js';
@@ -50,6 +51,8 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     }
     const settles = needsSettleWatch(spec.waitUntil, settings.settleCapMs);
     if (settles) await installSettleWatch(page, warnings);
+    const popups = spec.hidePopups ? new PopupHider(page) : null;
+    await popups?.install(warnings);
     clock.lap('prepare');
 
     await page.open(deadline, warnings);
@@ -80,8 +83,10 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     clock.lap('wait');
 
     // A page whose scripts never yield would make every output below wait out its own timeout: it ends here.
-    await expectResponsive(page);
-    const { images, finalUrls, trackers } = await takeShots(page, spec, deadline, warnings);
+    // A page never reached has no scripts of its own; on Chromium a navigation still waiting for a silent
+    // host holds any script until it commits, which the probe would take for a hung page.
+    if (page.responseCode() !== null) await expectResponsive(page);
+    const { images, finalUrls, trackers } = await takeShots(page, spec, deadline, warnings, popups);
     clock.lap('shots');
 
     const html = spec.html ? await withinOutputTime(page.html(), 'the HTML') : null;

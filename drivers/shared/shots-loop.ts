@@ -1,10 +1,10 @@
 import type { CaptureSpec, TrackerResult } from '../../core/capture-spec.js';
-import { hidePopups } from '../page-scripts/hide-popups.js';
 import { readTrackers, type TrackerReading } from '../page-scripts/read-trackers.js';
 import type { CapturePage } from './capture-adapter.js';
 import type { Deadline } from './deadline.js';
 import { errorText } from './error-text.js';
 import { withinOutputTime } from './output-timeout.js';
+import type { PopupHider } from './popup-hider.js';
 import { ShotTaker } from './shot-taker.js';
 
 /** What the shots of one capture gave: an image, the URL shown and the trackers' readings per shot. */
@@ -16,9 +16,10 @@ export interface ShotsTaken {
 
 /**
  * Takes the spec's `shots`, `shotInterval` apart (cut short by the deadline, with a warning). Before
- * every shot popups are hidden again; after it the URL shown and the trackers are read.
+ * every shot popups are hidden again (hide_popups: `popups`, else null); after it the URL shown and the
+ * trackers are read.
  */
-export async function takeShots(page: CapturePage, spec: CaptureSpec, deadline: Deadline, warnings: string[]): Promise<ShotsTaken> {
+export async function takeShots(page: CapturePage, spec: CaptureSpec, deadline: Deadline, warnings: string[], popups: PopupHider | null): Promise<ShotsTaken> {
   const shots = new ShotTaker(page.shots, spec, warnings);
   const images: Buffer[] = [];
   const finalUrls: string[] = [];
@@ -29,7 +30,7 @@ export async function takeShots(page: CapturePage, spec: CaptureSpec, deadline: 
       if (slept < spec.shotInterval * 1000 - 1) warnings.push(`max_wait passed before shot ${shot}; it was taken without waiting the full interval.`);
     }
     // Popups often appear late (a timer, the first scroll), so they are hidden again before every shot.
-    if (spec.hidePopups) await withinOutputTime(page.evaluate(hidePopups), 'hiding popups').catch((error: unknown) => warnings.push(`Popups could not be hidden: ${errorText(error)}`));
+    await popups?.beforeShot(deadline, warnings);
     await page.beforeShot?.(warnings);
     images.push(await shots.take(deadline));
     finalUrls.push(await withinOutputTime(page.shownUrl(), 'reading the URL'));

@@ -1,13 +1,11 @@
+import { NATS_PREFIX_PATTERN, NATS_PREFIX_RULE } from '../../core/config/nats-prefix.js';
+
 /**
  * Every stream, bucket and subject of one shotfarm installation starts with its prefix, so tests (and
- * several installations) can share a NATS server without touching each other's data. The prefix is used
- * both as a subject token and inside stream/bucket names, so it must be valid in both: letters, digits,
- * `_` and `-`.
+ * several installations) can share a NATS server without touching each other's data. The rule is the
+ * configuration's (core/config/nats-prefix.ts); adapters built by hand (tests) are held to it here.
  */
 export function assertPrefix(prefix: string): string {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(prefix)) throw new Error(`NATS prefix must be 1-64 letters, digits, '_' or '-': ${JSON.stringify(prefix)}`);
+  if (!NATS_PREFIX_PATTERN.test(prefix)) throw new Error(`NATS prefix must be ${NATS_PREFIX_RULE}: ${JSON.stringify(prefix)}`);
   return prefix;
 }
-
-/** The prefix a service uses when its configuration names none. */
-export const DEFAULT_NATS_PREFIX = 'shotfarm';

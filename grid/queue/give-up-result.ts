@@ -15,6 +15,7 @@ export function giveUpResult(job: CaptureJob, error: string, node: { id: string;
     id: job.spec.id,
     status: 'error',
     error,
+    errorCause: 'capture_failed',
     files: [],
     finalUrl: '',
     finalUrls: [],

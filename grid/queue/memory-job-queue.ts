@@ -1,5 +1,5 @@
 import { BROWSERS, type BrowserName } from '../../core/capture-spec.js';
-import { QUEUE_TIERS, type CaptureJob, type CaptureResult, type Consumer, type JobHandler, type JobQueue, type QueueTier } from '../../core/contracts/job-queue.js';
+import { QUEUE_TIERS, type CaptureJob, type CaptureResult, type Consumer, type JobHandler, type JobQueue, type LaneAge, type QueueTier } from '../../core/contracts/job-queue.js';
 import { createLogger, type Logger } from '../../core/logger.js';
 import { normalizeCountries } from './country-routing.js';
 import { FairTier, type QueuedEntry } from './memory/fair-tier.js';
@@ -85,6 +85,19 @@ export class MemoryJobQueue implements JobQueue {
     const depth = Object.fromEntries(BROWSERS.map((b) => [b, 0])) as Record<BrowserName, number>;
     for (const tier of this.tiers.values()) for (const job of tier.jobs()) depth[job.spec.browser] += 1;
     return depth;
+  }
+
+  async oldestWaiting(): Promise<LaneAge[]> {
+    const now = Date.now();
+    const ages = new Map<string, LaneAge>();
+    for (const [tier, fair] of this.tiers) {
+      for (const job of fair.jobs()) {
+        const key = `${job.spec.browser}.${tier}`;
+        const seconds = Math.max(0, (now - job.enqueuedAt) / 1000);
+        if ((ages.get(key)?.seconds ?? -1) < seconds) ages.set(key, { browser: job.spec.browser, tier, seconds });
+      }
+    }
+    return [...ages.values()];
   }
 
   async cancel(ids: number[]): Promise<number> {

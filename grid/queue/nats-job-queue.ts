@@ -1,7 +1,7 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { BROWSERS, type BrowserName } from '../../core/capture-spec.js';
-import { QUEUE_TIERS, type CaptureJob, type CaptureResult, type Consumer, type JobHandler, type JobQueue } from '../../core/contracts/job-queue.js';
+import { QUEUE_TIERS, type CaptureJob, type CaptureResult, type Consumer, type JobHandler, type JobQueue, type LaneAge } from '../../core/contracts/job-queue.js';
 import { serviceUnavailable } from '../../core/errors.js';
 import { createLogger, type Logger } from '../../core/logger.js';
 import { natsConnected } from '../nats/connect.js';
@@ -12,6 +12,7 @@ import { NatsJobConsumer } from './nats/nats-job-consumer.js';
 import { NatsResultConsumer } from './nats/nats-result-consumer.js';
 import type { QueueContext, QueueHandles } from './nats/queue-context.js';
 import { queueDepth } from './nats/queue-depth.js';
+import { oldestWaiting } from './nats/queue-age.js';
 import { ensureLaneConsumer, ensureQueueStreams } from './nats/stream-setup.js';
 import { agentLanes, QueueNames, type Lane } from './nats/subjects.js';
 import { queueTuning, type QueueTuning } from './queue-tuning.js';
@@ -174,6 +175,11 @@ export class NatsJobQueue implements JobQueue {
   async depth(): Promise<Record<BrowserName, number>> {
     const { jsm } = await this.handles();
     return queueDepth(jsm, this.ctx.names);
+  }
+
+  async oldestWaiting(): Promise<LaneAge[]> {
+    const { jsm } = await this.handles();
+    return oldestWaiting(jsm, this.ctx.names);
   }
 
   async cancel(ids: number[]): Promise<number> {

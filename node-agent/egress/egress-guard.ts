@@ -1,5 +1,8 @@
+import type net from 'node:net';
 import type { Logger } from '../../core/logger.js';
 import { PrivateAllowlist } from '../../core/net/private-allowlist.js';
+import { resolveDestination } from '../../core/net/resolve-destination.js';
+import { openConnection } from './upstream.js';
 import { JobSessions, type BlockedRequest } from './job-sessions.js';
 import { startProxyServer } from './proxy-server.js';
 import type { UnreachableRequest } from './unreachable-cause.js';
@@ -31,13 +34,16 @@ export interface EgressPass {
 export class EgressGuard {
   private readonly sessions = new JobSessions();
   private server: { port: number; close(): Promise<void> } | null = null;
+  private readonly allowlist: PrivateAllowlist;
 
-  constructor(private readonly options: EgressGuardOptions, private readonly log: Logger) {}
+  constructor(private readonly options: EgressGuardOptions, private readonly log: Logger) {
+    this.allowlist = new PrivateAllowlist(options.allowlist);
+  }
 
   async start(): Promise<void> {
     if (this.server) return;
     this.server = await startProxyServer({
-      sessions: this.sessions, lookup: this.options.lookup ?? systemLookup, allowlist: new PrivateAllowlist(this.options.allowlist), log: this.log,
+      sessions: this.sessions, lookup: this.options.lookup ?? systemLookup, allowlist: this.allowlist, log: this.log,
     });
   }
 
@@ -60,6 +66,16 @@ export class EgressGuard {
       unreachable: () => session.unreachable,
       close: () => this.sessions.close(session),
     };
+  }
+
+  /**
+   * The agent's own connection to `host:port` by the rules its captures' traffic follows (the same
+   * resolver, the same refusal of private addresses, the same country proxy), or null when the guard
+   * would refuse it. For reading a refused certificate (tls-certificate.ts), never for a page.
+   */
+  async connect(host: string, port: number, upstream: string | null): Promise<net.Socket | null> {
+    const destination = await resolveDestination(host, this.options.lookup ?? systemLookup, this.allowlist);
+    return destination.allowed ? openConnection(destination.address, port, upstream) : null;
   }
 
   async stop(): Promise<void> {

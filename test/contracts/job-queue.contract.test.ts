@@ -324,6 +324,34 @@ export function jobQueueContract(factory: QueueFactory): void {
       hold.open();
     });
 
+    it('oldestWaiting() gives per lane the age of the oldest job nobody has taken', async () => {
+      const { queue } = await factory.create(BASE);
+      expect(await queue.oldestWaiting()).to.deep.equal([]);
+      const first = testJob({ browser: 'chrome' });
+      await queue.enqueue(first);
+      await sleep(600);
+      const second = testJob({ browser: 'chrome' });
+      await queue.enqueue(second);
+      await queue.enqueue(testJob({ browser: 'firefox', tier: 'bulk', egressCountry: 'fr' }));
+      const lanes = async (): Promise<Record<string, number>> => Object.fromEntries((await queue.oldestWaiting()).map((l) => [`${l.browser}.${l.tier}`, l.seconds]));
+      const waited = (job: CaptureJob): number => (Date.now() - job.enqueuedAt) / 1000;
+      const before = await lanes();
+      expect(Object.keys(before).sort()).to.deep.equal(['chrome.normal', 'firefox.bulk']);
+      expect(before['chrome.normal']).to.be.within(0.5, waited(first) + 0.1);
+      expect(before['firefox.bulk']).to.be.below(0.5);
+
+      // Taken, the first job no longer waits: the lane's age is the second one's.
+      const hold = gate();
+      const { starts } = scriptedConsumer(queue, 1, async () => { await hold.promise; });
+      await waitFor('the first job started', () => starts.length === 1);
+      expect(starts[0]!.id).to.equal(first.spec.id);
+      const during = await lanes();
+      expect(during['chrome.normal']).to.be.below(waited(first) - 0.4).and.to.be.at.most(waited(second) + 0.1);
+      hold.open();
+      await waitFor('the second job started', () => starts.length === 2);
+      expect(Object.keys(await lanes())).to.deep.equal(['firefox.bulk']);
+    });
+
     it('hands a result over again when the result handler fails', async () => {
       const { queue } = await factory.create(BASE);
       const job = testJob();

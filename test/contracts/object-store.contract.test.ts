@@ -10,8 +10,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ObjectNotFoundError } from '../../core/contracts/object-store.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
 import { BodySizeError } from '../../core/storage/body-size.js';
-import { createObjectStore } from '../../core/storage/create-object-store.js';
-import type { StartableObjectStore } from '../../core/storage/create-object-store.js';
+import { loadConfig } from '../../core/config/load-config.js';
+import { registerAdapters } from '../../core/di/adapters.js';
+import { newContainer, TOKENS } from '../../core/di/tokens.js';
+import { createLogger } from '../../core/logger.js';
+import { objectStoreAdapters, type StartableObjectStore } from '../../core/storage/object-store-adapters.js';
 import { FilesystemObjectStore, verifyObjectSignature } from '../../core/storage/filesystem-store.js';
 import { InvalidObjectKeyError } from '../../core/storage/object-key.js';
 import { S3ObjectStore } from '../../core/storage/s3-store.js';
@@ -274,12 +277,18 @@ async function readFilesystemLink(store: ObjectStore, url: string): Promise<{ by
   return { bytes: await readAll(await store.get(key)), contentType: info.contentType };
 }
 
+/** The store the processes' registration (core/di/adapters.ts) picks for these settings. */
+async function registeredStore(env: Record<string, string>): Promise<ObjectStore> {
+  const container = newContainer();
+  await registerAdapters(container, loadConfig({ SHOTFARM_PUBLIC_URL: PUBLIC_URL, ...env }), objectStoreAdapters(SECRET), createLogger('silent'));
+  return container.resolve(TOKENS.ObjectStore);
+}
+
 async function filesystemSubject(): Promise<StoreUnderTest> {
   const dataDir = await mkdtemp(join(tmpdir(), 'shotfarm-fs-store-'));
-  // Through the factory the processes use: no S3 settings means a folder in the data dir.
-  const store = createObjectStore({ s3: null, dataDir, signingSecret: SECRET, publicUrl: PUBLIC_URL });
+  // Through the registration the processes use: no S3 settings means a folder in the data dir (initialised).
+  const store = await registeredStore({ SHOTFARM_DATA_DIR: dataDir });
   expect(store).to.be.instanceOf(FilesystemObjectStore);
-  await store.init();
   return {
     store,
     fresh: () => new FilesystemObjectStore({ root: join(dataDir, `fresh-${randomUUID()}`), signingSecret: SECRET, baseUrl: PUBLIC_URL }),
@@ -372,9 +381,8 @@ const REACHABLE_TIMEOUT_MS = 1_000;
 async function s3Subject(): Promise<StoreUnderTest> {
   const server = await startS3rver();
   const s3 = { endpoint: server.endpoint, ...S3RVER_CREDENTIALS, bucket: 'shotfarm-contract', region: 'us-east-1' };
-  const settings = { dataDir: '/nonexistent-data-dir', signingSecret: SECRET, publicUrl: PUBLIC_URL };
-  // Through the factory the processes use: S3 settings mean an S3 store.
-  const built = createObjectStore({ ...settings, s3 });
+  // Through the registration the processes use: S3 settings mean an S3 store.
+  const built = await registeredStore({ S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: s3.bucket, S3_REGION: s3.region });
   expect(built).to.be.instanceOf(S3ObjectStore);
   // The store under test gets the short reachable timeout; its shape is the factory's.
   const store = new S3ObjectStore({ ...s3, reachableTimeoutMs: REACHABLE_TIMEOUT_MS });

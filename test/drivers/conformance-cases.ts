@@ -46,6 +46,20 @@ const video = (format: VideoSpec['format'], overrides: Partial<VideoSpec> = {}):
 const A4_PT = { width: (210 / 25.4) * 72, height: (297 / 25.4) * 72 };
 const LETTER_PT = { width: 8.5 * 72, height: 11 * 72 };
 
+/**
+ * The consent-platform fixtures (test/fixtures/site/consent/), each in the markup and script shape the
+ * platform gives a page, and the cookie its "reject" writes (what the page's state must show afterwards).
+ */
+/** Rows of test/fixtures/site/adslots/page.html's three slots: the ad server's iframe, a GPT slot, an AdSense <ins>. */
+const AD_SLOT_ROWS = [75, 200, 300];
+const CONSENT_PLATFORMS = ['onetrust', 'cookiebot', 'didomi', 'quantcast'] as const;
+const REJECTED_COOKIE: Record<(typeof CONSENT_PLATFORMS)[number], RegExp> = {
+  onetrust: /OptanonConsent=[^;]*groups%3DC0001%3A1(;|$)/,
+  cookiebot: /CookieConsent=[^;]*marketing%3Afalse/,
+  didomi: /euconsent-v2=CPnone/,
+  quantcast: /euconsent-v2=CPnopurposes/,
+};
+
 export const CONFORMANCE_CASES: ConformanceCase[] = [
   // ---- size and device ----
   {
@@ -300,10 +314,49 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     check: async (output) => expect(near(await pixel(output.images[0]!, 400, 580), [255, 0, 0])).to.equal(true),
   },
   {
-    name: 'hide_popups removes the cookie banner',
+    name: 'hide_popups: a home-made banner no rule knows is hidden by its look, and the record says no rule matched',
     spec: ({ site }) => ({ url: site.url('/banner.html'), hidePopups: true }),
-    check: async (output) => expect(near(await pixel(output.images[0]!, 400, 580), [255, 255, 255])).to.equal(true),
+    check: async (output) => {
+      expect(near(await pixel(output.images[0]!, 400, 580), [255, 255, 255])).to.equal(true);
+      expect(output.warnings).to.include('hide_popups: no consent banner rule matched this page. 1 overlay that looked like a popup was hidden instead.');
+    },
   },
+  {
+    name: 'hide_popups: a page without any popup hides nothing and says no rule matched',
+    spec: ({ site }) => ({ url: site.url('/target.html'), hidePopups: true }),
+    check: (output) => expect(output.warnings).to.deep.equal(['hide_popups: no consent banner rule matched this page.']),
+  },
+  {
+    name: 'hide_popups on a page that was never reached adds no hide_popups warning',
+    spec: ({ site }) => ({ url: site.httpsUrl('/echo'), strictSsl: true, maxWait: 10, hidePopups: true }),
+    check: (output) => {
+      expect(output.responseCode).to.equal(null);
+      expect(output.warnings.filter((warning) => warning.startsWith('hide_popups'))).to.deep.equal([]);
+    },
+  },
+  ...CONSENT_PLATFORMS.flatMap((platform): ConformanceCase[] => [
+    {
+      name: `the ${platform} consent banner shows without hide_popups`,
+      // The fixtures insert their banner 100 ms after the page's script ran, as a platform's SDK does
+      // once loaded: the second's delay makes sure the picture is taken after that.
+      spec: ({ site }) => ({ url: site.url(`/consent/${platform}.html`), html: true, delay: 1 }),
+      check: async (output) => {
+        expect(near(await pixel(output.images[0]!, 400, 580), [255, 0, 0])).to.equal(true);
+        expect(readPreJson<{ decision: string }>(output.html, 'consent').decision).to.equal('none');
+      },
+    },
+    {
+      name: `hide_popups rejects the ${platform} consent banner: declined in the page, gone from the picture`,
+      spec: ({ site }) => ({ url: site.url(`/consent/${platform}.html`), hidePopups: true, html: true }),
+      check: async (output) => {
+        const consent = readPreJson<{ decision: string; cookie: string }>(output.html, 'consent');
+        expect(consent.decision).to.equal('rejected');
+        expect(consent.cookie).to.match(REJECTED_COOKIE[platform]);
+        expect(near(await pixel(output.images[0]!, 400, 580), [255, 255, 255])).to.equal(true);
+        expect(output.warnings.filter((warning) => warning.startsWith('hide_popups'))).to.deep.equal([]);
+      },
+    },
+  ]),
   {
     name: 'hide_ads blocks ad and tracker requests',
     spec: ({ site, token }) => ({ url: site.url(`/ads-page?token=${token}`), hideAds: true, trackers: [tracker('ad', '#ad-loaded', 'exists')] }),
@@ -320,6 +373,23 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
       const blocked = browser === 'brave';
       expect(site.hits(`/pagead/show_ads.js?token=${token}`)).to.equal(blocked ? 0 : 1);
       expect(trackerValue(output, 'ad')).to.equal(blocked ? 'false' : 'true');
+    },
+  },
+  {
+    name: 'without hide_ads the ad slots show (chrome, firefox)',
+    browsers: ['chrome', 'firefox'],
+    spec: ({ site, token }) => ({ url: site.url(`/adslots/page.html?token=${token}`) }),
+    check: async (output, { site, token }) => {
+      expect(site.hits(`/adserver/frame.html?token=${token}`)).to.equal(1);
+      for (const y of AD_SLOT_ROWS) expect(near(await pixel(output.images[0]!, 400, y), [255, 0, 0]), `row ${y}`).to.equal(true);
+    },
+  },
+  {
+    name: 'hide_ads: the ad iframe is never requested and the ad containers are hidden',
+    spec: ({ site, token }) => ({ url: site.url(`/adslots/page.html?token=${token}`), hideAds: true }),
+    check: async (output, { site, token }) => {
+      expect(site.hits(`/adserver/frame.html?token=${token}`)).to.equal(0);
+      for (const y of AD_SLOT_ROWS) expect(near(await pixel(output.images[0]!, 400, y), [255, 0, 0]), `row ${y}`).to.equal(false);
     },
   },
   // ---- TLS, locale ----

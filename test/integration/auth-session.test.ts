@@ -34,6 +34,25 @@ for (const kind of DATABASE_KINDS) {
     });
     after(async () => api?.stop());
 
+    it('passwords and tokens come in the JSON body only: one in the URL is a 400 naming it, and nothing is created or logged in', async () => {
+      const email = uniqueEmail('in-url');
+      const before = await counts();
+      for (const [path, query, body] of [
+        ['/auth/signup', `password=${PASSWORD}`, { email }],
+        ['/auth/login', `email=${email}&password=${PASSWORD}`, {}],
+        ['/auth/reset-password', 'token=abc&password=new-password-1', {}],
+        ['/auth/verify-email', 'token=abc', {}],
+      ] as const) {
+        const res = await call(api.url, `${path}?${query}`, json(body));
+        const envelope = expectEnvelope(res, 400, 'VALIDATION_ERROR');
+        for (const name of new URLSearchParams(query).keys()) expect(envelope.fields[name], `${path} ${name}`).to.deep.equal(['must be sent in the JSON request body, never in the URL (URLs are kept in logs and histories)']);
+        expect(res.headers.get('set-cookie'), path).to.equal(null);
+      }
+      expect(await counts()).to.deep.equal(before);
+      // The same fields in the body work.
+      expect((await call(api.url, '/auth/signup', json({ email, password: PASSWORD }))).status).to.equal(200);
+    });
+
     it('POST /auth/signup creates the company, its user and a first API key, and answers the Signup response', async () => {
       const email = uniqueEmail('signup');
       const res = await call(api.url, '/auth/signup', json({ email: `  ${email.toUpperCase()} `, password: PASSWORD, name: 'Ada', company: 'Analytical Engines' }));

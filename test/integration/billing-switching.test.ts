@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createBilling } from '../../api/billing/billing.js';
+import { OfflinePaymentProvider } from '../../api/billing/offline-provider.js';
 import type { Caller } from '../../api/http/state.js';
 import { ApiError } from '../../core/errors.js';
 import { createLogger } from '../../core/logger.js';
@@ -129,8 +130,8 @@ for (const kind of DATABASE_KINDS) {
       it('SHOTFARM_OFFLINE_PAYMENTS=self-service lets any account pay with it', async () => {
         const acct = await api.account(0);
         const caller: Caller = { companyId: acct.companyId, apiKeyId: null, userId: null, credential: `test:${acct.companyId}`, roles: ['user'] };
-        const operator = createBilling(db(), TEST_PLANS, createLogger('silent'));
-        const selfService = createBilling(db(), TEST_PLANS, createLogger('silent'), undefined, 'self-service');
+        const operator = createBilling(db(), TEST_PLANS, createLogger('silent'), new OfflinePaymentProvider());
+        const selfService = createBilling(db(), TEST_PLANS, createLogger('silent'), new OfflinePaymentProvider(), 'self-service');
         await selfService.methods.add(acct.companyId, { type: 'card', brand: 'visa', last4: '4242', expirationMonth: 4, expirationYear: card.expirationYear }, true);
         let refused: unknown;
         await operator.subscriptions.subscribe(caller, { planId: 'basic' }).catch((err: unknown) => { refused = err; });

@@ -81,12 +81,13 @@ for (const kind of DATABASE_KINDS) {
         for (const [path, method] of [['/billing/plans', 'get'], ['/billing/subscribe', 'post'], ['/billing/cancel', 'post'], ['/billing/payment-methods', 'get'], ['/billing/payment-methods', 'post'], ['/billing/receipts', 'get'], ['/dashboard/overview', 'get'], ['/admin/overview', 'get']] as const) {
           expect(doc.paths[path]?.[method], `${method} ${path}`).to.be.an('object');
         }
-        const subscribe = doc.paths['/billing/subscribe'].post.parameters;
-        expect(subscribe.find((p: any) => p.name === 'planId')).to.include({ required: true });
-        expect(subscribe.map((p: any) => p.name)).to.include('paymentMethodToken');
-        const method = doc.paths['/billing/payment-methods'].post.parameters;
-        expect(method.find((p: any) => p.name === 'type').schema.enum).to.deep.equal(['card', 'paypal']);
-        expect(method.find((p: any) => p.name === 'expirationMonth').schema).to.include({ minimum: 1, maximum: 12 });
+        // POST fields are the JSON request body's (issue 15: they were documented as query parameters).
+        const subscribe = doc.paths['/billing/subscribe'].post.requestBody.content['application/json'].schema;
+        expect(subscribe.required).to.deep.equal(['planId']);
+        expect(Object.keys(subscribe.properties)).to.include('paymentMethodToken');
+        const method = doc.paths['/billing/payment-methods'].post.requestBody.content['application/json'].schema;
+        expect(method.properties.type.enum).to.deep.equal(['card', 'paypal']);
+        expect(method.properties.expirationMonth).to.include({ minimum: 1, maximum: 12 });
       });
 
       it('shows admins the plans that are not public too', async () => {

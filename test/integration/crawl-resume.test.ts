@@ -34,7 +34,7 @@ describe('crawls resume after a control plane restart', function () {
     await api.plane.stop();
     await db('screenshots').where({ id: first }).update({ status: 'finished', links: JSON.stringify(['https://resume.test/a', 'https://resume.test/b', 'https://elsewhere.test/']), finished_at: db.fn.now() });
 
-    second = await startControlPlane(api.config, { generateBootstrapKey: false, db, logger: createLogger('silent'), farm: api.parts });
+    second = await startControlPlane(api.config, { generateBootstrapKey: false, container: api.container, logger: createLogger('silent') });
     const deadline = Date.now() + 20_000;
     // The page is counted first, then the next pages are created one by one: wait for both.
     const pages = async (): Promise<number> => Number((await db('screenshots').where({ crawl_id: crawlId }).count('* as n').first())?.n ?? 0);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,11 +7,11 @@ import { expect } from 'chai';
 import knexFactory from 'knex';
 import sharp, { type Metadata } from 'sharp';
 import { createThrowawayPostgres } from '../support/databases.js';
-import { S3RVER_CREDENTIALS, startS3rver, type RunningS3rver } from '../support/s3rver.js';
+import { CliProcesses, distributedFarmEnv, startedAgentUrl, startedApiUrl } from '../support/cli-processes.js';
+import { startS3rver, type RunningS3rver } from '../support/s3rver.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
 
-const CLI = path.resolve('dist/api/cli.js');
 const JOBS = 40;
 const BROWSERS = ['chrome', 'firefox'] as const;
 
@@ -153,7 +153,6 @@ describe('the farm in distributed mode (shotfarm api + two shotfarm agent proces
   this.timeout(420_000);
   const prefix = `sftest_${randomBytes(4).toString('hex')}`;
   const key = `sf_${randomBytes(18).toString('base64url')}`;
-  const children: ChildProcess[] = [];
   let site: TestSite;
   let s3: RunningS3rver;
   let pg: { url: string; drop(): Promise<void> };
@@ -161,32 +160,9 @@ describe('the farm in distributed mode (shotfarm api + two shotfarm agent proces
   let farm: Farm;
   let agentUrls: string[] = [];
 
-  const env = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
-    PATH: process.env.PATH, LOG_LEVEL: 'warn', NATS_URL: 'nats://127.0.0.1:4222', SHOTFARM_NATS_PREFIX: prefix,
-    S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey, S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey, S3_BUCKET: 'shotfarm-test',
-    SHOTFARM_DATA_DIR: dataDir, HOST: '127.0.0.1', SHOTFARM_HEARTBEAT_SECONDS: '1',
-    // The test site listens on 127.0.0.1, which the egress guard would block.
-    SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true', ...extra,
-  });
-  const start = (args: string[], extra: Record<string, string>): ChildProcess => {
-    // Its own process group, so the test can kill the agent with its browsers when it cleans up.
-    const child = spawn(process.execPath, [CLI, ...args], { env: env(extra), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stderr?.on('data', (d: Buffer) => { if (/error|fatal/i.test(d.toString())) process.stderr.write(`[${args[0]}] ${d.toString()}`); });
-    children.push(child);
-    return child;
-  };
-  const waitForLine = (child: ChildProcess, re: RegExp, ms: number): Promise<string> => new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ${re} within ${ms} ms: ${out}`)), ms);
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = re.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[0]);
-      }
-    });
-  });
+  const processes = new CliProcesses(() => distributedFarmEnv({ natsPrefix: prefix, s3, bucket: 'shotfarm-test', dataDir }));
+  const children = processes.children;
+  const start = (args: string[], extra: Record<string, string>): ChildProcess => processes.start(args, extra);
 
   before(async () => {
     site = await TestSite.start();
@@ -194,26 +170,14 @@ describe('the farm in distributed mode (shotfarm api + two shotfarm agent proces
     pg = await createThrowawayPostgres();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-farm-'));
     const apiProcess = start(['api'], { PORT: '0', DATABASE_URL: pg.url, SHOTFARM_BOOTSTRAP_KEY: key, SHOTFARM_BOOTSTRAP_CREDITS: '1000' });
-    const base = (await waitForLine(apiProcess, /http:\/\/127\.0\.0\.1:\d+/, 60_000));
+    const base = await startedApiUrl(apiProcess);
     const agents = ['agent-a', 'agent-b'].map((id) => start(['agent', '--browsers', 'chrome,firefox', '--slots', '2'], { PORT: '0', SHOTFARM_NODE_ID: id }));
-    agentUrls = (await Promise.all(agents.map((a) => waitForLine(a, /metrics at http:\/\/127\.0\.0\.1:\d+/, 90_000)))).map((line) => line.replace('metrics at ', ''));
+    agentUrls = await Promise.all(agents.map((a) => startedAgentUrl(a)));
     farm = { url: `${base}/api/v1`, key, db: knexFactory({ client: 'pg', connection: pg.url }) };
   });
 
   after(async () => {
-    // SIGTERM drains an agent and closes its browsers; whatever is still there after 30 s is killed.
-    await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 30_000);
-      c.once('exit', () => { clearTimeout(timer); resolve(); });
-      c.kill('SIGTERM');
-    })));
-    for (const child of children) {
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    await processes.stopAll();
     await farm?.db.destroy();
     await pg?.drop();
     await s3?.stop();

@@ -150,4 +150,25 @@ describe('metrics of the control plane: app runs and results by status', functio
     expect(sampleSum(samples, 'shotfarm_results_total', { status: 'error' })).to.equal(2);
     expect(sampleSum(samples, 'shotfarm_results_total', { status: 'finished' })).to.equal(0);
   });
+
+  it('shows the age of the oldest queued job per lane, and counts screenshots cancelled with their batch', async () => {
+    const acct = await api.account(100);
+    const created = await call(api.url, '/batch/create', {
+      method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ urls: ['http://example.test/a', 'http://example.test/b'], browser: 'firefox' }),
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    const age = (samples: Sample[]): number => sampleSum(samples, 'shotfarm_queue_oldest_age_seconds', { browser: 'firefox', tier: 'bulk' });
+    // Nothing takes the jobs (the declared node has no slot): the lane's oldest job ages.
+    const waiting = await until('the queued batch to be over a second old', async () => {
+      const samples = await scrape();
+      return age(samples) >= 1 ? samples : null;
+    }, 10_000);
+    expect(sampleSum(waiting, 'shotfarm_queue_oldest_age_seconds', { browser: 'brave', tier: 'bulk' }), 'an empty lane').to.equal(0);
+    const cancelled = await call(api.url, `/batch/cancel?id=${created.body.data[0].id}`, { method: 'POST', key: acct.key });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    const samples = await scrape();
+    expect(sampleSum(samples, 'shotfarm_results_total', { status: 'cancelled' })).to.equal(2);
+    expect(age(samples), 'the lane is empty again').to.equal(0);
+  });
 });

@@ -1,8 +1,10 @@
 import http from 'node:http';
 import { expect } from 'chai';
 import sharp from 'sharp';
+import type { DependencyContainer } from 'tsyringe';
 import { startControlPlane, type ControlPlane } from '../../api/control-plane.js';
 import { connectDatabase } from '../../core/db/connect.js';
+import { TOKENS } from '../../core/di/tokens.js';
 import { createLogger } from '../../core/logger.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { listenOnLoopback } from '../support/loopback-server.js';
@@ -248,6 +250,13 @@ describe('the monitor schedule on Postgres: two API replicas, and a restart', fu
   let owner: TestAccount;
   const replicaEnv = { SHOTFARM_TEST_MONITOR_MIN_INTERVAL_SECONDS: '1', SHOTFARM_MONITOR_POLL_MS: '100' };
 
+  /** Another replica's container: its own database pool, the suite's queue, registry and object store. */
+  const replica = (db: ReturnType<typeof connectDatabase>): DependencyContainer => {
+    const child = api.container.createChildContainer();
+    child.register(TOKENS.Db, { useValue: db });
+    return child;
+  };
+
   before(async () => {
     // No agent: runs stay `processing`; the schedule, not the capture, is under test.
     api = await startTestApi('postgres', replicaEnv);
@@ -261,7 +270,7 @@ describe('the monitor schedule on Postgres: two API replicas, and a restart', fu
 
   it('with two control planes on one Postgres, each period runs once', async () => {
     secondDb = connectDatabase({ databaseUrl: api.database.url });
-    second = await startControlPlane(api.config, { generateBootstrapKey: false, db: secondDb, logger: createLogger('silent'), farm: api.parts });
+    second = await startControlPlane(api.config, { generateBootstrapKey: false, container: replica(secondDb), logger: createLogger('silent') });
     const periodSeconds = 2;
     const monitor = await createMonitor(api, owner.key, { url: 'https://example.test/watched', interval: periodSeconds });
     await new Promise((r) => setTimeout(r, 9_000));
@@ -292,7 +301,7 @@ describe('the monitor schedule on Postgres: two API replicas, and a restart', fu
     const missedFrom = new Date(anchor.getTime() - hour);
     await db('monitors').where({ id: monitor.id }).update({ next_run_at: missedFrom });
     secondDb = connectDatabase({ databaseUrl: api.database.url });
-    second = await startControlPlane(api.config, { generateBootstrapKey: false, db: secondDb, logger: createLogger('silent'), farm: api.parts });
+    second = await startControlPlane(api.config, { generateBootstrapKey: false, container: replica(secondDb), logger: createLogger('silent') });
 
     await until('the caught-up run', async () => (await db('monitor_runs').where({ monitor_id: monitor.id })).length >= 2);
     await new Promise((r) => setTimeout(r, 1500));

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,8 +6,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import knexFactory from 'knex';
 import { createThrowawayPostgres } from '../support/databases.js';
-import { CLI_PATH, runCli } from '../support/run-cli.js';
-import { S3RVER_CREDENTIALS, startS3rver, type RunningS3rver } from '../support/s3rver.js';
+import { CliProcesses, distributedFarmEnv, startedAgentUrl, startedApiUrl } from '../support/cli-processes.js';
+import { runCli } from '../support/run-cli.js';
+import { startS3rver, type RunningS3rver } from '../support/s3rver.js';
 import { call } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
 import { until } from '../support/wait-until.js';
@@ -33,7 +34,6 @@ describe('draining a node (shotfarm api + two shotfarm agent processes over NATS
   this.timeout(300_000);
   const prefix = `sftest_${randomBytes(4).toString('hex')}`;
   const key = `sf_${randomBytes(18).toString('base64url')}`;
-  const children: ChildProcess[] = [];
   const agents = new Map<string, { child: ChildProcess; url: string; exit: Promise<number | null> }>();
   let site: TestSite;
   let s3: RunningS3rver;
@@ -42,29 +42,9 @@ describe('draining a node (shotfarm api + two shotfarm agent processes over NATS
   let base: string;
   let db: knexFactory.Knex;
 
-  const env = (extra: Record<string, string> = {}): Record<string, string> => ({
-    PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', NATS_URL: 'nats://127.0.0.1:4222', SHOTFARM_NATS_PREFIX: prefix,
-    S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey, S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey, S3_BUCKET: 'shotfarm-drain-test',
-    SHOTFARM_DATA_DIR: dataDir, HOST: '127.0.0.1', SHOTFARM_HEARTBEAT_SECONDS: '1', SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true', ...extra,
-  });
-  const start = (args: string[], extra: Record<string, string>): ChildProcess => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], { env: env(extra), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stderr?.on('data', (d: Buffer) => { if (/error|fatal/i.test(d.toString())) process.stderr.write(`[${args[0]}] ${d.toString()}`); });
-    children.push(child);
-    return child;
-  };
-  const waitForLine = (child: ChildProcess, re: RegExp, ms: number): Promise<string> => new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ${re} within ${ms} ms: ${out}`)), ms);
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = re.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[0]);
-      }
-    });
-  });
+  const env = (): Record<string, string> => distributedFarmEnv({ natsPrefix: prefix, s3, bucket: 'shotfarm-drain-test', dataDir });
+  const processes = new CliProcesses(env);
+  const start = (args: string[], extra: Record<string, string>): ChildProcess => processes.start(args, extra);
   const admin = (p: string, init: RequestInit = {}): ReturnType<typeof call> => call(`${base}/api/v1`, p, { ...init, key });
   const post = (p: string, body: unknown): ReturnType<typeof call> => admin(p, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const health = async (id: string): Promise<{ status: string; node: { inFlight: number; jobsDone: number; failures: number; draining: boolean } }> => (await fetch(`${agents.get(id)?.url}/healthz`)).json() as never;
@@ -88,29 +68,18 @@ describe('draining a node (shotfarm api + two shotfarm agent processes over NATS
     pg = await createThrowawayPostgres();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-drain-'));
     const api = start(['api'], { PORT: '0', DATABASE_URL: pg.url, SHOTFARM_BOOTSTRAP_KEY: key, SHOTFARM_BOOTSTRAP_CREDITS: '1000' });
-    base = await waitForLine(api, /http:\/\/127\.0\.0\.1:\d+/, 60_000);
+    base = await startedApiUrl(api);
     await Promise.all(['drain-a', 'drain-b'].map(async (id) => {
       const child = start(['agent', '--browsers', 'chrome', '--slots', String(SLOTS)], { PORT: '0', SHOTFARM_NODE_ID: id });
       const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      const url = (await waitForLine(child, /metrics at http:\/\/127\.0\.0\.1:\d+/, 90_000)).replace('metrics at ', '');
+      const url = await startedAgentUrl(child);
       agents.set(id, { child, url, exit });
     }));
     db = knexFactory({ client: 'pg', connection: pg.url });
   });
 
   after(async () => {
-    await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 30_000);
-      c.once('exit', () => { clearTimeout(timer); resolve(); });
-      c.kill('SIGTERM');
-    })));
-    for (const child of children) {
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    await processes.stopAll();
     await db?.destroy();
     await pg?.drop();
     await s3?.stop();

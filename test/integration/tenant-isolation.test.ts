@@ -47,7 +47,7 @@ function registeredRoutes(api: TestApi): { method: string; path: string }[] {
   const unused = {} as never;
   const app = buildApp({
     config: api.config, db: api.database.db, log: createLogger('silent'), jwt: api.jwt, rateLimiter: null,
-    screenshots: unused, objects: unused, events: unused, registry: unused, metrics: unused, crawls: unused, batches: unused, batchLinks: unused, imageLinks: unused, apps: unused, monitors: unused, diffLinks: unused,
+    screenshots: unused, objects: unused, events: unused, registry: unused, queue: unused, metrics: unused, crawls: unused, batches: unused, batchLinks: unused, imageLinks: unused, apps: unused, mailer: unused, monitors: unused, diffLinks: unused, billing: api.plane.billing,
   });
   const out = new Map<string, { method: string; path: string }>();
   for (const mw of app.middleware as { router?: Router<AppState> }[]) {

@@ -9,16 +9,31 @@ import { loadConfig } from '../../core/config/load-config.js';
 import type { Config } from '../../core/config/config.js';
 import { createLogger, type Logger } from '../../core/logger.js';
 import { BROWSERS } from '../../core/capture-spec.js';
-import { openFarmParts, type FarmPartsHandle } from '../../grid/farm-parts.js';
+import type { DependencyContainer } from 'tsyringe';
+import { apiAdapters } from '../../api/api-adapters.js';
+import type { JobQueue } from '../../core/contracts/job-queue.js';
+import type { NodeRegistry } from '../../core/contracts/node-registry.js';
+import type { ObjectStore } from '../../core/contracts/object-store.js';
+import { registerAdapters, type RegisteredAdapters } from '../../core/di/adapters.js';
+import { newContainer, TOKENS } from '../../core/di/tokens.js';
+import { objectLinkSecret, objectStoreAdapters } from '../../core/storage/object-store-adapters.js';
+import { driverAdapters } from '../../drivers/driver-adapters.js';
+import { gridAdapters } from '../../grid/grid-adapters.js';
 import { createAgent, type AgentOptions } from '../../node-agent/create-agent.js';
 import type { NodeAgent } from '../../node-agent/node-agent.js';
 import { openTestDatabase, type TestDatabase } from './databases.js';
 
 export interface TestAccount { companyId: number; key: string }
 
+/** The farm's adapters the suite's process runs, as the container resolves them. */
+export interface TestFarmParts { queue: JobQueue; registry: NodeRegistry; objects: ObjectStore }
+
 export interface TestApi {
   url: string;
-  parts: FarmPartsHandle;
+  parts: TestFarmParts;
+  /** the container the control plane (and the agent) resolved their adapters from */
+  container: DependencyContainer;
+  adapters: RegisteredAdapters;
   /** the embedded agent, when the suite asked for one */
   agent: NodeAgent | null;
   config: Config;
@@ -52,10 +67,16 @@ export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<stri
   });
   // A suite that reads the log (the impersonation audit) passes its own logger.
   const log = opts.logger ?? createLogger('silent');
-  const parts = await openFarmParts(config, jwtSecret, log, 'shotfarm-test');
+  // The container as `serve` (with an agent) or `api` (without) builds it, over the suite's own database.
+  const container = newContainer();
+  container.register(TOKENS.Db, { useValue: database.db });
+  const adapters = await registerAdapters(container, config, {
+    ...gridAdapters('shotfarm-test'), ...objectStoreAdapters(objectLinkSecret(jwtSecret)), ...(opts.agent ? driverAdapters : {}), ...apiAdapters,
+  }, log);
+  const parts: TestFarmParts = { queue: container.resolve(TOKENS.JobQueue), registry: container.resolve(TOKENS.NodeRegistry), objects: container.resolve(TOKENS.ObjectStore) };
   let agent: NodeAgent | null = null;
   if (opts.agent) {
-    agent = await createAgent(config, parts, log, {}, opts.agentOptions);
+    agent = createAgent(config, container, log, {}, opts.agentOptions);
     await agent.start();
   } else {
     // API-contract suites need no browser: a declared node lets admission pass, and records stay
@@ -65,11 +86,15 @@ export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<stri
       countries: [], slots: 0, inFlight: 0, jobsDone: 0, failures: 0, startedAt: new Date().toISOString(), draining: false,
     });
   }
-  const plane = await startControlPlane(config, { generateBootstrapKey: false, db: database.db, logger: log, farm: parts });
+  const plane = await startControlPlane(config, { generateBootstrapKey: false, container, logger: log });
+  // As every root does: an adapter registered for nothing fails the start.
+  adapters.assertResolved();
   const jwt = new JwtService(jwtSecret);
   return {
     url: `${plane.url}/api/v1`,
     parts,
+    container,
+    adapters,
     agent,
     config,
     database,
@@ -88,7 +113,7 @@ export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<stri
     async stop() {
       await agent?.stop();
       await plane.stop();
-      await parts.close();
+      await adapters.close();
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { configProblems } from '../support/config-problems.js';
 import { loadConfig } from '../../core/config/load-config.js';
 import { readFileSync } from 'node:fs';
-import { SETTINGS } from '../../core/config/settings.js';
+import { SETTING, SETTINGS } from '../../core/config/settings.js';
+import { assertPrefix } from '../../grid/nats/names.js';
 import { SETTINGS_TABLE_END, SETTINGS_TABLE_START, settingsMarkdownTable } from '../../core/config/settings-table.js';
 import { repoPath } from '../support/repo-path.js';
 
@@ -52,6 +53,55 @@ describe('the operators\' settings table (docs/operators.md)', () => {
 
   it('has a row for every setting, with its default', () => {
     const table = settingsMarkdownTable();
-    for (const s of SETTINGS) expect(table, s.name).to.include(`| \`${s.name}\` | \`${s.default}\` |`);
+    for (const s of SETTINGS) expect(table, s.name).to.include(`| \`${s.name}\` | \`${s.shownDefault}\` |`);
   });
 });
+
+describe('settings are declared once (core/config/settings.ts)', () => {
+  /** The environment that gives every setting with a default text exactly that text. */
+  const declaredDefaults = (): Record<string, string> =>
+    Object.fromEntries(SETTINGS.filter((s) => s.default !== null && s.default !== '').map((s) => [s.name, s.default as string]));
+
+  it('every declared default is valid for its own parser', () => {
+    for (const s of SETTINGS) expect(() => s.value(null), s.name).not.to.throw();
+    expect(() => loadConfig(declaredDefaults()), 'the declared defaults, given explicitly').not.to.throw();
+  });
+
+  it('an empty environment gives the same configuration as the declared defaults given explicitly (no default copied into the loader)', () => {
+    // A loader that falls back to a value of its own instead of the declaration's differs here.
+    const { agent: absentAgent, ...absent } = loadConfig({});
+    const { agent: givenAgent, ...given } = loadConfig(declaredDefaults());
+    expect(given).to.deep.equal(absent);
+    // The node id's absence means "<host>-<pid>", which no text says; everything else must match.
+    expect({ ...givenAgent, nodeId: null }).to.deep.equal({ ...absentAgent, nodeId: null });
+  });
+
+  it('the loader reads only declared variables, and every declared one', () => {
+    const read = new Set<string>();
+    const everything = { ...declaredDefaults(), S3_ENDPOINT: 'http://s3.local', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b', SHOTFARM_PROXY_FR: 'http://proxy-fr:3128' };
+    const env = new Proxy(everything, { get: (target, name: string) => (read.add(name), target[name as keyof typeof target]) });
+    loadConfig(env);
+    const declared = new Set(SETTINGS.map((s) => s.name));
+    const undeclared = [...read].filter((n) => !declared.has(n) && n !== 'SHOTFARM_PROXY_FR');
+    expect(undeclared, 'variables read without a declaration').to.deep.equal([]);
+    const unread = [...declared].filter((n) => !read.has(n) && n !== SETTING.countryProxy.name);
+    expect(unread, 'declarations the loader never reads').to.deep.equal([]);
+  });
+
+  it('checks the NATS prefix by the one rule the grid asserts', () => {
+    const accepts = (use: () => unknown): boolean => {
+      try {
+        use();
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const prefix of ['shotfarm', 'sftest_0a1b2c3d', 't0a1b2c3d_12', 'a', `a${'b'.repeat(31)}`, `a${'b'.repeat(32)}`, '1abc', 'with-dash', 'dot.ted', '_x', 'sp ace']) {
+      const grid = accepts(() => assertPrefix(prefix));
+      const loader = accepts(() => loadConfig({ SHOTFARM_NATS_PREFIX: prefix }));
+      expect(loader, prefix).to.equal(grid);
+    }
+  });
+});
+

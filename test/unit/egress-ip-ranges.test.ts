@@ -92,22 +92,22 @@ describe('egress guard: what a blocked request means for the capture (unit)', ()
   const message = 'Blocked: intranet resolves to 10.0.0.5, a private address; captures of private networks are disabled (SHOTFARM_ALLOW_PRIVATE_TARGETS)';
 
   it('the requested host or the final host blocked: the page is an error', () => {
-    expect(blockedVerdict('http://intranet/', 'http://intranet/', 403, [block('intranet')]).pageError).to.equal(message);
-    expect(blockedVerdict('http://public.example/', 'http://intranet/x', 403, [block('intranet')]).pageError).to.equal(message);
+    expect(blockedVerdict('http://intranet/', 'http://intranet/', 403, [block('intranet')]).pageFailure).to.deep.equal({ cause: 'blocked', error: message });
+    expect(blockedVerdict('http://public.example/', 'http://intranet/x', 403, [block('intranet')]).pageFailure?.error).to.equal(message);
   });
 
   it('no answer at all while something was blocked: the block explains the error', () => {
-    expect(blockedVerdict('https://public.example/', 'chrome-error://chromewebdata/', null, [block('intranet', 443)]).pageError).to.include('Blocked: intranet');
+    expect(blockedVerdict('https://public.example/', 'chrome-error://chromewebdata/', null, [block('intranet', 443)]).pageFailure?.error).to.include('Blocked: intranet');
   });
 
   it('subresources are warnings, one per host and port, and the page finishes', () => {
     const verdict = blockedVerdict('http://public.example/', 'http://public.example/', 200, [block('intranet'), block('intranet'), block('other', 8080)]);
-    expect(verdict.pageError).to.equal(null);
+    expect(verdict.pageFailure).to.equal(null);
     expect(verdict.warnings).to.have.length(2);
     expect(verdict.warnings[0]).to.match(/^Blocked a request to intranet:80: intranet resolves to 10.0.0.5, a private address/);
   });
 
   it('nothing blocked: nothing to say', () => {
-    expect(blockedVerdict('http://a/', 'http://a/', null, [])).to.deep.equal({ pageError: null, warnings: [] });
+    expect(blockedVerdict('http://a/', 'http://a/', null, [])).to.deep.equal({ pageFailure: null, warnings: [] });
   });
 });

@@ -16,7 +16,7 @@ const DASHBOARD = 'monitoring/grafana-dashboard.json';
  */
 function exportedSeries(): Set<string> {
   const metrics = new FarmMetrics({
-    queueDepth: async () => ({}), nodes: async () => [], appRuns: async () => [], inFlight: () => 0, poolSizes: () => ({}),
+    queueDepth: async () => ({}), queueAges: async () => [], nodes: async () => [], appRuns: async () => [], inFlight: () => 0, poolSizes: () => ({}),
   });
   const names = new Set<string>();
   for (const metric of metrics.registry.getMetricsAsArray()) {

@@ -1,6 +1,6 @@
 // Images of stored screenshots. GET /screenshot/thumbnail needs the session's CSRF proof, which an <img src>
 // cannot send: the image is fetched with it and shown through a blob URL, revoked when the page is left.
-import { apiBlob } from './api.js';
+import { apiBlob, type Query } from './api.js';
 import { h } from './dom.js';
 import { pageObjectUrl, type PageContext } from './page.js';
 
@@ -19,18 +19,22 @@ export function thumbnail(ctx: PageContext, id: number, opts: { width: number; s
   return box;
 }
 
+/** The file extension of an image's type (image/jpeg → jpg). */
+export const imageExtension = (type: string): string => ({ 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' } as Record<string, string>)[type] ?? 'png';
+
 /**
- * A button that downloads an output (HTML, PDF, video) with the session. Downloaded, never shown
+ * A button that downloads an output (image, HTML, PDF, video) with the session. Downloaded, never shown
  * inline: a captured page's HTML opened from a blob URL would run with the dashboard's origin and session.
+ * `filename` may depend on what arrived (an image's format is known from its type).
  */
-export function downloadButton(label: string, path: string, id: number, filename: string): HTMLButtonElement {
+export function downloadButton(label: string, path: string, query: Query, filename: string | ((blob: Blob) => string)): HTMLButtonElement {
   const button = h('button', { type: 'button' }, label);
   button.addEventListener('click', () => {
     button.disabled = true;
-    apiBlob(path, { id })
+    apiBlob(path, query)
       .then((blob) => {
         const url = URL.createObjectURL(blob);
-        const a = h('a', { href: url, download: filename, hidden: true });
+        const a = h('a', { href: url, download: typeof filename === 'string' ? filename : filename(blob), hidden: true });
         document.body.append(a);
         a.click();
         a.remove();

@@ -1,0 +1,57 @@
+// The create request behind a screenshot record, for "copy as curl" and "run again". Which record fields
+// are create options is read from the service's own OpenAPI document (the option table is its one owner),
+// so a new option shows up here without a change to the dashboard.
+import { API_BASE, type Query } from './api.js';
+import type { Screenshot } from './records.js';
+
+/**
+ * Options of an output or feature that was not asked for (pdf_format without pdf…): the record carries
+ * their defaults, which would only lengthen the command. Keyed by prefix, valued by the option that turns them on.
+ */
+const ONLY_WITH: [prefix: string, switchedOnBy: string][] = [['pdf_', 'pdf'], ['video_', 'video'], ['geo_', 'geo_enable'], ['device_', 'device_name']];
+/** Record fields named like an option that hold something else: `apps` are the runs, not the configuration ids. */
+const NOT_REPEATED = new Set(['apps']);
+
+let createOptionNames: Promise<string[]> | null = null;
+
+/** The query parameters of GET /screenshot/create, from /api/v1/openapi.json (fetched once per visit). */
+export function createOptions(): Promise<string[]> {
+  createOptionNames ??= fetch(`${API_BASE}/openapi.json`, { credentials: 'same-origin' })
+    .then((res) => res.json() as Promise<{ paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }> }>)
+    .then((doc) => (doc.paths['/screenshot/create']?.get?.parameters ?? []).filter((p) => p.in === 'query' && p.name !== 'key').map((p) => p.name))
+    .catch((err: unknown) => {
+      createOptionNames = null;
+      throw err;
+    });
+  return createOptionNames;
+}
+
+const isEmpty = (v: unknown): boolean => v === null || v === undefined || v === false || v === '' || v === 0 || (Array.isArray(v) && v.length === 0);
+
+/** The query that creates this screenshot again: every option the record shows set, in the OpenAPI's order. */
+export function requestOf(s: Screenshot, optionNames: string[]): Query {
+  const query: Query = {};
+  for (const name of optionNames) {
+    const value = s[name];
+    if (NOT_REPEATED.has(name) || isEmpty(value) || typeof value === 'object' && !Array.isArray(value)) continue;
+    const gate = ONLY_WITH.find(([prefix]) => name.startsWith(prefix));
+    if (gate && isEmpty(s[gate[1]])) continue;
+    query[name] = Array.isArray(value) ? value.map(String) : typeof value === 'boolean' ? 'true' : String(value as string | number);
+  }
+  return query;
+}
+
+/** Single-quoted for a POSIX shell: nothing inside is expanded. */
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * `curl` of the request, for a shell. The key is read from $SHOTFARM_API_KEY (the dashboard never holds
+ * a key's secret); the URL is quoted so nothing in it is expanded, the header double-quoted so the key is.
+ */
+export function curlCommand(origin: string, query: Query): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    for (const v of Array.isArray(value) ? value : [value]) if (v !== null && v !== undefined) params.append(name, String(v));
+  }
+  return `curl -H "X-API-KEY: $SHOTFARM_API_KEY" ${shellQuote(`${origin}${API_BASE}/screenshot/create?${params.toString()}`)}`;
+}

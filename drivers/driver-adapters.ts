@@ -1,0 +1,23 @@
+import type { AdapterCatalog } from '../core/di/adapters.js';
+import { PlaywrightDriver } from './playwright/playwright-driver.js';
+import { resolveFfmpegPath } from './video/ffmpeg-path.js';
+
+/**
+ * The browser drivers (registered by core/di/adapters.ts, which picks one from SHOTFARM_DRIVER), built
+ * from the agent's settings. Selenium is imported only when chosen: a Playwright node never loads it.
+ */
+export const driverAdapters: Pick<AdapterCatalog, 'browserDriver'> = {
+  browserDriver: {
+    playwright: ({ config }) => new PlaywrightDriver({
+      chromiumPath: config.agent.chromiumPath, firefoxPath: config.agent.firefoxPath, ffmpegPath: resolveFfmpegPath(config.agent.ffmpegPath),
+      defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds, settleCapSeconds: config.agent.settleCapSeconds, pngEncoding: config.agent.pngEncoding, maxPageHeight: config.agent.maxPageHeight,
+    }),
+    selenium: async ({ config }) => {
+      const { SeleniumDriver } = await import('./selenium/selenium-driver.js');
+      return new SeleniumDriver({
+        ffmpegPath: resolveFfmpegPath(config.agent.ffmpegPath),
+        defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds, settleCapSeconds: config.agent.settleCapSeconds, pngEncoding: config.agent.pngEncoding, maxPageHeight: config.agent.maxPageHeight,
+      });
+    },
+  },
+};

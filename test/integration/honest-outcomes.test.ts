@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { localGridOptions } from '../../grid/selenium/local-grid-options.js';
+import { SeleniumGrid } from '../../grid/selenium/selenium-grid.js';
+import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
+import { EXPIRED_ON, OTHER_HOST, UnreachableSite } from '../support/unreachable-site.js';
+
+/**
+ * Issue 17, item 2: when there is no page, the record says so plainly and charges nothing. One case per
+ * cause × browser × way of running, from one table. Every message a user can get for an unreachable or
+ * blocked page is listed in docs/api-clients.md with the case here that produces it.
+ */
+
+/** An allowlisted loopback address other than the test sites' 127.0.0.1, so the guard lets it through. */
+const SITE_ADDRESS = '127.0.0.2';
+/** A name that resolves nowhere (RFC 6761 reserves .invalid), by the system resolver and the browsers'. */
+const MISSING_HOST = 'no-such-host.invalid';
+
+type Expected = { status: 'error'; cause: string; error: (site: UnreachableSite, url: string) => string } | { status: 'finished'; responseCode: number };
+interface Case {
+  name: string;
+  url: (site: UnreachableSite) => string;
+  query?: string;
+  expect: Expected;
+  /** only through the egress guard (the selenium driver runs without it: private targets allowed) */
+  guardOnly?: boolean;
+}
+
+const hostPort = (url: string): string => new URL(url).host;
+
+const CASES: Case[] = [
+  { name: 'no such host', url: () => `http://${MISSING_HOST}/page`, expect: { status: 'error', cause: 'dns', error: () => `Could not resolve host ${MISSING_HOST}.` } },
+  { name: 'connection refused (https)', url: (s) => s.refused, expect: { status: 'error', cause: 'refused', error: (_, u) => `${hostPort(u)} refused the connection.` } },
+  { name: 'connection reset', url: (s) => s.resets, expect: { status: 'error', cause: 'reset', error: (_, u) => `${hostPort(u)} reset the connection.` } },
+  { name: 'no answer within max_wait', url: (s) => s.silent, expect: { status: 'error', cause: 'timeout', error: (_, u) => `${hostPort(u)} did not answer in time.` } },
+  {
+    name: 'expired certificate, strict_ssl', url: (s) => s.tls.expired, query: '&strict_ssl=1',
+    expect: { status: 'error', cause: 'tls_expired', error: (_, u) => `The TLS certificate of ${hostPort(u)} expired on ${EXPIRED_ON}.` },
+  },
+  {
+    name: 'self-signed certificate, strict_ssl', url: (s) => s.tls.self_signed, query: '&strict_ssl=1',
+    expect: { status: 'error', cause: 'tls_self_signed', error: (_, u) => `The TLS certificate of ${hostPort(u)} is self-signed (strict_ssl is on).` },
+  },
+  {
+    name: 'certificate for another host, strict_ssl', url: (s) => s.tls.wrong_host, query: '&strict_ssl=1',
+    expect: { status: 'error', cause: 'tls_wrong_host', error: (s, u) => `The TLS certificate of ${hostPort(u)} is for ${OTHER_HOST}, not for ${s.address}.` },
+  },
+  { name: 'expired certificate without strict_ssl: the page is captured', url: (s) => s.tls.expired, expect: { status: 'finished', responseCode: 200 } },
+  {
+    name: 'a private address', url: () => 'http://127.0.0.1:8099/page', guardOnly: true,
+    expect: { status: 'error', cause: 'blocked', error: () => 'Blocked: 127.0.0.1 resolves to 127.0.0.1, a loopback address; captures of private networks are disabled (SHOTFARM_ALLOW_PRIVATE_TARGETS)' },
+  },
+  { name: 'a real 404 page', url: (s) => `${s.pages}/status/404`, expect: { status: 'finished', responseCode: 404 } },
+  { name: 'a real 500 page', url: (s) => `${s.pages}/status/500`, expect: { status: 'finished', responseCode: 500 } },
+];
+
+interface Setup {
+  name: string;
+  browsers: string[];
+  guarded: boolean;
+  /**
+   * max_wait of every case, seconds: short enough to keep the silent host's case quick, long enough for
+   * a loaded two-core machine (max_wait counts from the browser's start: a grid session took 12 s there).
+   */
+  maxWait: number;
+  start(): Promise<{ api: TestApi; stop?: () => Promise<void> }>;
+}
+
+const GUARD = { SHOTFARM_ALLOW_PRIVATE_TARGETS: 'false', SHOTFARM_PRIVATE_TARGET_ALLOWLIST: `${SITE_ADDRESS}/32` };
+
+const SETUPS: Setup[] = [
+  {
+    name: 'embedded (PGlite, in-process queue), playwright, through the egress guard', browsers: ['chrome', 'firefox', 'brave'], guarded: true, maxWait: 10,
+    start: async () => ({ api: await startTestApi('pglite', { ...GUARD, SHOTFARM_AGENT_BROWSERS: 'chrome,firefox,brave' }, { agent: true }) }),
+  },
+  {
+    name: 'distributed (Postgres, NATS JetStream), playwright, through the egress guard', browsers: ['chrome'], guarded: true, maxWait: 10,
+    start: async () => ({
+      api: await startTestApi('postgres', {
+        ...GUARD, SHOTFARM_AGENT_BROWSERS: 'chrome', NATS_URL: 'nats://127.0.0.1:4222', SHOTFARM_NATS_PREFIX: `sfoutcome_${randomBytes(4).toString('hex')}`,
+      }, { agent: true }),
+    }),
+  },
+  {
+    // The selenium driver cannot go through the guard (node-agent/create-agent.ts): the browser itself says why.
+    name: 'selenium grid (chromedriver), without the guard', browsers: ['chrome'], guarded: false, maxWait: 20,
+    start: async () => {
+      const grid = await SeleniumGrid.start(localGridOptions());
+      try {
+        const api = await startTestApi('pglite', { SHOTFARM_DRIVER: 'selenium', SELENIUM_GRID_URL: grid.url, SHOTFARM_AGENT_BROWSERS: 'chrome' }, { agent: true });
+        return { api, stop: () => grid.stop() };
+      } catch (err) {
+        await grid.stop();
+        throw err;
+      }
+    },
+  },
+];
+
+interface Row { id: number; status: string; cost: number; error: string; error_cause: string | null; response_code: number | null }
+
+describe('honest outcomes when there is no page (issue 17)', function () {
+  this.timeout(600_000);
+  let site: UnreachableSite;
+  before(async () => {
+    site = await UnreachableSite.start(SITE_ADDRESS);
+  });
+  after(async () => {
+    await site?.close();
+  });
+
+  for (const setup of SETUPS) {
+    describe(setup.name, function () {
+      let api: TestApi;
+      let stop: (() => Promise<void>) | undefined;
+      let account: TestAccount;
+      /** `${case} × ${browser}` → the record as the API answers it, and the URL asked for */
+      const records = new Map<string, { row: Row; url: string }>();
+      const cases = CASES.filter((c) => setup.guarded || !c.guardOnly);
+
+      before(async function () {
+        ({ api, stop } = await setup.start());
+        account = await api.account(1000);
+        // Every capture is asked for at once and the farm runs them side by side; each case checks its own record.
+        const asked = new Map<string, { id: number; url: string }>();
+        for (const browser of setup.browsers) {
+          for (const c of cases) {
+            const url = c.url(site);
+            const res = await call(api.url, `/screenshot/create?url=${encodeURIComponent(url)}&browser=${browser}&max_wait=${setup.maxWait}&cache=0${c.query ?? ''}`, { key: account.key });
+            expect(res.status, JSON.stringify(res.body)).to.equal(200);
+            asked.set(`${c.name} × ${browser}`, { id: Number(res.body.data[0].id), url });
+          }
+        }
+        const deadline = Date.now() + 300_000;
+        for (const [key, { id, url }] of asked) {
+          for (;;) {
+            const res = await call(api.url, `/screenshot/info?id=${id}&wait=60`, { key: account.key });
+            expect(res.status, JSON.stringify(res.body)).to.equal(200);
+            const row = res.body.data as Row;
+            if (row.status !== 'processing' || Date.now() > deadline) {
+              records.set(key, { row, url });
+              break;
+            }
+          }
+        }
+      });
+      after(async () => {
+        await api?.stop();
+        await stop?.();
+      });
+
+      for (const browser of setup.browsers) {
+        for (const c of cases) {
+          it(`${c.name} × ${browser}`, async () => {
+            const got = records.get(`${c.name} × ${browser}`);
+            expect(got).to.not.equal(undefined);
+            const { row, url } = got!;
+            const e = c.expect;
+            if (e.status === 'error') {
+              expect({ status: row.status, error: row.error, error_cause: row.error_cause }, JSON.stringify(row)).to.deep.equal({ status: 'error', error: e.error(site, url), error_cause: e.cause });
+              expect(row.cost, 'no page costs nothing').to.equal(0);
+              // No page of the guard's own (a 502 with its text) was taken for the site's answer.
+              expect(row.response_code).to.equal(null);
+              const debits = await api.database.db('credit_ledger').where({ screenshot_id: row.id });
+              expect(debits, 'no ledger row').to.deep.equal([]);
+              const image = await call(api.url, `/screenshot/thumbnail?id=${row.id}`, { key: account.key });
+              expect(image.status, 'no image is kept').to.equal(404);
+            } else {
+              expect({ status: row.status, response_code: row.response_code }, JSON.stringify(row)).to.deep.equal({ status: 'finished', response_code: e.responseCode });
+              expect(row).to.not.have.property('error_cause');
+              expect(row.cost).to.be.greaterThan(0);
+            }
+          });
+        }
+      }
+    });
+  }
+});
