@@ -33,6 +33,8 @@ import type { Billing } from './billing/billing.js';
 import type { Mailer } from '../core/contracts/mailer.js';
 import type { AppServices } from './apps/app-services.js';
 import { serveDashboard } from './dashboard/serve-dashboard.js';
+import type { MonitorService } from './monitors/monitor-service.js';
+import type { DiffLinks } from './monitors/diff-links.js';
 import { serveApiReference } from './dashboard/serve-api-reference.js';
 import { buildRouters } from './routes/mount-routes.js';
 import { buildOpenApi } from './routes/openapi-document.js';
@@ -57,6 +59,9 @@ export interface AppDeps {
   batchLinks: BatchLinks;
   imageLinks: ImageLinks;
   apps: AppServices;
+  /** page monitors (issue 20) and the signed links of their runs' diff images */
+  monitors: MonitorService;
+  diffLinks: DiffLinks;
   /** account email (the container's Mailer) */
   mailer: Mailer;
   /** readiness checks beyond the database (queue, storage) */
@@ -97,7 +102,7 @@ export function buildApp(deps: AppDeps, routes: readonly ApiRoute[] = ROUTES): K
   // neither shadows the paths above or /api/v1.
   app.use(serveDashboard());
   app.use(serveApiReference());
-  // A signed zip_url or a webhook's signed image_url answers without a credential; without a token the
+  // A signed zip_url, a webhook's signed image_url or a monitor.changed event's diff_url answers without a credential; without a token the
   // request goes on to authentication.
   app.use(routers.signedLinks.routes());
   app.use(routers.anonymous.routes());

@@ -31,6 +31,10 @@ import { toBatchRecord } from './batches/batch-record.js';
 import { toCrawlRecord } from './crawls/crawl-record.js';
 import { loadAppPlugins } from '../plugins/load-plugins.js';
 import { createAppServices } from './apps/app-services.js';
+import { DiffLinks } from './monitors/diff-links.js';
+import { MonitorComparer } from './monitors/monitor-comparer.js';
+import { MonitorScheduler } from './monitors/monitor-scheduler.js';
+import { MonitorService } from './monitors/monitor-service.js';
 
 export interface ControlPlane {
   container: DependencyContainer;
@@ -42,6 +46,8 @@ export interface ControlPlane {
   url: string;
   bootstrapKey: string | null;
   billing: Billing;
+  /** the monitor schedule (tests poll it by hand) */
+  monitorSchedule: MonitorScheduler;
   stop(): Promise<void>;
 }
 
@@ -120,6 +126,15 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
     await apps.emitter.emit(Number(crawl.company_id), configIds, { type: 'crawl.finished', messageId: `msg_crawl_finished_${crawl.id}`, data: toCrawlRecord(crawl) });
   });
   recorder.onApplied(crawls.onResult);
+  // Page monitors: every replica polls the schedule (runs are claimed in the database); the replica that
+  // records a run's result compares it with the previous shot.
+  const diffLinks = new DiffLinks(db, objects, linkSecret, config.publicUrl, config.imageUrlTtlSeconds);
+  const monitors = new MonitorService(db, screenshots, config, log);
+  const comparer = new MonitorComparer({ db, objects, records, emitter: apps.emitter, registry: plugins, imageLinks, diffLinks, log });
+  recorder.onApplied(async (done) => {
+    if (done.monitorId !== null) comparer.onEnded(done.id);
+  });
+  const monitorSchedule = new MonitorScheduler(db, monitors, comparer, config.monitors.pollMs, log);
   apps.runner.start();
   // In the background: the API answers meanwhile, and a crawl that cannot advance logs why.
   void crawls.resume().catch((err: unknown) => log.error({ err }, 'could not resume interrupted crawls'));
@@ -133,9 +148,10 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   const billing = createBilling(db, config.billing.plans, log, c.resolve(TOKENS.PaymentProvider), config.billing.offlinePayments);
   const renewals = new RenewalScheduler(billing.renewal, config.billing.renewalSeconds, log);
   renewals.start();
+  monitorSchedule.start();
 
   const app = buildApp({
-    config, db, log, jwt, rateLimiter, mailer: c.resolve(TOKENS.Mailer), screenshots, objects, events, registry, queue, metrics, batches, batchLinks, imageLinks, crawls, billing, apps,
+    config, db, log, jwt, rateLimiter, mailer: c.resolve(TOKENS.Mailer), screenshots, objects, events, registry, queue, metrics, batches, batchLinks, imageLinks, crawls, billing, apps, monitors, diffLinks,
     readiness: [{ name: 'queue', check: () => queue.reachable() }, { name: 'storage', check: () => objects.reachable() }],
   });
   // Koa's callback settles its own errors (they become the error envelope), so nothing awaits its promise.
@@ -151,12 +167,14 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
     url,
     bootstrapKey,
     billing,
+    monitorSchedule,
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
       await results.drain();
+      await monitorSchedule.stop();
       await renewals.stop();
       await apps.runner.stop();
     },

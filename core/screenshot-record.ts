@@ -110,6 +110,13 @@ export interface ScreenshotRow extends ScreenshotFields {
   spec_hash: string;
   created_at: Date | string;
   finished_at: Date | string | null;
+  /** the monitor whose run took it, and that run's comparison with the previous shot (null before it is done) */
+  monitor_id?: number | null;
+  change_ratio?: number | null;
+  text_changes?: Record<string, unknown> | null;
+  /** 1, or the attempt of a batch retry that captured it again in place of `retry_of` */
+  attempt?: number;
+  retry_of?: number | null;
 }
 
 const PX_PER_UNIT: Record<string, number> = { px: 1, in: 96, cm: 96 / 2.54, mm: 96 / 25.4 };
@@ -206,6 +213,9 @@ export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record'
     node_id: row.node_id,
     request_id: row.request_id,
     timings: row.timings,
+    // A monitor run's screenshot says so, with its comparison; a batch retry's, which record it stands in for.
+    ...(row.monitor_id != null ? { monitor_id: Number(row.monitor_id), change_ratio: row.change_ratio ?? null, text_changes: row.text_changes ?? null } : {}),
+    ...(row.retry_of != null ? { attempt: Number(row.attempt), retry_of: Number(row.retry_of) } : {}),
   };
   return record;
 }

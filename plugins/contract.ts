@@ -78,8 +78,8 @@ export interface AppRunContext<S> {
 export interface AppEgress { agent(protocol: string): Agent }
 
 /** Events other than a screenshot's own run, for plugins that receive them (the webhook). */
-export type AppEventType = 'screenshot.finished' | 'screenshot.failed' | 'batch.finished' | 'crawl.finished' | 'app.upload.finished' | 'app.upload.failed';
-export const APP_EVENT_TYPES: readonly AppEventType[] = ['screenshot.finished', 'screenshot.failed', 'batch.finished', 'crawl.finished', 'app.upload.finished', 'app.upload.failed'];
+export type AppEventType = 'screenshot.finished' | 'screenshot.failed' | 'batch.finished' | 'crawl.finished' | 'app.upload.finished' | 'app.upload.failed' | 'monitor.changed';
+export const APP_EVENT_TYPES: readonly AppEventType[] = ['screenshot.finished', 'screenshot.failed', 'batch.finished', 'crawl.finished', 'app.upload.finished', 'app.upload.failed', 'monitor.changed'];
 
 export interface AppEvent {
   /** Stable across retries of the same delivery (a receiver de-duplicates on it). */

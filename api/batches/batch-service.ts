@@ -9,7 +9,8 @@ import { BATCH_MAX_DELAY_SECONDS, BATCH_OWN_PARAMS, BATCH_TRANSPORT_FIELDS } fro
 import { buildCreateRequest, type ScreenshotDraft } from '../../core/request/create-request.js';
 import type { QueryTree } from '../../core/request/query-input.js';
 import { collectParams, type ParamsOf } from '../../core/request/read-params.js';
-import { ApiError } from '../../core/errors.js';
+import { ApiError, fieldError } from '../../core/errors.js';
+import { draftOfRecord } from '../screenshots/record-draft.js';
 import type { Caller } from '../http/state.js';
 import type { ScreenshotRecords } from '../screenshots/screenshot-records.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
@@ -33,6 +34,8 @@ export type BatchOptions = ParamsOf<typeof BATCH_OWN_PARAMS> & {
 export interface BatchInput { fields: QueryTree; fileText: string; idempotencyKey: string | null }
 
 const now = (): number => Math.floor(Date.now() / 1000);
+
+const stillProcessing = (): ApiError => new ApiError(409, 'CONFLICT', 'The batch is still processing: retry its failed screenshots once it has ended');
 
 /** Batch jobs: a file of URLs becomes screenshots in the bulk tier, with progress, cancel and a ZIP. */
 export class BatchService {
@@ -152,6 +155,66 @@ export class BatchService {
       await this.records.cancel(waiting, SCREENSHOT_CANCELLED);
     }
     return this.get(caller, id);
+  }
+
+  /**
+   * Captures again the screenshots of an ended batch that ended in error: each gets a new record of the
+   * next attempt standing in for it (`retry_of` its first record), created through the normal path
+   * (balance check, bulk tier) and charged only when it finishes. The batch is `processing` again with its
+   * counters derived from its current records (the retried ones no longer count as failed), and finishes
+   * as before when the last one ends. 409 while the batch is still processing; 400 when nothing failed.
+   */
+  async retry(caller: Caller, id: number): Promise<BatchRow> {
+    const batch = await this.get(caller, id);
+    if (batch.status === 'processing') throw stillProcessing();
+    const failed: Record<string, unknown>[] = await this.currentRecords(this.db, id).where({ 's.status': 'error' }).orderBy('s.id').select('s.*');
+    if (failed.length === 0) throw fieldError('id', 'the batch has no failed screenshot to retry');
+    const attempt = Number((await this.db('screenshots').where({ batch_id: id }).max('attempt as a').first())?.a ?? 1) + 1;
+    const options = ((await this.db('batches').where({ id }).first('options'))?.options ?? {}) as BatchOptions;
+    const roots = failed.map((r) => Number(r.retry_of ?? r.id));
+    const drafts = failed.map((r, i) => {
+      const draft = draftOfRecord(r, this.config.pricing);
+      return { ...draft, fields: { ...draft.fields, attempt, retry_of: roots[i] } as typeof draft.fields };
+    });
+    const appConfigIds = (await this.db('app_runs').whereIn('screenshot_id', failed.map((r) => Number(r.id))).distinct('app_config_id').pluck('app_config_id')).map(Number);
+    const rows = await this.screenshots.createDrafts(caller, drafts, {
+      bulk: true,
+      appConfigIds,
+      runFilenames: roots.map((root) => options.filenames?.[String(root)] ?? options.filename_template ?? ''),
+      prepare: async (trx: Knex.Transaction) => {
+        // Counters from the records as they stand, the retried ones left out: they will count again when they end.
+        const counts = await this.currentRecords(trx, id).groupBy('s.status').select('s.status').count('s.id as n') as { status: string; n: string | number }[];
+        const n = (status: string): number => Number(counts.find((c) => c.status === status)?.n ?? 0);
+        const reopened = await trx('batches').where({ id }).whereNot({ status: 'processing' })
+          .update({ status: 'processing', error: '', finished: null, processed: n('finished'), failed: n('error') - failed.length });
+        // A second retry of the same batch at the same moment: one reopens it, the other stops here.
+        if (Number(reopened) === 0) throw stillProcessing();
+        return { batch_id: id };
+      },
+    });
+    for (const row of rows.filter((r) => r.status !== 'processing')) await this.onScreenshotDone(id, row.status === 'finished');
+    return this.get(caller, id);
+  }
+
+  /** Each attempt's counts, from its records: the first attempt is the batch's file, each retry one more. */
+  async attempts(caller: Caller, id: number): Promise<{ attempt: number; count: number; processed: number; failed: number }[]> {
+    const rows = await this.db('screenshots').where({ company_id: caller.companyId, batch_id: id }).groupBy('attempt', 'status').orderBy('attempt')
+      .select('attempt', 'status').count('id as n') as { attempt: number; status: string; n: string | number }[];
+    const byAttempt = new Map<number, { attempt: number; count: number; processed: number; failed: number }>();
+    for (const r of rows) {
+      const a = byAttempt.get(Number(r.attempt)) ?? { attempt: Number(r.attempt), count: 0, processed: 0, failed: 0 };
+      a.count += Number(r.n);
+      if (r.status === 'finished') a.processed += Number(r.n);
+      if (r.status === 'error') a.failed += Number(r.n);
+      byAttempt.set(a.attempt, a);
+    }
+    return [...byAttempt.values()];
+  }
+
+  /** A batch's current records: the latest attempt for each of its URLs (a record no retry stands in for). */
+  private currentRecords(db: Db | Knex.Transaction, batchId: number): Knex.QueryBuilder {
+    return db('screenshots as s').where({ 's.batch_id': batchId })
+      .whereNotExists(db('screenshots as t').whereRaw('t.retry_of = coalesce(s.retry_of, s.id)').andWhereRaw('t.attempt > s.attempt').select(db.raw('1')));
   }
 
   /** Moves a batch's counters when one of its screenshots ends; the last one finishes the batch. */

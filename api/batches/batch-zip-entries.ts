@@ -19,12 +19,14 @@ export async function* batchZipEntries(db: Db, batch: BatchRow, options: BatchOp
       .andWhere('f.screenshot_id', '>', after)
       .whereIn('f.screenshot_id', db('screenshots').select('id').where({ batch_id: batch.id, status: 'finished' }).andWhere('id', '>', after).orderBy('id').limit(PAGE))
       .orderBy([{ column: 'f.screenshot_id' }, { column: 'f.kind' }, { column: 'f.shot' }])
-      .select('f.screenshot_id', 'f.kind', 'f.shot', 'f.storage_key', 'f.content_type', 'f.size_bytes', 's.url', 's.browser', 's.country', 's.tag', 's.created_at');
+      .select('f.screenshot_id', 'f.kind', 'f.shot', 'f.storage_key', 'f.content_type', 'f.size_bytes', 's.url', 's.browser', 's.country', 's.tag', 's.created_at', 's.retry_of');
     if (rows.length === 0) return;
     for (const r of rows) {
       const id = Number(r.screenshot_id);
-      const perRow = options.filenames?.[String(id)];
-      const vars: FilenameVars = { id, url: r.url, browser: r.browser, country: r.country, shot: r.shot, tags: r.tag as string[], date: new Date(r.created_at) };
+      // A retry's files take the place of the failed record's: its id names them, and its row's filename.
+      const named = r.retry_of === null ? id : Number(r.retry_of);
+      const perRow = options.filenames?.[String(named)];
+      const vars: FilenameVars = { id: named, url: r.url, browser: r.browser, country: r.country, shot: r.shot, tags: r.tag as string[], date: new Date(r.created_at) };
       // A file's own `filename` column wins over the template (the ZIP writer keeps colliding names apart).
       const name = perRow !== undefined ? renderRowFilename(perRow, vars) : renderFilename(options.filename_template ?? null, vars);
       yield { name, kind: r.kind, shot: r.shot, storageKey: r.storage_key, contentType: r.content_type, size: Number(r.size_bytes) };

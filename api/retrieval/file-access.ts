@@ -6,7 +6,7 @@ import { notFound } from '../../core/errors.js';
 export interface StoredFileRow { storage_key: string; content_type: string; size_bytes: number; kind: string; shot: number | null }
 
 /** Finds a finished screenshot's stored file of one kind (and shot), scoped by account; 404 otherwise. */
-export async function findFile(db: Db, companyId: number, id: number, kind: 'image' | 'html' | 'pdf' | 'video', shot: number | null): Promise<StoredFileRow> {
+export async function findFile(db: Db, companyId: number, id: number, kind: 'image' | 'html' | 'pdf' | 'video' | 'diff', shot: number | null): Promise<StoredFileRow> {
   // One query (every image download runs it): the record, and its file when there is one.
   const row = await db('screenshots as s')
     .leftJoin('screenshot_files as f', (on) => {

@@ -11,7 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * integers, so the `:`-joined text is unambiguous: no two (kind, id, expires) triples sign the same bytes,
  * and a token for one kind of resource never opens another.
  */
-export type LinkKind = 'batch' | 'screenshot-image';
+export type LinkKind = 'batch' | 'screenshot-image' | 'monitor-diff';
 
 /** A positive int64 as decimal, without leading zeros: the one spelling of an id that is signed. */
 const RECORD_ID = /^[1-9][0-9]{0,18}$/;

@@ -9,13 +9,13 @@ import { toBatchRecord, type BatchRow } from '../batches/batch-record.js';
 import { queryOf } from '../http/query.js';
 import { callerOf } from '../http/state.js';
 import { createAnswerData } from './create-answer.js';
-import { Batch, BatchCreated, BatchInfo, createAnswer } from './response-shapes.js';
+import { Batch, BatchCreated, BatchInfo, BatchRetried, createAnswer } from './response-shapes.js';
 import { defineRoute, type ApiRoute, type RouteDeps } from './route.js';
 
 const tag = 'Batches';
 const record = (deps: RouteDeps, row: BatchRow): Record<string, unknown> => toBatchRecord(row, deps.batchLinks.zipUrl(row));
 
-/** POST /batch/create|cancel, GET /batch/info|list|download. */
+/** POST /batch/create|cancel|retry, GET /batch/info|list|download. */
 export const BATCH_ROUTES: ApiRoute[] = [
   defineRoute({
     method: 'post', path: '/batch/create', operationId: 'createBatch', tag, credentials: 'account',
@@ -54,7 +54,7 @@ export const BATCH_ROUTES: ApiRoute[] = [
     handler: async (ctx, deps, { id }) => {
       const caller = callerOf(ctx);
       const batch = await deps.batches.get(caller, id as number);
-      return { ...record(deps, batch), name: batch.name, screenshots: await deps.batches.screenshotIds(caller, batch.id) };
+      return { ...record(deps, batch), name: batch.name, screenshots: await deps.batches.screenshotIds(caller, batch.id), attempts: await deps.batches.attempts(caller, batch.id) };
     },
   }),
 
@@ -75,6 +75,19 @@ export const BATCH_ROUTES: ApiRoute[] = [
     query: BATCH_ID_PARAMS, body: BATCH_ID_PARAMS, required: ['id'],
     response: { data: Batch, description: 'The batch, status error with a cancellation text' },
     handler: async (ctx, deps, { id }) => record(deps, await deps.batches.cancel(callerOf(ctx), id as number)),
+  }),
+
+  defineRoute({
+    method: 'post', path: '/batch/retry', operationId: 'retryBatch', tag, credentials: 'account',
+    summary: 'Capture again the screenshots of an ended batch that ended in error (id in the query or a JSON body)',
+    description: 'Beyond the spec. Each failed screenshot is captured again as a new record of the next attempt, charged when it finishes; the ZIP then holds the new images in place of the failed ones. 409 while the batch is processing, 400 when none of its screenshots failed.',
+    query: BATCH_ID_PARAMS, body: BATCH_ID_PARAMS, required: ['id'],
+    response: { data: BatchRetried, description: 'The batch, processing again, with each attempt\'s counts' },
+    handler: async (ctx, deps, { id }) => {
+      const caller = callerOf(ctx);
+      const batch = await deps.batches.retry(caller, id as number);
+      return { ...record(deps, batch), name: batch.name, attempts: await deps.batches.attempts(caller, batch.id) };
+    },
   }),
 
   defineRoute({

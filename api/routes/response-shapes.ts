@@ -54,7 +54,11 @@ export const Batch = z.looseObject({
   count: z.number().int().min(0), processed: z.number().int().min(0), failed: z.number().int().min(0), zip_url: z.string(),
 });
 export const BatchCreated = Batch.extend({ name: z.string().nullable(), invalid_lines: z.array(z.unknown()).describe('beyond the spec: the lines of the file that were not used') });
-export const BatchInfo = Batch.extend({ name: z.string().nullable(), screenshots: z.array(z.number().int()) });
+/** Beyond the spec: one attempt of a batch (the first, then one per POST /batch/retry), counted over its own records. */
+export const BatchAttempt = z.looseObject({ attempt: z.number().int().min(1), count: z.number().int().min(0), processed: z.number().int().min(0), failed: z.number().int().min(0) });
+const attempts = z.array(BatchAttempt).describe('beyond the spec: each attempt\'s counts, the first and one per retry');
+export const BatchInfo = Batch.extend({ name: z.string().nullable(), screenshots: z.array(z.number().int()), attempts });
+export const BatchRetried = Batch.extend({ name: z.string().nullable(), attempts });
 
 export const Crawl = z.looseObject({
   id: z.number().int(), status: z.enum(['processing', 'finished', 'cancelled', 'error']), error: z.string().optional(), domain: z.string(), start_url: z.string(),
@@ -133,6 +137,24 @@ export const Node = z.looseObject({
   jobsDone: z.number().int(), failures: z.number().int(), startedAt: z.string(), draining: z.boolean(),
 });
 
+/** A page monitor (issue 20, beyond the spec): api/monitors/monitor-record.ts. */
+export const Monitor = z.looseObject({
+  id: z.number().int(), name: z.string(), url: z.string(), status: z.enum(['active', 'paused']),
+  interval: z.number().int().describe('seconds between runs (when cron is empty)'), cron: z.string().describe('cron expression in UTC, or empty'),
+  threshold: z.number().describe('percent of changed pixels above which a run is a change'),
+  ignore: z.array(z.union([z.string(), z.looseObject({ x: z.number().int(), y: z.number().int(), width: z.number().int(), height: z.number().int() })])).describe('CSS selectors and boxes left out of the comparison'),
+  options: z.record(z.string(), z.unknown()).describe('the screenshot options of every run'), apps: z.array(z.number().int()).describe('app configurations run on a change'),
+  next_run_at: dateTimeOrEmpty, last_run_at: dateTimeOrEmpty, created_at: dateTime, updated_at: dateTime,
+});
+export const MonitorRun = z.looseObject({
+  id: z.number().int(), monitor_id: z.number().int(), trigger: z.enum(['schedule', 'manual']), scheduled_for: dateTime, created_at: dateTime,
+  status: z.enum(['processing', 'comparing', 'finished', 'error']), error: z.string(),
+  screenshot_id: z.number().int().nullable(), previous_screenshot_id: z.number().int().nullable().describe('the shot it was compared with; null for the first'),
+  change_ratio: z.number().nullable().describe('changed pixels / compared pixels, 0 to 1; null until compared'), changed: z.boolean().describe('change_ratio above the threshold'),
+  image_url: z.string().describe('signed link to the run\'s image, or empty'), diff_url: z.string().describe('signed link to the diff image, or empty'),
+  text_changes: z.looseObject({ added: z.array(z.string()), removed: z.array(z.string()), added_count: z.number().int(), removed_count: z.number().int() }).nullable().describe('html=true only'),
+});
+
 /** GET /admin/browsers (api/farm/browser-activity.ts): per browser, the queue and the recent captures. */
 export const BrowserActivity = z.looseObject({
   window_minutes: z.number().int().describe('the window captures, per_minute and error_rate are measured over'),
@@ -144,7 +166,8 @@ export const BrowserActivity = z.looseObject({
 
 /** The named shapes, as components/schemas lists them (the name is the key). */
 export const SHAPES: Record<string, z.ZodType> = {
-  Screenshot, ScreenshotInfo, AppStatus, Tracker, Batch, BatchCreated, BatchInfo, Crawl, CrawlInfo, Device, Plan, AccountInfo, AppType, AppConfig,
+  Screenshot, ScreenshotInfo, AppStatus, Tracker, Batch, BatchCreated, BatchInfo, BatchAttempt, BatchRetried, Crawl, CrawlInfo, Device, Plan, AccountInfo, AppType, AppConfig,
   UserSession, Me, LoginResponse, SignupResponse, CookieSession, Impersonation, Ack, ApiKey, NewApiKey, Subscription, PaymentMethod, Receipt,
   InvoicedAccount, DashboardOverview, AdminOverview, AdminUser, CreditChange, OutboxMessage, Node, BrowserActivity,
+  Monitor, MonitorRun,
 };

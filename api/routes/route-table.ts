@@ -9,6 +9,7 @@ import { CRAWL_ROUTES } from './crawls.js';
 import { DEVICE_ROUTES } from './devices.js';
 import { HEALTH_ROUTES } from './health.js';
 import { KEY_ROUTES } from './keys.js';
+import { MONITOR_ROUTES } from './monitors.js';
 import { OPENAPI_ROUTES } from './openapi.js';
 import type { ApiRoute } from './route.js';
 import { SCREENSHOT_ROUTES } from './screenshots.js';
@@ -22,6 +23,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...SCREENSHOT_ROUTES,
   ...BATCH_ROUTES,
   ...CRAWL_ROUTES,
+  ...MONITOR_ROUTES,
   ...DEVICE_ROUTES,
   ...ACCOUNT_ROUTES,
   ...APP_ROUTES,

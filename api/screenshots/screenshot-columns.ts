@@ -19,6 +19,7 @@ export const RECORD_COLUMNS = [
   'video_duration', 'video_fps', 'video_colors', 'video_scale', 'max_wait', 'hide_popups', 'hide_ads', 'dark', 'strict_ssl',
   'shots', 'shot_interval', 'target', 'device_name', 'device_scale', 'device_mobile', 'device_touch', 'device_landscape',
   'browser', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'browser_info', 'routing', 'node_id', 'request_id', 'spec_hash', 'created_at', 'finished_at',
+  'monitor_id', 'change_ratio', 'text_changes', 'attempt', 'retry_of',
 ];
 
 /** A row as the driver returns it, with numeric ids and no app runs yet (ScreenshotStore.withApps fills them). */

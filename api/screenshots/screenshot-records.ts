@@ -21,10 +21,17 @@ const INSERT_CHUNK = 200;
 export type RecordOutcome = 'applied' | 'duplicate' | 'orphan';
 
 /** A screenshot its result ended, as the batches and crawls it belongs to need to hear of it. */
-export interface EndedByResult { id: number; companyId: number; status: 'finished' | 'error'; batchId: number | null; crawlId: number | null; links: string[] }
+export interface EndedByResult { id: number; companyId: number; status: 'finished' | 'error'; batchId: number | null; crawlId: number | null; monitorId: number | null; links: string[] }
 
-/** Who a record belongs to beyond its account (a batch or a crawl). */
-export interface RecordOwner { batch_id?: number; crawl_id?: number }
+/** Who a record belongs to beyond its account (a batch, a crawl or a monitor). */
+export interface RecordOwner { batch_id?: number; crawl_id?: number; monitor_id?: number }
+
+/** A monitor run's comparison with the previous shot, as the record keeps it (extra fields and a `diff` file). */
+export interface Comparison {
+  changeRatio: number;
+  textChanges: Record<string, unknown> | null;
+  diff: { key: string; contentType: string; size: number } | null;
+}
 
 export type DeleteScope = 'image' | 'url' | 'metadata' | 'all';
 
@@ -123,7 +130,7 @@ export class ScreenshotRecords {
     // An agent older than the field says no cause: its error was the capture's, not the page's.
     const errorCause: ErrorCause | null = result.status === 'finished' ? null : result.errorCause ?? 'capture_failed';
     const applied = await this.db.transaction(async (trx) => {
-      const row = await trx('screenshots').where({ id: result.id }).forUpdate().first('id', 'company_id', 'status', 'cost', 'user_agent', 'batch_id', 'crawl_id', 'request_id');
+      const row = await trx('screenshots').where({ id: result.id }).forUpdate().first('id', 'company_id', 'status', 'cost', 'user_agent', 'batch_id', 'crawl_id', 'request_id', 'monitor_id');
       if (!row) return 'orphan' as const;
       if (row.status !== 'processing') return 'duplicate' as const;
       const finished = result.status === 'finished';
@@ -158,6 +165,7 @@ export class ScreenshotRecords {
       const ended: EndedByResult = {
         id: result.id, companyId: Number(row.company_id), status: result.status, links: result.links,
         batchId: row.batch_id === null ? null : Number(row.batch_id), crawlId: row.crawl_id === null ? null : Number(row.crawl_id),
+        monitorId: row.monitor_id === null ? null : Number(row.monitor_id),
       };
       return { ended, runsQueued, requestId: String(row.request_id ?? '') };
     });
@@ -207,6 +215,44 @@ export class ScreenshotRecords {
     for (const r of rows) this.log.info({ id: Number(r.id), request_id: r.request_id, status, error: reason }, status === 'cancelled' ? 'screenshot cancelled' : 'screenshot ended with an error');
     this.announce(ended, runsQueued, status);
     return ended;
+  }
+
+  /**
+   * Keeps a monitor run's comparison on its (finished) record: `change_ratio`, `text_changes` and the diff
+   * image as a file of kind `diff`. Written once: a second comparison of the same record changes nothing.
+   */
+  async recordComparison(id: number, comparison: Comparison): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      const row = await trx('screenshots').where({ id }).forUpdate().first('company_id', 'change_ratio');
+      if (!row || row.change_ratio !== null) return;
+      await trx('screenshots').where({ id }).update({
+        change_ratio: comparison.changeRatio, text_changes: comparison.textChanges === null ? null : JSON.stringify(comparison.textChanges),
+      });
+      if (comparison.diff) {
+        await trx('screenshot_files').insert({
+          company_id: row.company_id, screenshot_id: id, kind: 'diff', shot: 1, storage_key: comparison.diff.key, content_type: comparison.diff.contentType, size_bytes: comparison.diff.size,
+        }).onConflict(['screenshot_id', 'kind', 'shot']).ignore();
+      }
+    });
+  }
+
+  /**
+   * Runs apps for an ended record after the fact (a monitor's apps, when its run found a change): one
+   * queued run per configuration it does not run yet; the runner is woken.
+   */
+  async addAppRuns(id: number, appConfigIds: number[]): Promise<number> {
+    if (appConfigIds.length === 0) return 0;
+    const added = await this.db.transaction(async (trx) => {
+      const row = await trx('screenshots').where({ id }).first('company_id', 'status');
+      if (!row || row.status === 'processing') return 0;
+      const existing = (await trx('app_runs').where({ screenshot_id: id }).pluck('app_config_id')).map(Number);
+      const fresh = [...new Set(appConfigIds)].filter((a) => !existing.includes(a));
+      if (fresh.length === 0) return 0;
+      await trx('app_runs').insert(fresh.map((a) => ({ company_id: row.company_id, screenshot_id: id, app_config_id: a, status: 'queued', filename: '' })));
+      return fresh.length;
+    });
+    if (added > 0) for (const listener of this.runsQueuedListeners) listener();
+    return added;
   }
 
   /**

@@ -9,7 +9,7 @@ import type { Caller } from '../http/state.js';
 import type { ScreenshotDraft } from '../../core/request/create-request.js';
 import type { Route } from '../../grid/scheduling/routing.js';
 import { queueUnavailable, type FarmDispatcher } from '../farm/farm-dispatcher.js';
-import type { DeleteScope, ScreenshotRecords } from './screenshot-records.js';
+import type { DeleteScope, RecordOwner, ScreenshotRecords } from './screenshot-records.js';
 import type { ListFilter, ScreenshotStore } from './screenshot-store.js';
 import { lockCompany } from '../accounts/lock-company.js';
 
@@ -22,7 +22,7 @@ export interface CreateOptions {
    * runs first in the creating transaction; returns the owner the records belong to, and app
    * configurations it created there (a batch's hosting upload) that every record runs too
    */
-  prepare?: (trx: Knex.Transaction) => Promise<{ batch_id?: number; crawl_id?: number; appConfigIds?: number[] }>;
+  prepare?: (trx: Knex.Transaction) => Promise<RecordOwner & { appConfigIds?: number[] }>;
   /** per draft (same order), the filename template its app runs use ('' = the app's own) */
   runFilenames?: string[];
 }

@@ -38,6 +38,7 @@ export interface Config {
   agent: AgentConfig;
   apps: AppsConfig;
   billing: BillingConfig;
+  monitors: MonitorConfig;
   auth: AuthConfig;
   mail: MailConfig;
 }
@@ -104,6 +105,12 @@ export interface BillingConfig {
   renewalSeconds: number;
   /** who may pay through the built-in offline (invoice) provider: accounts an admin approved, or anyone */
   offlinePayments: (typeof OFFLINE_PAYMENT_MODES)[number];
+}
+
+/** Page monitors: how often replicas look for due runs, and the shortest interval a monitor may have. */
+export interface MonitorConfig {
+  pollMs: number;
+  minIntervalSeconds: number;
 }
 
 /** Dashboard users: sessions, one-time tokens, brute-force limit and captcha. */

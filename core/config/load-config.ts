@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { InvalidSetting } from './setting-parsers.js';
 import { COUNTRY_PROXY_VARIABLE, SETTING, type Setting } from './settings.js';
+import { MONITOR_MIN_INTERVAL_SECONDS } from '../request/monitor-params.js';
 
 /** Raised when a setting is invalid; its message names every bad setting so start-up can print it. */
 export class ConfigError extends Error {
@@ -59,6 +60,8 @@ export function loadConfig(env: Env): Config {
   const captchaSecret = read(S.captchaSecret);
   // The spec requires captcha_token in production: starting without a way to check it would let bots in.
   if (production && captchaSecret === null) problems.push('CAPTCHA_SECRET: required when NODE_ENV is production (signup and password reset check captcha_token)');
+  const monitorMinIntervalSeconds = read(S.monitorMinIntervalSeconds);
+  if (production && monitorMinIntervalSeconds < MONITOR_MIN_INTERVAL_SECONDS) problems.push(`${S.monitorMinIntervalSeconds.name}: test only, not accepted when NODE_ENV is production`);
   const publicUrl = read(S.publicUrl);
 
   const config: Config = {
@@ -134,6 +137,7 @@ export function loadConfig(env: Env): Config {
       renewalSeconds: read(S.billingRenewalSeconds),
       offlinePayments: read(S.offlinePayments),
     },
+    monitors: { pollMs: read(S.monitorPollMs), minIntervalSeconds: monitorMinIntervalSeconds },
     auth: {
       jwtTtlSeconds: read(S.jwtTtlSeconds),
       impersonationTtlSeconds: read(S.impersonationTtlSeconds),

@@ -6,6 +6,7 @@ import { BROWSERS, type BrowserName } from '../capture-spec.js';
 import { DEFAULT_MAX_PAGE_HEIGHT, PNG_ENCODINGS } from '../contracts/browser-driver.js';
 import { isCidrOrHost, parseCidr } from '../net/cidr.js';
 import { DEFAULT_PRICING, pricingSchema, type Pricing } from '../pricing.js';
+import { MONITOR_MIN_INTERVAL_SECONDS } from '../request/monitor-params.js';
 import { CLIENT_COMPAT_MODES, DRIVER_KINDS, LOG_LEVELS, OFFLINE_PAYMENT_MODES } from './config.js';
 import { NATS_PREFIX_PATTERN, NATS_PREFIX_RULE } from './nats-prefix.js';
 import { readPlansFile } from './plans-file.js';
@@ -165,6 +166,10 @@ export const SETTING = {
   // A period end is honoured within this interval; a day is the longest wait that still renews on time.
   billingRenewalSeconds: setting({ name: 'SHOTFARM_BILLING_RENEWAL_SECONDS', default: '300', parse: wholeNumber(1, 86_400), meaning: 'How often the control plane renews subscriptions whose period has ended (new period, receipt, credits).' }),
   offlinePayments: setting({ name: 'SHOTFARM_OFFLINE_PAYMENTS', default: 'operator', parse: oneOf(OFFLINE_PAYMENT_MODES), meaning: 'Who may pay through the built-in offline provider (periods invoiced, credits granted before payment): operator = only accounts an admin approved as invoiced customers (POST /billing/invoiced-accounts) and admins; self-service = any account, including open sign-ups.' }),
+  // A run starts at most one poll late; the 100 ms floor is for tests, an hour the longest wait that still means "scheduled".
+  monitorPollMs: setting({ name: 'SHOTFARM_MONITOR_POLL_MS', default: '5000', parse: wholeNumber(100, 3_600_000), meaning: 'How often each API replica looks for page monitors that are due (milliseconds). A run starts at most this long after its time; replicas claim each run in the database, so any number may poll.' }),
+  // Shorter monitor intervals exist for tests only (load-config.ts refuses them in production): users get five minutes.
+  monitorMinIntervalSeconds: setting({ name: 'SHOTFARM_TEST_MONITOR_MIN_INTERVAL_SECONDS', default: String(MONITOR_MIN_INTERVAL_SECONDS), parse: wholeNumber(1, MONITOR_MIN_INTERVAL_SECONDS), meaning: `Test only: the shortest monitor interval accepted (users get ${MONITOR_MIN_INTERVAL_SECONDS / 60} minutes). Below ${MONITOR_MIN_INTERVAL_SECONDS} is refused when NODE_ENV is production.` }),
   logLevel: setting({ name: 'LOG_LEVEL', default: 'info', parse: oneOf(LOG_LEVELS), meaning: 'Log level: fatal, error, warn, info, debug, trace or silent.' }),
   nodeEnv: setting({ name: 'NODE_ENV', default: 'development', parse: text, meaning: '`production` turns on production-only checks.' }),
 } as const;

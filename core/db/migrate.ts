@@ -7,6 +7,7 @@ import * as billing from './migrations/005-billing.js';
 import * as billingSwitches from './migrations/006-billing-switches.js';
 import * as requestId from './migrations/007-request-id.js';
 import * as errorCause from './migrations/008-error-cause.js';
+import * as monitors from './migrations/009-monitors.js';
 
 interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }
 
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '006-billing-switches': billingSwitches,
   '007-request-id': requestId,
   '008-error-cause': errorCause,
+  '009-monitors': monitors,
 };
 
 const source: Knex.MigrationSource<string> = {

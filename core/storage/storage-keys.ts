@@ -6,6 +6,7 @@
  *   screenshots/<id>/page.html       the page's HTML
  *   screenshots/<id>/page.pdf        the page as PDF
  *   screenshots/<id>/video.<ext>     the scrolling video (mp4, webm or gif)
+ *   screenshots/<id>/diff.png        a monitor run's changes against the previous run (the API writes it)
  */
 
 export type VideoExtension = 'mp4' | 'webm' | 'gif';
@@ -44,6 +45,9 @@ export function shotKey(id: string | number, n: number): string {
 }
 
 export const htmlKey = (id: string | number): string => `${folder(id)}/page.html`;
+
+/** A monitor run's diff image: written by the API after the comparison, deleted with the screenshot. */
+export const diffKey = (id: string | number): string => `${folder(id)}/diff.png`;
 
 export const pdfKey = (id: string | number): string => `${folder(id)}/page.pdf`;
 

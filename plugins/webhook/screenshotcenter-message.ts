@@ -16,7 +16,7 @@ const asString = (v: unknown): string => (typeof v === 'string' ? v : '');
  */
 export function screenshotCenterMessage(secret: string, event: AppEvent, image: ImageFacts): { body: string; headers: Record<string, string> } {
   const record = event.data;
-  const about = event.type === 'batch.finished' ? 'batch' : event.type === 'crawl.finished' ? 'crawl' : 'screenshot';
+  const about = event.type === 'batch.finished' ? 'batch' : event.type === 'crawl.finished' ? 'crawl' : event.type === 'monitor.changed' ? 'monitor' : 'screenshot';
   const payload = about === 'screenshot'
     ? {
       event: event.type,
@@ -36,7 +36,7 @@ export function screenshotCenterMessage(secret: string, event: AppEvent, image: 
       event: event.type,
       [`${about}_id`]: asNumber(record.id),
       screenshot_id: null,
-      url: asString(record.start_url),
+      url: asString(record.start_url ?? record.url),
       status: asString(record.status),
       image_url: null,
       width: null,

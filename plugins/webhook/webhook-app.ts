@@ -33,14 +33,14 @@ const NO_IMAGE: ImageFacts = { imageUrl: null, width: null, height: null };
 /**
  * `webhook`: POSTs signed events (Standard Webhooks, or the original service's format). Attached to a
  * screenshot it sends screenshot.finished or screenshot.failed when the capture ends; the runner also gives
- * it the batch.finished, crawl.finished and app.upload.* events of the screenshots, batches and crawls it is
+ * it the batch.finished, crawl.finished, monitor.changed and app.upload.* events of the screenshots, batches, crawls and monitors it is
  * attached to (`deliver`).
  */
 export function createWebhookApp(_endpoints?: AppEndpoints): AppPlugin<typeof webhookSettings> {
   return defineAppPlugin({
     type: 'webhook',
     name: 'Webhook',
-    description: 'POSTs signed JSON events (Standard Webhooks, or the original ScreenshotCenter format) to your URL when screenshots, batches, crawls and uploads finish or fail.',
+    description: 'POSTs signed JSON events (Standard Webhooks, or the original ScreenshotCenter format) to your URL when screenshots, batches, crawls and uploads finish or fail, and when a monitored page changes.',
     settingsSchema: webhookSettings,
     uploads: false,
     runsOnError: true,

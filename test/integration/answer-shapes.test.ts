@@ -58,11 +58,23 @@ describe('answers match the shapes openapi.json documents', function () {
     await expectShape('get', '/batch/info', `/batch/info?id=${batch.id}`, { key });
     await expectShape('get', '/batch/list', '/batch/list', { key });
     await expectShape('post', '/batch/cancel', `/batch/cancel?id=${batch.id}`, { method: 'POST', key });
+    // The cancelled screenshots ended in error: the retry captures them again.
+    await expectShape('post', '/batch/retry', '/batch/retry', { ...json({ id: batch.id }), key });
 
     const crawl = await expectShape('post', '/crawl/create', '/crawl/create', { ...json({ url: 'https://d.test/', domain: 'd.test', max_urls: 2 }), key });
     await expectShape('get', '/crawl/info', `/crawl/info?id=${crawl.id}`, { key });
     await expectShape('get', '/crawl/list', '/crawl/list', { key });
     await expectShape('post', '/crawl/cancel', '/crawl/cancel', { ...json({ id: crawl.id }), key });
+
+    const monitor = await expectShape('post', '/monitor/create', '/monitor/create', { ...json({ url: 'https://e.test/', interval: 300, ignore: ['#clock', { x: 0, y: 0, width: 10, height: 10 }] }), key });
+    await expectShape('get', '/monitor/list', '/monitor/list', { key });
+    await expectShape('get', '/monitor/info', `/monitor/info?id=${monitor.id}`, { key });
+    await expectShape('post', '/monitor/update', '/monitor/update', { ...json({ id: monitor.id, threshold: 2.5 }), key });
+    await expectShape('post', '/monitor/pause', '/monitor/pause', { ...json({ id: monitor.id }), key });
+    await expectShape('post', '/monitor/resume', '/monitor/resume', { ...json({ id: monitor.id }), key });
+    await expectShape('post', '/monitor/run', '/monitor/run', { ...json({ id: monitor.id }), key });
+    await expectShape('get', '/monitor/runs', `/monitor/runs?id=${monitor.id}`, { key });
+    await expectShape('post', '/monitor/delete', '/monitor/delete', { ...json({ id: monitor.id }), key });
 
     await expectShape('get', '/device/list', '/device/list', { key });
     await expectShape('get', '/account/info', '/account/info', { key });
@@ -83,6 +95,7 @@ describe('answers match the shapes openapi.json documents', function () {
     await expectShape('get', '/admin/users', '/admin/users', asAdmin);
     await expectShape('get', '/admin/outbox', '/admin/outbox', asAdmin);
     const [node] = await expectShape('get', '/admin/nodes', '/admin/nodes', asAdmin);
+    await expectShape('get', '/admin/browsers', '/admin/browsers', asAdmin);
     await expectShape('post', '/admin/nodes/drain', '/admin/nodes/drain', json({ id: node.id }, bearer(admin.token)));
     await expectShape('post', '/admin/nodes/undrain', '/admin/nodes/undrain', json({ id: node.id }, bearer(admin.token)));
     await expectShape('post', '/admin/credits', '/admin/credits', json({ company_id: signedUp.user.company.id, amount: 5, reason: 'shape test' }, bearer(admin.token)));

@@ -79,7 +79,7 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
       const app = created.body.data;
       expect(app).to.include({ app_id: 'hooks-1', type: 'webhook', name: 'My hook' });
-      expect(app.settings).to.deep.equal({ url: receiver.url, secret: '********', events: ['screenshot.finished', 'screenshot.failed', 'batch.finished', 'crawl.finished', 'app.upload.finished', 'app.upload.failed'], format: 'standard' });
+      expect(app.settings).to.deep.equal({ url: receiver.url, secret: '********', events: ['screenshot.finished', 'screenshot.failed', 'batch.finished', 'crawl.finished', 'app.upload.finished', 'app.upload.failed', 'monitor.changed'], format: 'standard' });
       expect(app.created_at).to.match(/^\d{4}-\d\d-\d\dT/);
 
       const stored = await api.database.db('app_configs').where({ id: app.id }).first('settings');

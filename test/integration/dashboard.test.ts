@@ -128,6 +128,29 @@ describe('web dashboard, in Chromium against the running service', function () {
     await decoded('img[alt^="Shot 1 of"]');
   });
 
+  it('creates a monitor from the form; its timeline shows each run\'s thumbnail, and a run opens the before/after slider and the diff', async () => {
+    await nav('Monitors').click();
+    await heading('Monitors').waitFor();
+    await page.getByLabel('Page URL').fill(site.url('/links.html'));
+    await page.getByLabel('Every (minutes)').fill('60');
+    await page.getByRole('button', { name: 'Start monitoring' }).click();
+    await page.getByRole('heading', { level: 1, name: /^Monitor \d+: / }).waitFor();
+    // The first run starts at once; its thumbnail appears in the timeline once it has finished.
+    await decoded('.runs li img.thumb');
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page.locator('.runs li').nth(1).waitFor({ timeout: 30_000 });
+    await decoded('.runs li:first-child img.thumb');
+    const compare = page.locator('.runs li').first().getByRole('button', { name: 'Compare' });
+    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.runs li:first-child button.run')?.disabled, null, { timeout: 60_000, polling: 200 });
+    await compare.click();
+    await decoded('img.compare-img[alt^="Before"]');
+    await decoded('img.compare-img[alt^="After"]');
+    await decoded('img[alt="Changed pixels in red"]');
+    // The slider uncovers the after shot: at 30 % it is clipped 70 % from the right.
+    await page.getByRole('slider', { name: 'Before / after' }).fill('30');
+    expect(await page.locator('img.compare-top').evaluate((img) => (img as HTMLImageElement).style.clipPath)).to.equal('inset(0px 70% 0px 0px)');
+  });
+
   it('lets an admin open the nodes page, which lists the embedded agent\'s node', async () => {
     const admin = await signupAdmin(api);
     const [node] = await api.parts.registry.list();

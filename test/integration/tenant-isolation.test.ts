@@ -6,7 +6,7 @@ import { createLogger } from '../../core/logger.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 
 type Answer = { status: number; body: any; headers: Headers };
-type Fixture = 'screenshot' | 'batch' | 'crawl' | 'apiKey' | 'app';
+type Fixture = 'screenshot' | 'batch' | 'crawl' | 'apiKey' | 'app' | 'monitor';
 
 /**
  * Every route that takes a record id, and which of the owner's records it is called with. A route
@@ -22,6 +22,7 @@ const ID_ROUTES: Record<string, { method: 'GET' | 'POST'; fixture: Fixture; vari
   '/api/v1/screenshot/delete': { method: 'GET', fixture: 'screenshot', variants: ['', '&data=image', '&data=url', '&data=metadata', '&data=all'], mutates: true },
   '/api/v1/batch/info': { method: 'GET', fixture: 'batch' },
   '/api/v1/batch/cancel': { method: 'POST', fixture: 'batch', mutates: true },
+  '/api/v1/batch/retry': { method: 'POST', fixture: 'batch', mutates: true },
   '/api/v1/batch/download': { method: 'GET', fixture: 'batch' },
   '/api/v1/crawl/info': { method: 'GET', fixture: 'crawl' },
   '/api/v1/crawl/cancel': { method: 'POST', fixture: 'crawl', mutates: true },
@@ -29,6 +30,14 @@ const ID_ROUTES: Record<string, { method: 'GET' | 'POST'; fixture: Fixture; vari
   '/api/v1/app/info': { method: 'GET', fixture: 'app' },
   '/api/v1/app/update': { method: 'POST', fixture: 'app', mutates: true },
   '/api/v1/app/delete': { method: 'POST', fixture: 'app', mutates: true },
+  '/api/v1/monitor/info': { method: 'GET', fixture: 'monitor' },
+  '/api/v1/monitor/runs': { method: 'GET', fixture: 'monitor' },
+  '/api/v1/monitor/diff': { method: 'GET', fixture: 'screenshot' },
+  '/api/v1/monitor/update': { method: 'POST', fixture: 'monitor', mutates: true },
+  '/api/v1/monitor/pause': { method: 'POST', fixture: 'monitor', mutates: true },
+  '/api/v1/monitor/resume': { method: 'POST', fixture: 'monitor', mutates: true },
+  '/api/v1/monitor/delete': { method: 'POST', fixture: 'monitor', mutates: true },
+  '/api/v1/monitor/run': { method: 'POST', fixture: 'monitor', mutates: true },
 };
 
 /** The (method, path) of every route the application registers, read from its Koa routers. */
@@ -38,7 +47,7 @@ function registeredRoutes(api: TestApi): { method: string; path: string }[] {
   const unused = {} as never;
   const app = buildApp({
     config: api.config, db: api.database.db, log: createLogger('silent'), jwt: api.jwt, rateLimiter: null,
-    screenshots: unused, objects: unused, events: unused, registry: unused, queue: unused, metrics: unused, crawls: unused, batches: unused, batchLinks: unused, imageLinks: unused, apps: unused, mailer: unused, billing: api.plane.billing,
+    screenshots: unused, objects: unused, events: unused, registry: unused, queue: unused, metrics: unused, crawls: unused, batches: unused, batchLinks: unused, imageLinks: unused, apps: unused, mailer: unused, monitors: unused, diffLinks: unused, billing: api.plane.billing,
   });
   const out = new Map<string, { method: string; path: string }>();
   for (const mw of app.middleware as { router?: Router<AppState> }[]) {
@@ -58,7 +67,7 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
   let owner: TestAccount;
   let intruder: TestAccount;
   let intruderToken: string;
-  const ids: Record<Fixture, number> = { screenshot: 0, batch: 0, crawl: 0, apiKey: 0, app: 0 };
+  const ids: Record<Fixture, number> = { screenshot: 0, batch: 0, crawl: 0, apiKey: 0, app: 0, monitor: 0 };
 
   const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -79,6 +88,8 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
       // last_used_at moves with the owner's own requests; whether a key still works is what matters here.
       apiKeys: await db('api_keys').where(by).orderBy('id').select('id', 'name', 'key_hash', 'revoked_at'),
       apps: await db('app_configs').where(by).orderBy('id'),
+      monitors: await db('monitors').where(by).orderBy('id'),
+      monitorRuns: await db('monitor_runs').where(by).orderBy('id'),
     };
   }
 
@@ -103,6 +114,7 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
     await put(ids.screenshot, 'html', null, 'page.html', 'text/html', Buffer.from('<p>secret</p>'));
     await put(ids.screenshot, 'pdf', null, 'page.pdf', 'application/pdf', Buffer.from('%PDF-1.4 secret'));
     await put(ids.screenshot, 'video', null, 'video.mp4', 'video/mp4', Buffer.from('secret video'));
+    await put(ids.screenshot, 'diff', 1, 'diff.png', 'image/png', png);
     await api.database.db('screenshots').where({ id: ids.screenshot }).update({ status: 'finished', finished_at: api.database.db.fn.now() });
 
     const batch = await call(api.url, '/batch/create', { ...json({ urls: ['private.test/a', 'private.test/b'], name: 'mine' }), key: owner.key });
@@ -117,6 +129,10 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
     const app = await call(api.url, '/app/create', { ...json({ app_id: 'owner-hook', type: 'webhook', settings: { url: 'https://hooks.private.test/in', secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` } }), key: owner.key });
     expect(app.status, JSON.stringify(app.body)).to.equal(200);
     ids.app = Number(app.body.data.id);
+    // Yearly: the schedule does not run it (and change the owner's records) while the test looks.
+    const monitor = await call(api.url, '/monitor/create', { ...json({ url: 'https://private.test/watched', cron: '0 0 1 1 *' }), key: owner.key });
+    expect(monitor.status, JSON.stringify(monitor.body)).to.equal(200);
+    ids.monitor = Number(monitor.body.data.id);
   });
   after(async () => api?.stop());
 

@@ -6,7 +6,7 @@ import { currentUser, impersonating, isAdmin } from './session.js';
 
 const USER_LINKS: [string, string][] = [
   ['#/', 'Overview'], ['#/screenshots', 'Screenshots'], ['#/create', 'New screenshot'], ['#/batches', 'Batches'],
-  ['#/crawls', 'Crawls'], ['#/apps', 'Apps'], ['#/keys', 'API keys'], ['#/billing', 'Billing'],
+  ['#/crawls', 'Crawls'], ['#/monitors', 'Monitors'], ['#/apps', 'Apps'], ['#/keys', 'API keys'], ['#/billing', 'Billing'],
 ];
 const ADMIN_LINKS: [string, string][] = [['#/admin', 'Admin overview'], ['#/admin/nodes', 'Nodes'], ['#/admin/users', 'Users']];
 

@@ -15,6 +15,8 @@ import { batchesPage } from './pages/batches.js';
 import { batchDetailPage } from './pages/batch-detail.js';
 import { crawlsPage } from './pages/crawls.js';
 import { crawlDetailPage } from './pages/crawl-detail.js';
+import { monitorsPage } from './pages/monitors.js';
+import { monitorDetailPage } from './pages/monitor-detail.js';
 import { appsPage } from './pages/apps.js';
 import { keysPage } from './pages/keys.js';
 import { billingPage } from './pages/billing.js';
@@ -39,6 +41,8 @@ const ROUTES: Route[] = [
   { pattern: '/batches/:id', page: batchDetailPage, title: 'Batch' },
   { pattern: '/crawls', page: crawlsPage, title: 'Crawls' },
   { pattern: '/crawls/:id', page: crawlDetailPage, title: 'Crawl' },
+  { pattern: '/monitors', page: monitorsPage, title: 'Monitors' },
+  { pattern: '/monitors/:id', page: monitorDetailPage, title: 'Monitor' },
   { pattern: '/apps', page: appsPage, title: 'Apps' },
   { pattern: '/keys', page: keysPage, title: 'API keys' },
   { pattern: '/billing', page: billingPage, title: 'Billing' },

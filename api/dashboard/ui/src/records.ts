@@ -37,6 +37,7 @@ export interface Batch {
   zip_url: string;
   name?: string | null;
   screenshots?: number[];
+  attempts?: { attempt: number; count: number; processed: number; failed: number }[];
 }
 
 export interface Crawl {
@@ -53,4 +54,33 @@ export interface Crawl {
   started: number;
   finished: number;
   screenshots?: Screenshot[];
+}
+
+export interface Monitor {
+  id: number;
+  name: string;
+  url: string;
+  status: 'active' | 'paused';
+  interval: number;
+  cron: string;
+  threshold: number;
+  ignore: (string | { x: number; y: number; width: number; height: number })[];
+  next_run_at: string;
+  last_run_at: string;
+  created_at: string;
+}
+
+export interface MonitorRun {
+  id: number;
+  trigger: 'schedule' | 'manual';
+  scheduled_for: string;
+  created_at: string;
+  status: string;
+  error: string;
+  screenshot_id: number | null;
+  previous_screenshot_id: number | null;
+  change_ratio: number | null;
+  changed: boolean;
+  diff_url: string;
+  text_changes: { added: string[]; removed: string[]; added_count: number; removed_count: number } | null;
 }

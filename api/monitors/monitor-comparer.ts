@@ -1,0 +1,138 @@
+import type { ObjectStore } from '../../core/contracts/object-store.js';
+import type { Db } from '../../core/db/connect.js';
+import type { Logger } from '../../core/logger.js';
+import { diffKey } from '../../core/storage/storage-keys.js';
+import type { AppEventEmitter } from '../apps/app-event-emitter.js';
+import type { AppRegistry } from '../../plugins/registry.js';
+import { readAll } from '../retrieval/file-access.js';
+import type { ImageLinks } from '../retrieval/image-links.js';
+import type { ScreenshotRecords } from '../screenshots/screenshot-records.js';
+import type { DiffLinks } from './diff-links.js';
+import { diffImages, type PixelBox } from './image-diff.js';
+import { toMonitorRecord, type MonitorRow, type TextChanges } from './monitor-record.js';
+import { textChanges } from './text-changes.js';
+
+interface RunToCompare { id: number; monitor_id: number; screenshot_id: number }
+
+/**
+ * Compares a run's shot with the monitor's previous finished shot, once per run: the replica that claims
+ * the run (compared = true, a conditional update) does it, whether the result just arrived here or a
+ * sweep found the run after a restart. A change above the threshold emits `monitor.changed` to the
+ * monitor's event-receiving apps (the webhook) and runs its other apps on the new screenshot.
+ */
+export class MonitorComparer {
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly deps: {
+      db: Db; objects: ObjectStore; records: ScreenshotRecords; emitter: AppEventEmitter; registry: AppRegistry;
+      imageLinks: ImageLinks; diffLinks: DiffLinks; log: Logger;
+    },
+  ) {}
+
+  /** The recorder's listener: compares in the background, so results keep flowing while images are diffed. */
+  onEnded(screenshotId: number): void {
+    const work = this.compareScreenshot(screenshotId).catch((err: unknown) => this.deps.log.error({ err, screenshotId }, 'a monitor comparison failed'));
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  /** Runs whose screenshot ended while no listener heard it (a restart, a record ended without a result). */
+  async sweep(limit = 20): Promise<number> {
+    const runs: RunToCompare[] = await this.deps.db('monitor_runs as r').join('screenshots as s', 's.id', 'r.screenshot_id')
+      .where({ 'r.compared': false }).whereNot('s.status', 'processing').orderBy('r.id').limit(limit).select('r.id', 'r.monitor_id', 'r.screenshot_id');
+    for (const run of runs) await this.compare(run);
+    return runs.length;
+  }
+
+  /** Waits for the comparisons under way (stop). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async compareScreenshot(screenshotId: number): Promise<void> {
+    const run = await this.deps.db('monitor_runs').where({ screenshot_id: screenshotId, compared: false }).first('id', 'monitor_id', 'screenshot_id') as RunToCompare | undefined;
+    if (run) await this.compare(run);
+  }
+
+  private async compare(run: RunToCompare): Promise<void> {
+    const { db } = this.deps;
+    // The claim: of the replicas (or a sweep and a listener) that see this run, one compares it.
+    const claimed = await db('monitor_runs').where({ id: run.id, compared: false }).update({ compared: true });
+    if (Number(claimed) === 0) return;
+    try {
+      await this.compareClaimed(run);
+    } finally {
+      await db('monitor_runs').where({ id: run.id }).update({ compared_at: new Date() });
+    }
+  }
+
+  private async compareClaimed(run: RunToCompare): Promise<void> {
+    const { db } = this.deps;
+    const monitor = await db('monitors').where({ id: run.monitor_id }).first() as MonitorRow | undefined;
+    const shot = await db('screenshots').where({ id: run.screenshot_id }).first('id', 'company_id', 'status', 'html', 'screen_width');
+    if (!monitor || shot?.status !== 'finished') return;
+    const previous = await db('monitor_runs as r').join('screenshots as s', 's.id', 'r.screenshot_id')
+      .where({ 'r.monitor_id': run.monitor_id, 's.status': 'finished' }).andWhere('r.id', '<', run.id).orderBy('r.id', 'desc').first('s.id', 's.html');
+    // The first finished shot has nothing to compare with.
+    if (!previous) return;
+    const previousId = Number(previous.id);
+    await db('monitor_runs').where({ id: run.id }).update({ previous_screenshot_id: previousId });
+
+    const files = await db('screenshot_files').whereIn('screenshot_id', [previousId, run.screenshot_id]).whereIn('kind', ['image', 'html']).where((q) => void q.where({ shot: 1 }).orWhereNull('shot'))
+      .select('screenshot_id', 'kind', 'storage_key');
+    const key = (id: number, kind: string): string | undefined => files.find((f: { screenshot_id: unknown; kind: string }) => Number(f.screenshot_id) === id && f.kind === kind)?.storage_key;
+    const beforeKey = key(previousId, 'image');
+    const afterKey = key(run.screenshot_id, 'image');
+    if (!beforeKey || !afterKey) return;
+    const [before, after] = await Promise.all([readAll(this.deps.objects, beforeKey), readAll(this.deps.objects, afterKey)]);
+    const diff = await diffImages(before, after, await this.masks(monitor, after, Number(shot.screen_width)));
+
+    let text: TextChanges | null = null;
+    const beforeHtml = key(previousId, 'html');
+    const afterHtml = key(run.screenshot_id, 'html');
+    if (shot.html && beforeHtml && afterHtml) {
+      const [a, b] = await Promise.all([readAll(this.deps.objects, beforeHtml), readAll(this.deps.objects, afterHtml)]);
+      text = textChanges(a.toString('utf8'), b.toString('utf8'));
+    }
+    const stored = await this.deps.objects.put(diffKey(run.screenshot_id), diff.png, { contentType: 'image/png', size: diff.png.length });
+    await this.deps.records.recordComparison(run.screenshot_id, {
+      changeRatio: diff.ratio, textChanges: text as Record<string, unknown> | null, diff: { key: diffKey(run.screenshot_id), contentType: 'image/png', size: stored.size ?? diff.png.length },
+    });
+    // The threshold is a percentage of the compared pixels; a change must be above it.
+    const changed = diff.ratio * 100 > Number(monitor.threshold);
+    if (!changed) return;
+    await db('monitor_runs').where({ id: run.id }).update({ changed: true });
+    await this.announce(monitor, run, previousId, diff.ratio, text);
+  }
+
+  /** The ignored boxes in the shot's pixels: boxes are given in CSS pixels, and a shot may be taken at a device scale. */
+  private async masks(monitor: MonitorRow, after: Buffer, screenWidth: number): Promise<PixelBox[]> {
+    const boxes = monitor.ignore.flatMap((r) => ('box' in r ? [r.box] : []));
+    if (boxes.length === 0) return [];
+    const { default: sharp } = await import('sharp');
+    const width = (await sharp(after).metadata()).width ?? screenWidth;
+    const scale = screenWidth > 0 ? width / screenWidth : 1;
+    return boxes.map((b) => ({ x: b.x * scale, y: b.y * scale, width: b.width * scale, height: b.height * scale }));
+  }
+
+  private async announce(monitor: MonitorRow, run: RunToCompare, previousId: number, ratio: number, text: TextChanges | null): Promise<void> {
+    const { emitter, registry, records, imageLinks, diffLinks } = this.deps;
+    const configIds = monitor.app_config_ids.map(Number);
+    if (configIds.length === 0) return;
+    await emitter.emit(Number(monitor.company_id), configIds, {
+      type: 'monitor.changed',
+      messageId: `msg_monitor_changed_${run.screenshot_id}`,
+      data: {
+        id: Number(monitor.id), url: monitor.url, status: 'changed', monitor: toMonitorRecord(monitor), run_id: Number(run.id),
+        screenshot_id: run.screenshot_id, previous_screenshot_id: previousId, change_ratio: ratio, threshold: Number(monitor.threshold),
+        before_url: imageLinks.url(previousId), after_url: imageLinks.url(run.screenshot_id), diff_url: diffLinks.url(run.screenshot_id),
+        text_changes: text, created_at: new Date().toISOString(),
+      },
+    });
+    // The apps that receive events got the event; the others run on the new screenshot (an upload, a message).
+    const types: { id: number; type: string }[] = await this.deps.db('app_configs').whereIn('id', configIds).select('id', 'type');
+    const runners = types.filter((c) => !registry.get(c.type)?.deliver).map((c) => Number(c.id));
+    await records.addAppRuns(run.screenshot_id, runners);
+  }
+}
