@@ -15,6 +15,13 @@ import { textChanges } from './text-changes.js';
 interface RunToCompare { id: number; monitor_id: number; screenshot_id: number }
 
 /**
+ * How long a claimed comparison may stay unfinished before another replica (or this one after a restart)
+ * takes it over: the claimer died mid-comparison. A comparison reads two images and diffs them (seconds even
+ * at 16 M pixels), so 5 minutes never cuts a live one short.
+ */
+export const COMPARE_LEASE_MS = 5 * 60_000;
+
+/**
  * Compares a run's shot with the monitor's previous finished shot, once per run: the replica that claims
  * the run (compared = true, a conditional update) does it, whether the result just arrived here or a
  * sweep found the run after a restart. A change above the threshold emits `monitor.changed` to the
@@ -37,10 +44,16 @@ export class MonitorComparer {
     void work.finally(() => this.inFlight.delete(work));
   }
 
-  /** Runs whose screenshot ended while no listener heard it (a restart, a record ended without a result). */
+  /**
+   * Runs whose screenshot ended while no listener heard it (a restart, a record ended without a result), and
+   * runs whose comparison was claimed by a process that died before finishing it (the lease ran out).
+   */
   async sweep(limit = 20): Promise<number> {
+    const staleBefore = new Date(Date.now() - COMPARE_LEASE_MS);
     const runs: RunToCompare[] = await this.deps.db('monitor_runs as r').join('screenshots as s', 's.id', 'r.screenshot_id')
-      .where({ 'r.compared': false }).whereNot('s.status', 'processing').orderBy('r.id').limit(limit).select('r.id', 'r.monitor_id', 'r.screenshot_id');
+      .whereNull('r.compared_at').whereNot('s.status', 'processing')
+      .andWhere((q) => void q.where({ 'r.compared': false }).orWhere('r.compare_claimed_at', '<', staleBefore))
+      .orderBy('r.id').limit(limit).select('r.id', 'r.monitor_id', 'r.screenshot_id');
     for (const run of runs) await this.compare(run);
     return runs.length;
   }
@@ -57,8 +70,12 @@ export class MonitorComparer {
 
   private async compare(run: RunToCompare): Promise<void> {
     const { db } = this.deps;
-    // The claim: of the replicas (or a sweep and a listener) that see this run, one compares it.
-    const claimed = await db('monitor_runs').where({ id: run.id, compared: false }).update({ compared: true });
+    // The claim: of the replicas (or a sweep and a listener) that see this run, one compares it. A claim
+    // whose lease ran out is taken over (a conditional update: of two replicas taking it over, one does).
+    const staleBefore = new Date(Date.now() - COMPARE_LEASE_MS);
+    const claimed = await db('monitor_runs').where({ id: run.id }).whereNull('compared_at')
+      .andWhere((q) => void q.where({ compared: false }).orWhere('compare_claimed_at', '<', staleBefore))
+      .update({ compared: true, compare_claimed_at: new Date() });
     if (Number(claimed) === 0) return;
     try {
       await this.compareClaimed(run);

@@ -127,6 +127,27 @@ describe('page monitors (embedded agent, real Chromium, a local page that change
     expect(ledger).to.have.length(3);
   });
 
+  it('a comparison claimed by a process that died before finishing it is taken over once its lease ran out, and done once', async () => {
+    const monitor = await createMonitor(api, owner.key, { url: page.url, cron: NEVER_ON_ITS_OWN, threshold: 5, ...VIEWPORT });
+    await runOnce(api, owner.key, monitor.id);
+    const second = await runOnce(api, owner.key, monitor.id);
+    const { db } = api.database;
+    // As a replica that claimed the comparison and died leaves it: claimed, never done.
+    const freshClaim = new Date(Date.now() - 60_000);
+    await db('monitor_runs').where({ id: second.id }).update({ compared: true, compare_claimed_at: freshClaim, compared_at: null, previous_screenshot_id: null });
+    const status = async (): Promise<string> => (await call(api.url, `/monitor/runs?id=${monitor.id}`, { key: owner.key })).body.data.find((r: any) => r.id === second.id).status;
+    expect(await status()).to.equal('comparing');
+    // A claim younger than the lease is left to its owner: a poll (every 5 s by default) and more pass.
+    await new Promise((r) => setTimeout(r, 6_000));
+    expect(await status(), 'a live claim is not taken over').to.equal('comparing');
+    // Once the lease ran out, the next sweep compares it.
+    await db('monitor_runs').where({ id: second.id }).update({ compare_claimed_at: new Date(Date.now() - 6 * 60_000) });
+    await until('the stale comparison to be taken over', async () => (await status()) === 'finished', 30_000);
+    const row = await db('monitor_runs').where({ id: second.id }).first('previous_screenshot_id', 'compare_claimed_at', 'compared_at');
+    expect(Number(row.previous_screenshot_id), 'compared with the run before it').to.be.above(0);
+    expect(new Date(row.compare_claimed_at).getTime()).to.be.above(Date.now() - 60_000);
+  });
+
   it('a page that changes only inside ignored regions (a selector, a box) fires nothing; without them the same change would', async () => {
     page.main = { color: '#ffffff', text: 'steady' };
     page.ad = { color: '#ffffff', text: 'ad one' };

@@ -45,8 +45,10 @@ export async function up(db: Knex): Promise<void> {
     t.bigInteger('screenshot_id').references('screenshots.id').onDelete('SET NULL');
     t.bigInteger('previous_screenshot_id').references('screenshots.id').onDelete('SET NULL');
     t.text('error').notNullable().defaultTo('');
-    // Claimed for the comparison (compared), and when it was done (compared_at): one replica compares each run.
+    // Claimed for the comparison (compared, when: compare_claimed_at), and when it was done (compared_at): one
+    // replica compares each run; a claim left by a process that died is taken over once its lease ran out.
     t.boolean('compared').notNullable().defaultTo(false);
+    t.timestamp('compare_claimed_at', { useTz: true });
     t.timestamp('compared_at', { useTz: true });
     t.boolean('changed').notNullable().defaultTo(false);
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
