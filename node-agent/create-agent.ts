@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Config } from '../core/config/config.js';
 import type { BrowserDriver } from '../core/contracts/browser-driver.js';
 import type { JobQueue } from '../core/contracts/job-queue.js';
@@ -14,6 +15,12 @@ import { NodeAgent } from './node-agent.js';
 /** The driver an agent's configuration asks for. */
 export async function createDriver(config: Config): Promise<BrowserDriver> {
   const a = config.agent;
+  if (a.driver === 'null') {
+    // Benchmarks and tests only; load-config.ts refused it unless SHOTFARM_ALLOW_NULL_DRIVER is true.
+    const { NullDriver } = await import('../drivers/null/null-driver.js');
+    const image = a.nullDriver.imagePath ? await readFile(a.nullDriver.imagePath) : undefined;
+    return new NullDriver({ delayMs: a.nullDriver.delayMs, ...(image ? { image } : {}) });
+  }
   const ffmpegPath = resolveFfmpegPath(a.ffmpegPath);
   if (a.driver === 'selenium') {
     const { SeleniumDriver } = await import('../drivers/selenium/selenium-driver.js');
@@ -36,7 +43,8 @@ export interface AgentOptions {
 
 /** The SSRF guard of an agent (or a one-off capture), or null when SHOTFARM_ALLOW_PRIVATE_TARGETS is true. */
 export function createEgressGuard(config: Config, log: Logger, options: AgentOptions = {}): EgressGuard | null {
-  if (config.allowPrivateTargets) return null;
+  // The null driver opens no page, so there is no egress to guard.
+  if (config.allowPrivateTargets || config.agent.driver === 'null') return null;
   if (config.agent.driver === 'selenium') {
     // The guard listens on this machine's loopback, which the Grid's browsers on other machines cannot
     // reach, and WebDriver's manual proxy carries no credentials to tell the captures apart. Refusing to

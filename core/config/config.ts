@@ -1,5 +1,5 @@
 import type { BrowserName } from '../capture-spec.js';
-import type { PngEncoding } from '../contracts/browser-driver.js';
+import type { DriverKind, PngEncoding } from '../contracts/browser-driver.js';
 import type { Pricing } from '../pricing.js';
 import type { Plan } from '../billing/plan.js';
 
@@ -63,7 +63,9 @@ export interface AgentConfig {
   slots: number;
   countries: string[];
   nodeId: string;
-  driver: 'playwright' | 'selenium';
+  driver: DriverKind;
+  /** the null driver (benchmarks and tests only): how long each capture takes, and the image file it answers with (null: built-in) */
+  nullDriver: { delayMs: number; imagePath: string | null };
   seleniumGridUrl: string | null;
   chromiumPath: string;
   firefoxPath: string;

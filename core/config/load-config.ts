@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isCidrOrHost, parseCidr } from '../net/cidr.js';
 import { BROWSERS, type BrowserName } from '../capture-spec.js';
-import { DEFAULT_MAX_PAGE_HEIGHT, PNG_ENCODINGS, type PngEncoding } from '../contracts/browser-driver.js';
+import { DEFAULT_MAX_PAGE_HEIGHT, PNG_ENCODINGS, type DriverKind, type PngEncoding } from '../contracts/browser-driver.js';
 import { DEFAULT_PRICING, pricingSchema } from '../pricing.js';
 import { DEFAULT_PLANS } from '../billing/default-plans.js';
 import { readPlansFile } from './plans-file.js';
@@ -120,7 +120,12 @@ export function loadConfig(env: Env): Config {
   const countries = list('SHOTFARM_AGENT_COUNTRIES', []);
   for (const c of countries) if (!/^[a-z]{2}$/.test(c)) problems.push(`SHOTFARM_AGENT_COUNTRIES: "${c}" is not a two-letter country code`);
   const driver = (text('SHOTFARM_DRIVER') ?? 'playwright').toLowerCase();
-  if (driver !== 'playwright' && driver !== 'selenium') problems.push(`SHOTFARM_DRIVER: must be playwright or selenium (got "${driver}")`);
+  if (driver !== 'playwright' && driver !== 'selenium' && driver !== 'null') problems.push(`SHOTFARM_DRIVER: must be playwright or selenium (got "${driver}")`);
+  // The null driver captures nothing (a stored image after a delay): it must never run by a typo or a
+  // copied environment, so it takes a second, explicit setting.
+  if (driver === 'null' && !bool('SHOTFARM_ALLOW_NULL_DRIVER', false)) {
+    problems.push('SHOTFARM_DRIVER: null is the benchmark-and-test-only driver that captures nothing (it answers every capture with a stored image); set SHOTFARM_ALLOW_NULL_DRIVER=true to run it');
+  }
   const seleniumGridUrl = url('SELENIUM_GRID_URL', ['http:', 'https:']);
   const privateTargetAllowlist = list('SHOTFARM_PRIVATE_TARGET_ALLOWLIST', []);
   for (const entry of privateTargetAllowlist) {
@@ -202,10 +207,11 @@ export function loadConfig(env: Env): Config {
     },
     agent: {
       browsers: browsers as BrowserName[],
-      slots: int('SHOTFARM_AGENT_SLOTS', 2, 1, 64),
+      slots: int('SHOTFARM_AGENT_SLOTS', 2, 1, 1024),
       countries,
       nodeId: text('SHOTFARM_NODE_ID') ?? `${os.hostname()}-${process.pid}`,
-      driver: driver as 'playwright' | 'selenium',
+      driver: driver as DriverKind,
+      nullDriver: { delayMs: int('SHOTFARM_NULL_DRIVER_DELAY_MS', 100, 0, 600_000), imagePath: text('SHOTFARM_NULL_DRIVER_IMAGE') },
       seleniumGridUrl,
       chromiumPath: text('CHROMIUM_PATH') ?? '/usr/lib/chromium/chromium',
       firefoxPath: text('FIREFOX_PATH') ?? '/usr/bin/firefox-esr',
