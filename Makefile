@@ -102,6 +102,10 @@ grid: build ## run a local Selenium Grid 4 (Debian's Chromium) in the foreground
 bench-batch: build ## benchmark: a 1,000-URL batch in embedded mode, then its ZIP download (time, throughput, memory)
 	node dist/test/bench/batch-1000.js 1000
 
+.PHONY: bench-farm
+bench-farm: build ## benchmark (~5 min): the control plane without browsers (null-driver agent, 500 slots): creates at rising rates, embedded and distributed with 1 and 2 api replicas; recorded/s, create and enqueue→recorded latency, CPU per capture of api, agent, Postgres, NATS
+	node dist/test/bench/farm-capacity.js
+
 .PHONY: bench-tall
 bench-tall: build ## benchmark: full page of a 1280 x 100,000 px page in chromium and firefox (time, PNG size, peak RSS of node and browser)
 	node dist/test/bench/tall-page.js

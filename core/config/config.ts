@@ -1,5 +1,5 @@
 import type { BrowserName } from '../capture-spec.js';
-import type { PngEncoding } from '../contracts/browser-driver.js';
+import type { DriverKind, PngEncoding } from '../contracts/browser-driver.js';
 import type { Pricing } from '../pricing.js';
 import type { Plan } from '../billing/plan.js';
 
@@ -45,8 +45,6 @@ export interface Config {
 
 export const CLIENT_COMPAT_MODES = ['spec', 'screenshotcenter'] as const;
 export type ClientCompat = (typeof CLIENT_COMPAT_MODES)[number];
-export const DRIVER_KINDS = ['playwright', 'selenium'] as const;
-export type DriverKind = (typeof DRIVER_KINDS)[number];
 export const OFFLINE_PAYMENT_MODES = ['operator', 'self-service'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -69,6 +67,8 @@ export interface AgentConfig {
   countries: string[];
   nodeId: string;
   driver: DriverKind;
+  /** the null driver (benchmarks and tests only): how long each capture takes, and the image file it answers with (null: built-in) */
+  nullDriver: { delayMs: number; imagePath: string | null };
   seleniumGridUrl: string | null;
   chromiumPath: string;
   firefoxPath: string;

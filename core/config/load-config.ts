@@ -56,6 +56,12 @@ export function loadConfig(env: Env): Config {
   const driver = read(S.driver);
   const seleniumGridUrl = read(S.seleniumGridUrl);
   if (driver === 'selenium' && !seleniumGridUrl) problems.push('SELENIUM_GRID_URL: required when SHOTFARM_DRIVER is selenium');
+  // The null driver captures nothing (a stored image after a delay): it must never run by a typo or a
+  // copied environment, so it takes a second, explicit setting.
+  const allowNullDriver = read(S.allowNullDriver);
+  if (driver === 'null' && !allowNullDriver) {
+    problems.push('SHOTFARM_DRIVER: null is the benchmark-and-test-only driver that captures nothing (it answers every capture with a stored image); set SHOTFARM_ALLOW_NULL_DRIVER=true to run it');
+  }
   const production = read(S.nodeEnv) === 'production';
   const captchaSecret = read(S.captchaSecret);
   // The spec requires captcha_token in production: starting without a way to check it would let bots in.
@@ -103,6 +109,7 @@ export function loadConfig(env: Env): Config {
       countries: read(S.agentCountries),
       nodeId: read(S.nodeId),
       driver,
+      nullDriver: { delayMs: read(S.nullDriverDelayMs), imagePath: read(S.nullDriverImage) },
       seleniumGridUrl,
       chromiumPath: read(S.chromiumPath),
       firefoxPath: read(S.firefoxPath),

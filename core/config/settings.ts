@@ -3,11 +3,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_PLANS } from '../billing/default-plans.js';
 import { BROWSERS, type BrowserName } from '../capture-spec.js';
-import { DEFAULT_MAX_PAGE_HEIGHT, PNG_ENCODINGS } from '../contracts/browser-driver.js';
+import { DEFAULT_MAX_PAGE_HEIGHT, DRIVER_KINDS, PNG_ENCODINGS } from '../contracts/browser-driver.js';
 import { isCidrOrHost, parseCidr } from '../net/cidr.js';
 import { DEFAULT_PRICING, pricingSchema, type Pricing } from '../pricing.js';
 import { MONITOR_MIN_INTERVAL_SECONDS } from '../request/monitor-params.js';
-import { CLIENT_COMPAT_MODES, DRIVER_KINDS, LOG_LEVELS, OFFLINE_PAYMENT_MODES } from './config.js';
+import { CLIENT_COMPAT_MODES, LOG_LEVELS, OFFLINE_PAYMENT_MODES } from './config.js';
 import { NATS_PREFIX_PATTERN, NATS_PREFIX_RULE } from './nats-prefix.js';
 import { readPlansFile } from './plans-file.js';
 import { baseUrl, boolean, decimalNumber, InvalidSetting, list, matching, oneOf, text, url, wholeNumber, type Parser } from './setting-parsers.js';
@@ -129,10 +129,13 @@ export const SETTING = {
   captureTimeoutSeconds: setting({ name: 'SHOTFARM_CAPTURE_TIMEOUT_SECONDS', default: '60', parse: wholeNumber(5, 600), meaning: 'Deadline of a capture whose request sets no max_wait: what is there when it passes is captured.' }),
   settleCapSeconds: setting({ name: 'SHOTFARM_SETTLE_CAP_SECONDS', default: String(SETTLE_CAP_DEFAULT_SECONDS), parse: decimalNumber(0, 30), meaning: 'Longest wait after load for the page to settle (no request in flight for a short quiet window, fonts loaded, no layout change across animation frames) before the capture (wait_until=settled, the default). A page still busy then is captured with a warning. Decimals allowed; 0 turns the wait off.' }),
   agentBrowsers: setting({ name: 'SHOTFARM_AGENT_BROWSERS', default: BROWSERS.join(','), parse: browserList, meaning: 'Browsers an agent (and the embedded service) offers.' }),
-  agentSlots: setting({ name: 'SHOTFARM_AGENT_SLOTS', default: '2', parse: wholeNumber(1, 64), meaning: 'Captures an agent runs at once (one per core is the measured sweet spot).' }),
+  agentSlots: setting({ name: 'SHOTFARM_AGENT_SLOTS', default: '2', parse: wholeNumber(1, 1024), meaning: 'Captures an agent runs at once (one per core is the measured sweet spot). Up to 1024, so one null-driver agent can stand for many browsers in `make bench-farm`.' }),
   agentCountries: setting({ name: 'SHOTFARM_AGENT_COUNTRIES', default: '', parse: list((c) => (/^[a-z]{2}$/.test(c) ? null : `"${c}" is not a two-letter country code`)), meaning: 'Countries an agent egresses from (comma list, e.g. fr,de); jobs for them are routed to it.' }),
   nodeId: optional({ name: 'SHOTFARM_NODE_ID', absent: '<host>-<pid>', whenAbsent: () => `${os.hostname()}-${process.pid}`, parse: text, meaning: 'Name of an agent in the node registry.' }),
-  driver: setting({ name: 'SHOTFARM_DRIVER', default: 'playwright', parse: oneOf(DRIVER_KINDS), meaning: 'Browser driver of an agent: playwright, or selenium (with SELENIUM_GRID_URL).' }),
+  driver: setting({ name: 'SHOTFARM_DRIVER', default: 'playwright', parse: oneOf(DRIVER_KINDS), meaning: 'Browser driver of an agent: playwright, or selenium (with SELENIUM_GRID_URL). null is for benchmarks and tests only: it starts no browser and answers every capture with a stored image (refused unless SHOTFARM_ALLOW_NULL_DRIVER is true).' }),
+  allowNullDriver: setting({ name: 'SHOTFARM_ALLOW_NULL_DRIVER', default: 'false', parse: boolean, meaning: 'Must be true for SHOTFARM_DRIVER=null to start; never set it in production.' }),
+  nullDriverDelayMs: setting({ name: 'SHOTFARM_NULL_DRIVER_DELAY_MS', default: '100', parse: wholeNumber(0, 600_000), meaning: 'Null driver only: milliseconds each capture takes before it answers.' }),
+  nullDriverImage: optional({ name: 'SHOTFARM_NULL_DRIVER_IMAGE', absent: '(built-in 4×3 PNG)', parse: text, meaning: 'Null driver only: PNG file every capture answers with.' }),
   seleniumGridUrl: optional({ name: 'SELENIUM_GRID_URL', absent: '(absent)', parse: url(['http:', 'https:']), secret: 'url-password', meaning: 'Selenium Grid 4 URL for the selenium driver.' }),
   chromiumPath: setting({ name: 'CHROMIUM_PATH', default: '/usr/lib/chromium/chromium', parse: text, meaning: 'Chromium or Chrome binary for chrome (and brave emulation).' }),
   firefoxPath: setting({ name: 'FIREFOX_PATH', default: '/usr/bin/firefox-esr', parse: text, meaning: 'Firefox binary (driven over WebDriver BiDi).' }),

@@ -1,6 +1,8 @@
 import type { BrowserName, CaptureOutput, CaptureSpec } from '../capture-spec.js';
 
-export type DriverKind = 'playwright' | 'selenium';
+/** `null` is the benchmark-and-test-only driver (drivers/null/null-driver.ts), never chosen by default. */
+export const DRIVER_KINDS = ['playwright', 'selenium', 'null'] as const;
+export type DriverKind = (typeof DRIVER_KINDS)[number];
 
 /**
  * How Chromium encodes PNG screenshots (CDP Page.captureScreenshot's `optimizeForSpeed`). The pixels are

@@ -1,10 +1,11 @@
 import type { BrowserName } from '../capture-spec.js';
+import type { DriverKind } from './browser-driver.js';
 
 /** What an agent says about itself on every heartbeat. */
 export interface NodeStatus {
   id: string;
   host: string;
-  browsers: { name: BrowserName; version: string; driver: 'playwright' | 'selenium' }[];
+  browsers: { name: BrowserName; version: string; driver: DriverKind }[];
   /** countries this node egresses from (country routing); empty = any */
   countries: string[];
   slots: number;

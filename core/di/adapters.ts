@@ -30,7 +30,7 @@ export interface AdapterCatalog {
   jobQueue: { memory: MakeAdapter<JobQueue>; nats: MakeAdapter<JobQueue> };
   nodeRegistry: { memory: MakeAdapter<NodeRegistry>; nats: MakeAdapter<NodeRegistry> };
   objectStore: { filesystem: MakeAdapter<ObjectStore>; s3: MakeAdapter<ObjectStore> };
-  browserDriver: { playwright: MakeAdapter<BrowserDriver>; selenium: MakeAdapter<BrowserDriver> };
+  browserDriver: { playwright: MakeAdapter<BrowserDriver>; selenium: MakeAdapter<BrowserDriver>; null: MakeAdapter<BrowserDriver> };
   paymentProvider: { offline: MakeAdapter<PaymentProvider> };
   mailer: { outbox: MakeAdapter<Mailer> };
 }

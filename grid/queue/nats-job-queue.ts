@@ -13,8 +13,8 @@ import { NatsResultConsumer } from './nats/nats-result-consumer.js';
 import type { QueueContext, QueueHandles } from './nats/queue-context.js';
 import { queueDepth } from './nats/queue-depth.js';
 import { oldestWaiting } from './nats/queue-age.js';
-import { ensureLaneConsumer, ensureQueueStreams } from './nats/stream-setup.js';
-import { agentLanes, QueueNames, type Lane } from './nats/subjects.js';
+import { ensureQueueConsumer, ensureQueueStreams } from './nats/stream-setup.js';
+import { QueueNames, servesLane, type AccountQueue } from './nats/subjects.js';
 import { queueTuning, type QueueTuning } from './queue-tuning.js';
 
 export interface NatsJobQueueOptions extends Partial<QueueTuning> {
@@ -63,9 +63,11 @@ const CANCEL_CONCURRENCY = 32;
 /**
  * The JobQueue of distributed mode, on NATS JetStream.
  *
- * - Stream `<prefix>_jobs` (work queue) takes `<prefix>.jobs.<browser>.<tier>.<country|any>`.
- * - One durable pull consumer per lane (browser × tier × country|any), shared by every agent serving it.
- * - An agent pulls one job at a time per free slot (never more than `slots` held), highest tier first.
+ * - Stream `<prefix>_jobs` (work queue) takes `<prefix>.jobs.<browser>.<tier>.<country|any>.<company>`.
+ * - One durable pull consumer per account queue (browser × tier × country|any × account), shared by every
+ *   agent serving it; created on demand, deleted by the server after an hour without pulls.
+ * - An agent pulls one job at a time per free slot (never more than `slots` held), highest tier first,
+ *   accounts taking turns within a tier (nats/fair-rotation.ts).
  * - Retry → nak with a growing delay; after `maxDeliveries` the queue publishes the `error` result and
  *   terminates the message. The record id is the msgID (duplicate window) and the KV job-state key.
  * - Stream `<prefix>_results` (work queue) takes `<prefix>.results`; durable consumer `recorder`.
@@ -77,7 +79,7 @@ export class NatsJobQueue implements JobQueue {
   private readonly settings: Required<Omit<NatsJobQueueOptions, keyof QueueTuning | 'connection' | 'prefix' | 'logger'>>;
   private readonly closing = new AbortController();
   private setup: Promise<QueueHandles> | undefined;
-  private readonly lanesReady = new Map<string, Promise<void>>();
+  private readonly consumersReady = new Map<string, Promise<void>>();
   private readonly jobConsumers = new Set<NatsJobConsumer>();
   private readonly resultConsumers = new Set<NatsResultConsumer>();
 
@@ -103,10 +105,11 @@ export class NatsJobQueue implements JobQueue {
       requestTimeoutMs: this.settings.requestTimeoutMs,
       closing: this.closing.signal,
       handles: () => this.handles(),
-      ensureLanes: (lanes) => this.ensureLanes(lanes),
+      ensureConsumers: (queues) => this.ensureConsumers(queues),
+      forgetConsumer: (queue) => this.consumersReady.delete(queue.consumer),
       invalidate: () => {
         this.setup = undefined;
-        this.lanesReady.clear();
+        this.consumersReady.clear();
       },
       publishResult: (result) => this.publishResult(result),
     };
@@ -117,7 +120,8 @@ export class NatsJobQueue implements JobQueue {
     this.assertConnected();
     if (!(QUEUE_TIERS as readonly string[]).includes(job.tier)) throw new Error(`unknown queue tier ${JSON.stringify(job.tier)}`);
     if (!(BROWSERS as readonly string[]).includes(job.spec.browser)) throw new Error(`unknown browser ${JSON.stringify(job.spec.browser)}`);
-    const subject = this.ctx.names.jobSubject(job.spec.browser, job.tier, jobCountryToken(job));
+    if (!Number.isInteger(job.companyId) || job.companyId < 0) throw new Error(`invalid companyId ${JSON.stringify(job.companyId)}`);
+    const subject = this.ctx.names.jobSubject(job.spec.browser, job.tier, jobCountryToken(job), job.companyId);
     const { js, jobState } = await this.handles();
     const id = job.spec.id;
     // Id 0 is a one-off local capture without a record: nothing to de-duplicate or cancel.
@@ -148,9 +152,8 @@ export class NatsJobQueue implements JobQueue {
     const unique = [...new Set(browsers)];
     for (const browser of unique) if (!(BROWSERS as readonly string[]).includes(browser)) throw new Error(`unknown browser ${JSON.stringify(browser)}`);
     const countries = normalizeCountries(opts.countries);
-    const lanes = agentLanes(this.ctx.names, unique, countries);
     const wakeSubjects = unique.flatMap((browser) => [...countries, ANY_COUNTRY].map((country) => this.ctx.names.wakeSubject(browser, country)));
-    const consumer = new NatsJobConsumer(this.ctx, lanes, wakeSubjects, slots, handler, (c) => this.jobConsumers.delete(c));
+    const consumer = new NatsJobConsumer(this.ctx, unique, servesLane(unique, countries), wakeSubjects, slots, handler, (c) => this.jobConsumers.delete(c));
     this.jobConsumers.add(consumer);
     return consumer;
   }
@@ -236,16 +239,16 @@ export class NatsJobQueue implements JobQueue {
     return this.setup;
   }
 
-  private async ensureLanes(lanes: readonly Lane[]): Promise<void> {
+  private async ensureConsumers(queues: readonly AccountQueue[]): Promise<void> {
     const { jsm } = await this.handles();
-    await Promise.all(lanes.map((lane) => {
-      let ready = this.lanesReady.get(lane.consumer);
+    await Promise.all(queues.map((queue) => {
+      let ready = this.consumersReady.get(queue.consumer);
       if (!ready) {
-        ready = ensureLaneConsumer(jsm, this.ctx.names, lane, this.settings.ackWaitMs);
+        ready = ensureQueueConsumer(jsm, this.ctx.names, queue, this.settings.ackWaitMs);
         const attempt = ready;
         // A failed creation is attempted again by the next pull round.
-        attempt.catch(() => { if (this.lanesReady.get(lane.consumer) === attempt) this.lanesReady.delete(lane.consumer); });
-        this.lanesReady.set(lane.consumer, attempt);
+        attempt.catch(() => { if (this.consumersReady.get(queue.consumer) === attempt) this.consumersReady.delete(queue.consumer); });
+        this.consumersReady.set(queue.consumer, attempt);
       }
       return ready;
     }));

@@ -10,20 +10,49 @@ import { ApiError } from '../../core/errors.js';
 const BACKLOG_RETRY_AFTER_SECONDS = 30;
 
 /**
+ * One look-up shared by every caller that asks while it is under way. Admission runs on every create, and
+ * on NATS each look-up is several requests (the node registry's keys; the jobs stream's per-subject counts
+ * and its consumers list, which grows with the accounts that have work). Creates that arrive together share
+ * one answer instead of each sending their own. Nothing is kept once the answer arrives, so an answer is at
+ * most one look-up old (the next create after a node leaves or the backlog fills sees it). Callers only read it.
+ */
+class SharedLookup<T> {
+  private pending: Promise<T> | null = null;
+
+  constructor(private readonly lookup: () => Promise<T>) {}
+
+  get(): Promise<T> {
+    if (!this.pending) {
+      const started = this.lookup();
+      this.pending = started;
+      const clear = (): void => { if (this.pending === started) this.pending = null; };
+      started.then(clear, clear);
+    }
+    return this.pending;
+  }
+}
+
+/**
  * Decides, before anything is created, whether the farm can take more jobs for these browsers:
  * no live node offers a browser → 503 naming it; the backlog of a browser is over its bound → 429.
  */
 export class Admission {
-  constructor(private readonly queue: JobQueue, private readonly registry: NodeRegistry, private readonly maxBacklog: number) {}
+  private readonly nodes: SharedLookup<NodeStatus[]>;
+  private readonly depth: SharedLookup<Record<BrowserName, number>>;
+
+  constructor(queue: JobQueue, registry: NodeRegistry, private readonly maxBacklog: number) {
+    this.nodes = new SharedLookup(() => registry.list());
+    this.depth = new SharedLookup(() => queue.depth());
+  }
 
   async admit(browsers: BrowserName[], jobs: number): Promise<NodeStatus[]> {
-    const nodes = await this.registry.list();
+    const nodes = await this.nodes.get();
     for (const browser of new Set(browsers)) {
       if (!nodes.some((n) => !n.draining && n.browsers.some((b) => b.name === browser))) {
         throw new ApiError(503, 'BROWSER_UNAVAILABLE', `No browser node offering ${browser} is online; try again later or choose another browser`);
       }
     }
-    const depth = await this.queue.depth();
+    const depth = await this.depth.get();
     for (const browser of new Set(browsers)) {
       if ((depth[browser] ?? 0) + jobs > this.maxBacklog) {
         throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `The ${browser} queue is full; try again later`, { retryAfter: BACKLOG_RETRY_AFTER_SECONDS });

@@ -32,8 +32,6 @@ interface QueueSetup {
 
 interface QueueFactory {
   name: string;
-  /** true: companies take turns within a tier; false: first in, first out within a tier (documented) */
-  fairAcrossCompanies: boolean;
   create(tuning: TestTuning): Promise<QueueSetup>;
   /** after each test: closes what the test opened and deletes its state */
   cleanup(): Promise<void>;
@@ -147,7 +145,7 @@ export function jobQueueContract(factory: QueueFactory): void {
       expect(starts.length).to.be.lessThan(40);
     });
 
-    it(factory.fairAcrossCompanies ? 'interleaves companies within a tier' : 'serves a tier first in, first out', async () => {
+    it('interleaves companies within a tier', async () => {
       const { queue } = await factory.create(BASE);
       const results = new ResultLog(queue);
       for (let i = 0; i < 6; i += 1) await queue.enqueue(testJob({ companyId: 1 }));
@@ -155,7 +153,11 @@ export function jobQueueContract(factory: QueueFactory): void {
       const { starts } = scriptedConsumer(queue, 1);
       await waitFor('8 results', () => results.results.length === 8);
       const order = starts.map((s) => s.companyId);
-      expect(order).to.deep.equal(factory.fairAcrossCompanies ? [1, 2, 1, 2, 1, 1, 1, 1] : [1, 1, 1, 1, 1, 1, 2, 2]);
+      // Companies take turns while both have jobs; which goes first among jobs queued before the consumer
+      // started is the queue's choice (NATS finds them in the stream's per-subject counts, in no set order).
+      expect(order.slice(4), 'company 1 alone once company 2 is done').to.deep.equal([1, 1, 1, 1]);
+      expect([[1, 2, 1, 2], [2, 1, 2, 1]], `taking turns: ${order.join(',')}`).to.deep.include(order.slice(0, 4));
+      if (factory.name === 'MemoryJobQueue') expect(order.slice(0, 4), 'the in-process queue starts with the company queued first').to.deep.equal([1, 2, 1, 2]);
     });
 
     it('routes jobs by egress country', async () => {
@@ -379,7 +381,6 @@ function memoryFactory(): QueueFactory {
   const open: JobQueue[] = [];
   return {
     name: 'MemoryJobQueue',
-    fairAcrossCompanies: true,
     async create(tuning) {
       const queue = new MemoryJobQueue({ maxDeliveries: tuning.maxDeliveries, retryBaseMs: tuning.retryBaseMs, retryMaxMs: 10 * tuning.retryBaseMs });
       open.push(queue);
@@ -398,7 +399,6 @@ function natsFactory(): QueueFactory {
   const open: JobQueue[] = [];
   return {
     name: 'NatsJobQueue',
-    fairAcrossCompanies: false,
     async create(tuning) {
       const prefix = sandbox.prefix();
       const connections = new Map<JobQueue, NatsConnection>();

@@ -33,7 +33,7 @@ function labelledTestCatalog(): { catalog: AdapterCatalog; built: LabelledTestDo
     jobQueue: { memory: make('memory queue'), nats: make('nats queue') },
     nodeRegistry: { memory: make('memory registry'), nats: make('nats registry') },
     objectStore: { filesystem: make('filesystem store'), s3: make('s3 store') },
-    browserDriver: { playwright: make('playwright driver'), selenium: make('selenium driver') },
+    browserDriver: { playwright: make('playwright driver'), selenium: make('selenium driver'), null: make('null driver') },
     paymentProvider: { offline: make('offline provider') },
     mailer: { outbox: make('outbox mailer') },
   };
@@ -85,7 +85,7 @@ describe('adapters are chosen in one place: the tsyringe container (core/di/adap
     const agentOnly = await registerAdapters(container, loadConfig({}), { browserDriver: catalog.browserDriver }, log);
     expect(agentOnly.chosen).to.deep.equal({ browserDriver: 'playwright' });
     expect(container.isRegistered(TOKENS.Mailer)).to.equal(false);
-    const missing = await registerAdapters(newContainer(), loadConfig({}), { browserDriver: { playwright: undefined as never, selenium: catalog.browserDriver.selenium } }, log).then(() => null, (e: unknown) => e);
+    const missing = await registerAdapters(newContainer(), loadConfig({}), { browserDriver: { ...catalog.browserDriver, playwright: undefined as never } }, log).then(() => null, (e: unknown) => e);
     expect(String(missing)).to.include('no playwright implementation of browserDriver');
   });
 

@@ -1,38 +1,45 @@
 import type { Subscription } from '@nats-io/transport-node';
+import type { BrowserName } from '../../../core/capture-spec.js';
 import type { CaptureJob, JobHandler } from '../../../core/contracts/job-queue.js';
 import { runDelivery } from '../run-delivery.js';
 import { decodeJob } from './job-codec.js';
 import { LoopingConsumer } from './looping-consumer.js';
 import { MessageAck, pullNoWait, type PulledMessage } from './pull-message.js';
 import type { QueueContext } from './queue-context.js';
+import { FairRotation } from './fair-rotation.js';
 import type { Lane } from './subjects.js';
 
 /**
- * One agent's `consume()` on the NATS queue. Whenever it has a free slot it pulls ONE job, trying its
- * lanes tier by tier (highest first) and, within a tier, starting after the lane it served last, so its
- * browsers and countries take turns. With no job anywhere it sleeps until a job subject it serves sees a
- * publish (a plain NATS subscription, no JetStream cost) or `idlePollMs` passes (naked retries and
- * ack-wait redeliveries publish nothing, so they are found by that poll).
+ * One agent's `consume()` on the NATS queue. Whenever it has a free slot it pulls ONE job: from the
+ * highest tier that has work, from the account whose turn it is in that tier (fair-rotation.ts), so one
+ * account's batch cannot hold up another account's jobs of the same tier. With no job anywhere it sleeps
+ * until a job subject it serves sees a publish (a plain NATS subscription, no JetStream cost) or
+ * `idlePollMs` passes; every `idlePollMs` it also asks the stream which account queues hold jobs, since
+ * delayed retries and ack-wait redeliveries publish nothing.
  */
 export class NatsJobConsumer extends LoopingConsumer {
-  private readonly allLanes: Lane[];
-  /** per tier: the index of the lane to try first */
-  private readonly cursor: number[];
   private readonly subscriptions: Subscription[] = [];
+  private readonly rotation: FairRotation;
+  private lastDiscovery = 0;
 
   constructor(
     ctx: QueueContext,
-    private readonly lanesByTier: Lane[][],
+    private readonly browsers: readonly BrowserName[],
+    serves: (lane: Lane) => boolean,
     wakeSubjects: string[],
     private readonly slots: number,
     private readonly handler: JobHandler,
     onStopped: (consumer: NatsJobConsumer) => void,
   ) {
     super(ctx, 'pulling jobs', () => onStopped(this));
-    this.allLanes = lanesByTier.flat();
-    this.cursor = lanesByTier.map(() => 0);
+    this.rotation = new FairRotation(ctx.names, serves);
     for (const subject of wakeSubjects) {
-      this.subscriptions.push(ctx.nc.subscribe(subject, { callback: () => this.wake.kick() }));
+      this.subscriptions.push(ctx.nc.subscribe(subject, {
+        callback: (_err, msg) => {
+          if (msg) this.rotation.noteSubject(msg.subject);
+          this.wake.kick();
+        },
+      }));
     }
     this.startLoop();
   }
@@ -43,31 +50,33 @@ export class NatsJobConsumer extends LoopingConsumer {
 
   /** Pulls one job when a slot is free, else (or with no job anywhere) waits for a wake-up or the idle poll. */
   protected async turn(): Promise<void> {
+    if (Date.now() - this.lastDiscovery >= this.ctx.idlePollMs) {
+      const { jsm } = await this.ctx.handles();
+      await this.rotation.discover(jsm, this.browsers);
+      this.lastDiscovery = Date.now();
+    }
     if (this.inflight.size >= this.slots) {
       await this.wake.wait(this.ctx.idlePollMs);
       return;
     }
-    await this.ctx.ensureLanes(this.allLanes);
-    const pulled = await this.pullHighest();
+    const pulled = await this.pullNext();
     if (pulled) this.start(pulled);
-    else await this.wake.wait(this.ctx.idlePollMs);
+    else await this.wake.wait(Math.max(1, this.lastDiscovery + this.ctx.idlePollMs - Date.now()));
   }
 
-  /** The next job from the highest tier that has one, or null. */
-  private async pullHighest(): Promise<PulledMessage | null> {
-    for (const [tier, lanes] of this.lanesByTier.entries()) {
-      const first = this.cursor[tier] ?? 0;
-      for (let i = 0; i < lanes.length; i += 1) {
-        // Checked before every pull: after drain() at most the pull already under way can bring a job.
-        if (this.done()) return null;
-        const index = (first + i) % lanes.length;
-        const lane = lanes[index] as Lane;
-        const pulled = await pullNoWait(this.ctx.nc, this.ctx.names.jobsStream, lane.consumer, this.ctx.requestTimeoutMs);
-        if (pulled) {
-          this.cursor[tier] = (index + 1) % lanes.length;
-          return pulled;
-        }
+  /** The next job: highest tier first, within a tier the account whose turn it is; null when none has one. */
+  private async pullNext(): Promise<PulledMessage | null> {
+    for (const queue of this.rotation.turnOrder()) {
+      // Checked before every pull: after drain() at most the pull already under way can bring a job.
+      if (this.done()) return null;
+      await this.ctx.ensureConsumers([queue]);
+      const pulled = await pullNoWait(this.ctx.nc, this.ctx.names.jobsStream, queue.consumer, this.ctx.requestTimeoutMs);
+      if (pulled) {
+        this.rotation.served(queue);
+        return pulled;
       }
+      this.rotation.empty(queue);
+      this.ctx.forgetConsumer(queue);
     }
     return null;
   }

@@ -4,7 +4,7 @@ import type { CaptureResult } from '../../../core/contracts/job-queue.js';
 import type { Logger } from '../../../core/logger.js';
 import type { QueueTuning } from '../queue-tuning.js';
 import type { JobStateStore } from './job-state.js';
-import type { Lane, QueueNames } from './subjects.js';
+import type { AccountQueue, QueueNames } from './subjects.js';
 
 /** The JetStream handles, available once the streams, bucket and results consumer exist. */
 export interface QueueHandles {
@@ -27,10 +27,15 @@ export interface QueueContext {
   closing: AbortSignal;
   /** sets up streams and bucket once; a failure is retried on the next call */
   handles(): Promise<QueueHandles>;
-  /** makes sure the lanes' durable consumers exist */
-  ensureLanes(lanes: readonly Lane[]): Promise<void>;
+  /** makes sure the account queues' durable consumers exist */
+  ensureConsumers(queues: readonly AccountQueue[]): Promise<void>;
   /**
-   * Forgets that the streams, bucket and lane consumers exist, after a request failed: someone may have
+   * Forgets that an account queue's consumer exists, once it had nothing to give: the server deletes it
+   * after an idle hour, and the next time its account has work it is looked up (or made) again.
+   */
+  forgetConsumer(queue: AccountQueue): void;
+  /**
+   * Forgets that the streams, bucket and account queues' consumers exist, after a request failed: someone may have
    * deleted them (NATS wiped, a stream removed by hand), and the next call then sets them up again.
    */
   invalidate(): void;

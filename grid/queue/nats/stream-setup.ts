@@ -2,7 +2,7 @@ import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, Retenti
 import type { KV } from '@nats-io/kv';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { openTtlBucket } from '../../nats/kv-bucket.js';
-import type { Lane, QueueNames } from './subjects.js';
+import type { AccountQueue, QueueNames } from './subjects.js';
 
 export interface StreamSettings {
   /** how long JetStream remembers a msgID (the record id) to drop a re-published duplicate */
@@ -51,9 +51,17 @@ export async function ensureQueueStreams(nc: NatsConnection, jsm: JetStreamManag
   return openTtlBucket(nc, names.jobStateBucket, settings.jobStateTtlMs);
 }
 
-/** The durable pull consumer of one lane, shared by every agent serving it. */
-export async function ensureLaneConsumer(jsm: JetStreamManager, names: QueueNames, lane: Lane, ackWaitMs: number): Promise<void> {
-  await ensureDurable(jsm, names.jobsStream, { durable_name: lane.consumer, filter_subject: lane.subject, ack_wait: nanos(ackWaitMs) });
+/**
+ * How long an account queue's consumer outlives its last pull: the server then deletes it (its jobs, if
+ * any, stay in the stream, and the next agent to find them creates it again). One per account and lane
+ * exists while the account has work; an hour keeps the count bounded by the accounts active in the last
+ * hour, and is far longer than any job is held (ack wait, working() calls) or any turn of the rotation.
+ */
+const ACCOUNT_QUEUE_INACTIVE_MS = 60 * 60_000;
+
+/** The durable pull consumer of one account queue, shared by every agent serving its lane. */
+export async function ensureQueueConsumer(jsm: JetStreamManager, names: QueueNames, queue: AccountQueue, ackWaitMs: number): Promise<void> {
+  await ensureDurable(jsm, names.jobsStream, { durable_name: queue.consumer, filter_subject: queue.subject, ack_wait: nanos(ackWaitMs) }, nanos(ACCOUNT_QUEUE_INACTIVE_MS));
 }
 
 /**
@@ -61,8 +69,11 @@ export async function ensureLaneConsumer(jsm: JetStreamManager, names: QueueName
  * error result for the job (JetStream's own max_deliver would drop it silently); unlimited ack-pending,
  * because each agent's slots bound what it holds and the farm's total is the sum of its slots.
  */
-async function ensureDurable(jsm: JetStreamManager, stream: string, config: { durable_name: string; filter_subject: string; ack_wait: number }): Promise<void> {
-  const full = { ...config, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, max_deliver: -1, max_ack_pending: -1 };
+async function ensureDurable(jsm: JetStreamManager, stream: string, config: { durable_name: string; filter_subject: string; ack_wait: number }, inactiveThreshold?: number): Promise<void> {
+  const full = {
+    ...config, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, max_deliver: -1, max_ack_pending: -1,
+    ...(inactiveThreshold ? { inactive_threshold: inactiveThreshold } : {}),
+  };
   try {
     const info = await jsm.consumers.info(stream, config.durable_name);
     if (info.config.ack_wait !== config.ack_wait) await jsm.consumers.update(stream, config.durable_name, { ack_wait: config.ack_wait });

@@ -5,7 +5,8 @@ import { ANY_COUNTRY } from '../country-routing.js';
 
 /**
  * The JetStream names of one installation:
- * - stream `<prefix>_jobs` (work-queue retention) holds `<prefix>.jobs.<browser>.<tier>.<country|any>`;
+ * - stream `<prefix>_jobs` (work-queue retention) holds `<prefix>.jobs.<browser>.<tier>.<country|any>.<company>`
+ *   (one subject per account and lane, so agents can take turns between accounts: see fair-rotation.ts);
  * - stream `<prefix>_results` (work-queue retention) holds `<prefix>.results`;
  * - KV bucket `<prefix>_jobstate` holds each queued job's state (queued / started / cancelled).
  */
@@ -31,44 +32,56 @@ export class QueueNames {
     return `${this.prefix}.jobs.>`;
   }
 
-  jobSubject(browser: BrowserName, tier: QueueTier, country: string): string {
-    return `${this.prefix}.jobs.${browser}.${tier}.${country}`;
+  /** every job subject of one browser: what an agent asks the stream about when it looks for work */
+  browserJobs(browser: BrowserName): string {
+    return `${this.prefix}.jobs.${browser}.>`;
   }
 
-  /** what an idle agent listens to, to wake up when a job for it is published (any tier) */
+  jobSubject(browser: BrowserName, tier: QueueTier, country: string, companyId: number): string {
+    return `${this.prefix}.jobs.${browser}.${tier}.${country}.${companyId}`;
+  }
+
+  /** what an agent listens to, to learn at once that an account has a job for it (any tier, any account) */
   wakeSubject(browser: BrowserName, country: string): string {
-    return `${this.prefix}.jobs.${browser}.*.${country}`;
+    return `${this.prefix}.jobs.${browser}.*.${country}.*`;
   }
 
-  /** Lane of a job subject, or undefined for a subject that is not one. */
-  parseJobSubject(subject: string): Lane | undefined {
+  /**
+   * The account queue of a job subject, or undefined for a subject that is not one. A subject without
+   * the account token was published by a version before fair sharing: it is served as an account queue of
+   * its own (its consumer is the lane consumer that version created), so an upgrade strands no job.
+   */
+  parseJobSubject(subject: string): AccountQueue | undefined {
     const tokens = subject.split('.');
-    if (tokens.length !== 5 || tokens[0] !== this.prefix || tokens[1] !== 'jobs') return undefined;
-    const [, , browser, tier, country] = tokens as [string, string, BrowserName, QueueTier, string];
+    if ((tokens.length !== 5 && tokens.length !== 6) || tokens[0] !== this.prefix || tokens[1] !== 'jobs') return undefined;
+    const [, , browser, tier, country, company] = tokens as [string, string, BrowserName, QueueTier, string, string | undefined];
     if (!(QUEUE_TIERS as readonly string[]).includes(tier)) return undefined;
-    return lane(this, browser, tier, country);
+    if (company !== undefined && !/^\d+$/.test(company)) return undefined;
+    return { browser, tier, country, companyId: company === undefined ? null : Number(company), subject, consumer: company === undefined ? `${browser}_${tier}_${country}` : `${browser}_${tier}_${country}_${company}` };
   }
 }
 
-/**
- * A lane is one job subject and the durable pull consumer that serves it. All agents with the same
- * browser and country share the lane's consumer, so JetStream hands each job to exactly one of them.
- * Work-queue streams require consumer filters not to overlap, hence one exact subject per consumer.
- */
+/** A lane: the jobs of one browser, tier and country token (`any` or an egress country). */
 export interface Lane {
   browser: BrowserName;
   tier: QueueTier;
   country: string;
+}
+
+/**
+ * One account's jobs in one lane: one job subject and the durable pull consumer that serves it. All agents
+ * serving the lane share that consumer, so JetStream hands each job to exactly one of them. Work-queue
+ * streams require consumer filters not to overlap, hence one exact subject per consumer. `companyId` is
+ * null for a subject of the version before fair sharing (no account token).
+ */
+export interface AccountQueue extends Lane {
+  companyId: number | null;
   subject: string;
   consumer: string;
 }
 
-export function lane(names: QueueNames, browser: BrowserName, tier: QueueTier, country: string): Lane {
-  return { browser, tier, country, subject: names.jobSubject(browser, tier, country), consumer: `${browser}_${tier}_${country}` };
-}
-
-/** The lanes an agent serves, grouped by tier (highest first): its browsers × (its countries + `any`). */
-export function agentLanes(names: QueueNames, browsers: readonly BrowserName[], countries: readonly string[]): Lane[][] {
-  const tokens = [...countries, ANY_COUNTRY];
-  return QUEUE_TIERS.map((tier) => browsers.flatMap((browser) => tokens.map((country) => lane(names, browser, tier, country))));
+/** Which lanes an agent serves: its browsers × (its countries + `any`), every tier. */
+export function servesLane(browsers: readonly BrowserName[], countries: readonly string[]): (lane: Lane) => boolean {
+  const tokens = new Set([...countries, ANY_COUNTRY]);
+  return (lane) => browsers.includes(lane.browser) && tokens.has(lane.country);
 }
