@@ -84,7 +84,7 @@ function typeText(s: JsonSchema): string {
   if (s.type === 'integer') return `integer${range}`;
   if (s.type === 'number') return `number${range}`;
   if (s.type === 'boolean') return 'boolean';
-  if (s.type === 'array' && s.items) return `list of ${typeText(s.items)}${s.maxItems !== undefined ? ` (at most ${s.maxItems})` : ''}`;
+  if (s.type === 'array' && s.items) return `${s.maxItems !== undefined ? `up to ${s.maxItems} of` : 'list of'} ${typeText(s.items)}`;
   if (s.type === 'string') return s.maxLength !== undefined ? `text (at most ${s.maxLength})` : 'text';
   return 'value';
 }
@@ -103,5 +103,5 @@ export function optionsMarkdownTable(table: OptionTable): string {
     const spec = o.spec !== undefined ? `\`${o.spec}\`` : o.specText ?? '';
     return `| \`${name}\` | ${cell(typeText(schema))} | ${cell(def)} | ${aliases} | ${cell(o.cost ?? '')} | ${spec} | ${cell(o.param.schema.description ?? '')} |`;
   });
-  return [OPTIONS_TABLE_START, '', '| option | type and range | default | aliases | cost | CaptureSpec | what it does |', '|---|---|---|---|---|---|---|', ...rows, '', OPTIONS_TABLE_END].join('\n');
+  return [OPTIONS_TABLE_START, '', '| option | type and range | default | aliases | extra cost (pricing key) | CaptureSpec | what it does |', '|---|---|---|---|---|---|---|', ...rows, '', OPTIONS_TABLE_END].join('\n');
 }
