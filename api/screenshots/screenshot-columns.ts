@@ -1,5 +1,5 @@
 import { CAPTURE_OPTIONS } from '../../core/request/create-params.js';
-import { optionColumns } from '../../core/request/option-table.js';
+import { optionColumns, recordReadsSpec } from '../../core/request/option-table.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
 
 /** jsonb columns: passed as JSON text, because node-postgres would send a JS array as a Postgres array. */
@@ -11,10 +11,13 @@ export const toDbValues = (values: Record<string, unknown>): Record<string, unkn
   return out;
 };
 
-/** Columns a record answer needs (everything but the stored CaptureSpec): its own, and the options' (the option table's). */
+/**
+ * Columns a record answer needs: its own, and the options' (the option table's); the stored CaptureSpec
+ * only when an option is kept there alone.
+ */
 export const RECORD_COLUMNS = [
   'id', 'company_id', 'batch_id', 'crawl_id', 'status', 'error', 'error_cause', 'final_url', 'final_urls', 'response_code', 'cost', 'region',
-  ...optionColumns(CAPTURE_OPTIONS),
+  ...optionColumns(CAPTURE_OPTIONS), ...(recordReadsSpec(CAPTURE_OPTIONS) ? ['capture_spec'] : []),
   'steps', 'trackers', 'links', 'warnings', 'timings', 'browser_info', 'routing', 'node_id', 'request_id', 'spec_hash', 'created_at', 'finished_at',
   'monitor_id', 'change_ratio', 'text_changes', 'attempt', 'retry_of',
 ];

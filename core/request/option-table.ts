@@ -21,8 +21,12 @@ export interface CaptureOption<T = unknown> {
   specText?: string;
   /** what it costs beyond the base price (the pricing key), for the docs table */
   cost?: string;
-  /** how the record shows it: a column of the same name; absent: not on the record */
-  record?: { schema?: z.ZodType; shown?: false; answer?: (value: unknown, mode: 'create' | 'record') => unknown };
+  /**
+   * How the record shows it, under the option's name; absent: not on the record. Its value is kept in a
+   * column of that name, or with `column: false` (for an option with `spec`) only in the stored CaptureSpec:
+   * the spec is stored with every record, so an option needs a column only when list or search filter on it.
+   */
+  record?: { schema?: z.ZodType; shown?: false; column?: false; answer?: (value: unknown, mode: 'create' | 'record') => unknown };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own value type
@@ -50,20 +54,31 @@ export function plainOptionValues(table: OptionTable, given: Record<string, unkn
     if (o.spec === undefined) continue;
     const value = given[name] ?? o.default;
     spec[o.spec] = value;
-    if (o.record) fields[name] = value;
+    if (o.record && o.record.column !== false) fields[name] = value;
   }
   return { spec, fields };
 }
 
-/** The columns of the record that options fill (every option with a `record`). */
-export const optionColumns = (table: OptionTable): string[] => Object.entries(table).filter(([, o]) => o.record).map(([name]) => name);
+/** The columns of the record that options fill (every option with a `record` kept in a column). */
+export const optionColumns = (table: OptionTable): string[] => Object.entries(table).filter(([, o]) => o.record && o.record.column !== false).map(([name]) => name);
+
+/** Whether the record answer reads options from the stored CaptureSpec (some have no column). */
+export const recordReadsSpec = (table: OptionTable): boolean => Object.values(table).some((o) => o.record && o.record.column === false);
+
+/** An option's stored value: its column, or its field of the stored spec (the default for a record older than the option). */
+function storedValue(name: string, o: CaptureOption, row: Record<string, unknown>): unknown {
+  if (o.record?.column !== false || o.spec === undefined) return row[name];
+  const spec = row.capture_spec as Record<string, unknown> | null | undefined;
+  return spec?.[o.spec] ?? o.default;
+}
 
 /** The option fields of a record answer, from its row's columns. */
 export function optionRecordFields(table: OptionTable, row: Record<string, unknown>, mode: 'create' | 'record'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, o] of Object.entries(table)) {
     if (!o.record || o.record.shown === false) continue;
-    out[name] = o.record.answer ? o.record.answer(row[name], mode) : row[name];
+    const value = storedValue(name, o, row);
+    out[name] = o.record.answer ? o.record.answer(value, mode) : value;
   }
   return out;
 }
