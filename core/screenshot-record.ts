@@ -1,7 +1,7 @@
-import type { BrowserName, Step, TrackerResult, TrackerSpec } from './capture-spec.js';
+import type { Step, TrackerResult, TrackerSpec } from './capture-spec.js';
 import type { ErrorCause } from './error-cause.js';
 import { CAPTURE_OPTIONS } from './request/create-params.js';
-import { optionRecordFields } from './request/option-table.js';
+import { optionRecordFields, type OptionRecordFieldsOf } from './request/option-table.js';
 
 /** The spec's AppStatus: the latest state of one app run for a screenshot. */
 export interface AppStatus {
@@ -19,76 +19,26 @@ export interface AppStatus {
 
 /**
  * The columns of a screenshot record that a create call decides (everything but id, status, result
- * fields and timestamps). Names are the spec's field names, so the record is the row.
+ * fields and timestamps): the options' columns (the option table's, typed by their record schema) and
+ * the record's own. Names are the spec's field names, so the record is the row.
  */
-export interface ScreenshotFields {
-  url: string;
+export type ScreenshotFields = OptionRecordFieldsOf<typeof CAPTURE_OPTIONS> & {
   cost: number;
-  country: string;
   region: string;
-  language: string;
-  timezone: string;
-  geo_enable: boolean;
-  geo_latitude: number;
-  geo_longitude: number;
-  size: 'screen' | 'page';
-  cache: number;
-  delay: number;
-  screen_width: number;
-  screen_height: number;
-  max_height: number;
-  priority: number;
-  referer: string;
-  post_data: string;
-  cookie: string;
-  /** script URLs, one per line */
-  script: string;
-  script_inline: string;
-  /** `Name: value` lines */
-  header: string;
-  user_agent: string;
-  html: boolean;
-  pdf: boolean;
-  video: boolean;
-  pdf_background: boolean;
-  pdf_one_page: boolean;
-  pdf_landscape: boolean;
-  pdf_format: string;
+  /** margins as CSS lengths, as stored (the create answer turns them into pixels) */
   pdf_margin: string;
   pdf_margin_top: string;
   pdf_margin_bottom: string;
   pdf_margin_left: string;
   pdf_margin_right: string;
-  video_format: string;
-  video_quality: number;
-  video_speed: number;
-  video_duration: number;
-  video_fps: number;
-  video_colors: number;
-  video_scale: number;
-  max_wait: number;
-  hide_popups: boolean;
-  hide_ads: boolean;
-  dark: boolean;
-  strict_ssl: boolean;
-  shots: number;
-  shot_interval: number;
-  target: string;
-  device_name: string;
-  device_scale: number;
-  device_mobile: boolean;
-  device_touch: boolean;
-  device_landscape: boolean;
-  browser: BrowserName;
-  tag: string[];
   steps: Step[];
   trackers: TrackerSpec[] | TrackerResult[];
   /** what the request asked that was not done (an unknown parameter, a skipped step); the capture adds its own */
   warnings: string[];
-}
+};
 
 /** A stored screenshot row as the database returns it. */
-export interface ScreenshotRow extends ScreenshotFields {
+export type ScreenshotRow = ScreenshotFields & {
   id: number;
   company_id: number;
   batch_id: number | null;
@@ -119,7 +69,7 @@ export interface ScreenshotRow extends ScreenshotFields {
   /** 1, or the attempt of a batch retry that captured it again in place of `retry_of` */
   attempt?: number;
   retry_of?: number | null;
-}
+};
 
 export { cssLengthToPixels } from './request/create-params.js';
 

@@ -14,6 +14,9 @@ import { MAX_STEPS, MAX_TRACKERS, readItems, SKIPPED_STEP, stepSchema, trackerSc
 
 export type CreateParams = ParamsOf<typeof CREATE_PARAMS>;
 
+/** The record fields the table fills as is (an option with `spec` and a column): browser, size, hide_ads... */
+type PlainRecordName = { [K in keyof typeof CAPTURE_OPTIONS]: (typeof CAPTURE_OPTIONS)[K] extends { spec: string; record: object } ? K : never }[keyof typeof CAPTURE_OPTIONS] & keyof ScreenshotFields;
+
 /** One screenshot to create: the record's columns, the spec that travels to the farm, and its cache key. */
 export interface ScreenshotDraft { fields: ScreenshotFields; spec: CaptureSpec; specHash: string }
 
@@ -130,7 +133,7 @@ function draft(
   const userAgent = p.user_agent ?? device.userAgent;
   const geo = geoEnable ? { latitude: p.geo_latitude as number, longitude: p.geo_longitude as number } : null;
   // The options that are one CaptureSpec field as is (hide_ads, delay, shots...): the table gives them, to both.
-  const plain = plainOptionValues(CAPTURE_OPTIONS, p) as { spec: PlainSpecFields; fields: Record<string, unknown> };
+  const plain = plainOptionValues(CAPTURE_OPTIONS, p) as { spec: PlainSpecFields; fields: Pick<ScreenshotFields, PlainRecordName> };
 
   const spec: CaptureSpec = {
     ...plain.spec,
@@ -156,7 +159,7 @@ function draft(
     video: p.video ? video : null,
   };
 
-  const fields = {
+  const fields: ScreenshotFields = {
     ...plain.fields,
     url,
     cost: screenshotCost(ctx.pricing, { size: spec.size, pdf: p.pdf ?? false, video: p.video ?? false, html: spec.html, shots: spec.shots }),
@@ -206,7 +209,7 @@ function draft(
     steps,
     trackers,
     warnings,
-  } as ScreenshotFields;
+  };
   return { fields, spec, specHash: hashSpec(spec) };
 }
 

@@ -43,6 +43,14 @@ export type SpecFieldsOf<T extends OptionTable> = {
   [K in keyof T as SpecFieldOf<T[K]>]: ParamValue<T[K]['param']>;
 };
 
+/** The record's field of an option: the type its record schema states, else the parameter's. */
+type RecordValueOf<O extends CaptureOption<any>> = O extends { record: { schema: infer S extends z.ZodType } } ? z.output<S> : ParamValue<O['param']>;
+type ColumnOf<O> = O extends { record: infer R } ? (R extends { column: false } ? never : true) : never;
+/** The record fields (columns) the options fill, typed: an option with a `record` kept in a column. */
+export type OptionRecordFieldsOf<T extends OptionTable> = {
+  -readonly [K in keyof T as ColumnOf<T[K]> extends never ? never : K]: RecordValueOf<T[K]>;
+};
+
 /**
  * The CaptureSpec fields and record fields of the options that are one spec field as is: the given value,
  * or the default. create-request.ts builds the others (devices, PDF, video, cookies...) by hand.
