@@ -117,11 +117,7 @@ const marginRecord = {
 const shown = {};
 const asText = { schema: z.string() };
 
-/** Used when the request says nothing else: a common laptop viewport. */
-export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 export const DEFAULT_COUNTRY = 'us';
-export const DEFAULT_VIDEO = { format: 'mp4', quality: 23, speed: 1, duration: 0, fps: 25, colors: 256, scale: 1 } as const;
-export const DEFAULT_PDF = { format: 'a4', margin: '0px' } as const;
 
 /**
  * The capture options: every plain parameter of GET /screenshot/create, as the spec's table says (plus
@@ -138,8 +134,9 @@ export const CAPTURE_OPTIONS = {
   wait_until: { param: oneOf(WAIT_UNTIL, 'when the capture starts: `settled` (default: after load, once requests, fonts and layout are quiet, at most SHOTFARM_SETTLE_CAP_SECONDS), `networkidle` (no request for 500 ms after load), `load` or `domcontentloaded`; `delay` waits on top'), default: 'settled', spec: 'waitUntil' },
   hide_ads: { param: bool('block ads and trackers on the network (brave always does)'), default: false, spec: 'hideAds', record: shown },
   hide_popups: { param: bool('decline cookie consent banners (autoconsent rules for the consent platforms) and hide other overlays'), default: false, spec: 'hidePopups', record: shown },
-  screen_width: { param: int(1, MAX_VIEWPORT, 'viewport width in pixels'), default: DEFAULT_VIEWPORT.width, specText: '`device.width`', record: shown },
-  screen_height: { param: int(1, MAX_VIEWPORT, 'viewport height in pixels'), default: DEFAULT_VIEWPORT.height, specText: '`device.height`', record: shown },
+  // 1280 × 800 when the request says nothing else: a common laptop viewport.
+  screen_width: { param: int(1, MAX_VIEWPORT, 'viewport width in pixels'), default: 1280, specText: '`device.width`', record: shown },
+  screen_height: { param: int(1, MAX_VIEWPORT, 'viewport height in pixels'), default: 800, specText: '`device.height`', record: shown },
   size: { param: aka(oneOf(['screen', 'page'] as const, '`screen`: the viewport; `page`: the full page (alias full_page=true)'), fullPage), default: 'screen', spec: 'size', cost: 'full_page when `page`', record: shown },
   cookie: { param: cookieParam, specText: '`cookies`', record: shown },
   header: { param: headerParam, specText: '`headers`', record: asText },
@@ -151,7 +148,7 @@ export const CAPTURE_OPTIONS = {
   script_inline: { param: longText(65_536, 'JavaScript run after load (after `script`)'), specText: '`scriptInline`', record: { shown: false } },
   dark: { param: bool('prefer a dark colour scheme'), default: false, spec: 'dark', record: shown },
   strict_ssl: { param: bool('fail on certificate errors instead of ignoring them'), default: false, spec: 'strictSsl', record: shown },
-  cache: { param: cacheParam, defaultText: '`0`', specText: 'not in the spec: the cache lookup', record: { schema: z.number().int() } },
+  cache: { param: cacheParam, default: 0, specText: 'not in the spec: the cache lookup', record: { schema: z.number().int() } },
   max_height: { param: int(0, MAX_PAGE_HEIGHT, 'cap in pixels on a full-page capture; 0 = unlimited'), default: 0, spec: 'maxHeight', record: shown },
   shots: { param: int(1, 10, 'number of sequential shots'), default: 1, spec: 'shots', cost: 'extra_shot per shot after the first', record: shown },
   shot_interval: { param: int(0, 60, 'seconds between shots'), default: 1, spec: 'shotInterval', record: shown },
@@ -174,20 +171,20 @@ export const CAPTURE_OPTIONS = {
   pdf_background: { param: bool('print background graphics'), default: false, specText: '`pdf.background`', record: shown },
   pdf_landscape: { param: bool('landscape paper'), default: false, specText: '`pdf.landscape`', record: shown },
   pdf_one_page: { param: bool('the whole page on one sheet'), default: false, specText: '`pdf.onePage`', record: shown },
-  pdf_format: { param: oneOf(PDF_FORMATS, 'paper format'), default: DEFAULT_PDF.format, specText: '`pdf.format`', record: asText },
-  pdf_margin: { param: margin('margin on every side: pixels or a CSS length'), default: DEFAULT_PDF.margin, specText: '`pdf.margin` (each side)', record: marginRecord },
+  pdf_format: { param: oneOf(PDF_FORMATS, 'paper format'), default: 'a4', specText: '`pdf.format`', record: asText },
+  pdf_margin: { param: margin('margin on every side: pixels or a CSS length'), default: '0px', specText: '`pdf.margin` (each side)', record: marginRecord },
   pdf_margin_top: { param: margin('top margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.top`', record: marginRecord },
   pdf_margin_bottom: { param: margin('bottom margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.bottom`', record: marginRecord },
   pdf_margin_left: { param: margin('left margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.left`', record: marginRecord },
   pdf_margin_right: { param: margin('right margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.right`', record: marginRecord },
   video: { param: bool('also record a screencast'), default: false, specText: '`video` (null when off)', cost: 'video', record: shown },
-  video_format: { param: oneOf(VIDEO_FORMATS, 'video container/codec'), default: DEFAULT_VIDEO.format, specText: '`video.format`', record: asText },
-  video_quality: { param: int(0, 63, 'quality, lower is better'), default: DEFAULT_VIDEO.quality, specText: '`video.quality`', record: shown },
-  video_speed: { param: num(0.1, 5, 'playback speed multiplier'), default: DEFAULT_VIDEO.speed, specText: '`video.speed`', record: shown },
-  video_duration: { param: aka(int(0, 30, 'minimum recording seconds; 0 = no minimum (alias video_length)'), 'video_length'), default: DEFAULT_VIDEO.duration, specText: '`video.duration`', record: shown },
-  video_fps: { param: int(1, 60, 'frames per second'), default: DEFAULT_VIDEO.fps, specText: '`video.fps`', record: shown },
-  video_colors: { param: int(2, 256, 'GIF palette size'), default: DEFAULT_VIDEO.colors, specText: '`video.colors`', record: shown },
-  video_scale: { param: num(0.1, 1, 'video scale relative to the viewport'), default: DEFAULT_VIDEO.scale, specText: '`video.scale`', record: shown },
+  video_format: { param: oneOf(VIDEO_FORMATS, 'video container/codec'), default: 'mp4', specText: '`video.format`', record: asText },
+  video_quality: { param: int(0, 63, 'quality, lower is better'), default: 23, specText: '`video.quality`', record: shown },
+  video_speed: { param: num(0.1, 5, 'playback speed multiplier'), default: 1, specText: '`video.speed`', record: shown },
+  video_duration: { param: aka(int(0, 30, 'minimum recording seconds; 0 = no minimum (alias video_length)'), 'video_length'), default: 0, specText: '`video.duration`', record: shown },
+  video_fps: { param: int(1, 60, 'frames per second'), default: 25, specText: '`video.fps`', record: shown },
+  video_colors: { param: int(2, 256, 'GIF palette size'), default: 256, specText: '`video.colors`', record: shown },
+  video_scale: { param: num(0.1, 1, 'video scale relative to the viewport'), default: 1, specText: '`video.scale`', record: shown },
   priority: { param: int(0, 10, 'queue priority: higher starts first'), default: 0, specText: 'not in the spec: the queue\'s priority', record: shown },
 } as const satisfies OptionTable;
 

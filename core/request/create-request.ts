@@ -5,14 +5,16 @@ import { findDevice } from '../devices.js';
 import { validationError, type FieldErrors } from '../errors.js';
 import { screenshotCost, type Pricing } from '../pricing.js';
 import type { ScreenshotFields } from '../screenshot-record.js';
-import { CAPTURE_OPTIONS, CREATE_PARAM_NAMES, CREATE_PARAMS, DEFAULT_COUNTRY, DEFAULT_PDF, DEFAULT_VIDEO, DEFAULT_VIEWPORT, MAX_RECORDS_PER_REQUEST } from './create-params.js';
-import { plainOptionValues } from './option-table.js';
+import { CAPTURE_OPTIONS, CREATE_PARAM_NAMES, CREATE_PARAMS, DEFAULT_COUNTRY, MAX_RECORDS_PER_REQUEST } from './create-params.js';
+import { plainOptionValues, withDefaults, type WithDefaults } from './option-table.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import type { QueryTree } from './query-input.js';
 import { collectParams, type ParamsOf } from './read-params.js';
 import { MAX_STEPS, MAX_TRACKERS, readItems, SKIPPED_STEP, stepSchema, trackerSchema } from './steps-and-trackers.js';
 
 export type CreateParams = ParamsOf<typeof CREATE_PARAMS>;
+/** The create options with the table's defaults filled in. */
+type Options = WithDefaults<typeof CAPTURE_OPTIONS>;
 
 /** The record fields the table fills as is (an option with `spec` and a column): browser, size, hide_ads... */
 type PlainRecordName = { [K in keyof typeof CAPTURE_OPTIONS]: (typeof CAPTURE_OPTIONS)[K] extends { spec: string; record: object } ? K : never }[keyof typeof CAPTURE_OPTIONS] & keyof ScreenshotFields;
@@ -102,12 +104,12 @@ function resolveDevice(p: CreateParams, addError: (f: string, m: string) => void
     }
     return { name: d.device_name, width: d.screen_width, height: d.screen_height, scale: d.device_scale, mobile: d.device_mobile, touch: d.device_touch, landscape: d.device_landscape, userAgent: d.user_agent };
   }
-  let width = p.screen_width ?? DEFAULT_VIEWPORT.width;
-  let height = p.screen_height ?? DEFAULT_VIEWPORT.height;
-  const landscape = p.device_landscape ?? false;
+  const o = withDefaults(CAPTURE_OPTIONS, p);
+  let width = o.screen_width;
+  let height = o.screen_height;
   // Landscape means the long side is horizontal: turn a portrait viewport round.
-  if (landscape && width < height) [width, height] = [height, width];
-  return { name: null, width, height, scale: p.device_scale ?? 1, mobile: p.device_mobile ?? false, touch: p.device_touch ?? false, landscape, userAgent: null };
+  if (o.device_landscape && width < height) [width, height] = [height, width];
+  return { name: null, width, height, scale: o.device_scale, mobile: o.device_mobile, touch: o.device_touch, landscape: o.device_landscape, userAgent: null };
 }
 
 function draft(
@@ -118,13 +120,11 @@ function draft(
   if (!place) throw new Error(`country ${country} passed validation but has no defaults`);
   const language = p.language ?? place.language;
   const timezone = p.timezone ?? place.timezone;
-  const cache = p.cache === true ? ctx.cacheDefaultSeconds : p.cache === false ? 0 : (p.cache ?? 0);
-  const margin = p.pdf_margin ?? DEFAULT_PDF.margin;
+  const o: Options = withDefaults(CAPTURE_OPTIONS, p);
+  const cache = o.cache === true ? ctx.cacheDefaultSeconds : o.cache === false ? 0 : o.cache;
+  const margin = o.pdf_margin;
   const margins = { top: p.pdf_margin_top ?? margin, right: p.pdf_margin_right ?? margin, bottom: p.pdf_margin_bottom ?? margin, left: p.pdf_margin_left ?? margin };
-  const video = {
-    format: p.video_format ?? DEFAULT_VIDEO.format, quality: p.video_quality ?? DEFAULT_VIDEO.quality, speed: p.video_speed ?? DEFAULT_VIDEO.speed,
-    duration: p.video_duration ?? DEFAULT_VIDEO.duration, fps: p.video_fps ?? DEFAULT_VIDEO.fps, colors: p.video_colors ?? DEFAULT_VIDEO.colors, scale: p.video_scale ?? DEFAULT_VIDEO.scale,
-  };
+  const video = { format: o.video_format, quality: o.video_quality, speed: o.video_speed, duration: o.video_duration, fps: o.video_fps, colors: o.video_colors, scale: o.video_scale };
   const headers = (p.header ?? []).map((line) => {
     const parsed = parseHeaderItem(line);
     return parsed.ok ? parsed.value[0] as { name: string; value: string } : { name: '', value: '' };
@@ -155,14 +155,14 @@ function draft(
     scriptInline: p.script_inline !== undefined && p.script_inline !== '' ? p.script_inline : null,
     steps,
     trackers,
-    pdf: p.pdf ? { format: p.pdf_format ?? DEFAULT_PDF.format, landscape: p.pdf_landscape ?? false, background: p.pdf_background ?? false, onePage: p.pdf_one_page ?? false, margin: margins } : null,
-    video: p.video ? video : null,
+    pdf: o.pdf ? { format: o.pdf_format, landscape: o.pdf_landscape, background: o.pdf_background, onePage: o.pdf_one_page, margin: margins } : null,
+    video: o.video ? video : null,
   };
 
   const fields: ScreenshotFields = {
     ...plain.fields,
     url,
-    cost: screenshotCost(ctx.pricing, { size: spec.size, pdf: p.pdf ?? false, video: p.video ?? false, html: spec.html, shots: spec.shots }),
+    cost: screenshotCost(ctx.pricing, { size: spec.size, pdf: o.pdf, video: o.video, html: spec.html, shots: spec.shots }),
     country,
     region: place.region,
     language,
@@ -173,7 +173,7 @@ function draft(
     cache,
     screen_width: device.width,
     screen_height: device.height,
-    priority: p.priority ?? 0,
+    priority: o.priority,
     referer: p.referer ?? '',
     post_data: p.post_data ?? '',
     cookie: p.cookie ?? '',
@@ -181,12 +181,12 @@ function draft(
     script_inline: p.script_inline ?? '',
     header: (p.header ?? []).join('\n'),
     user_agent: userAgent ?? '',
-    pdf: p.pdf ?? false,
-    video: p.video ?? false,
-    pdf_background: p.pdf_background ?? false,
-    pdf_one_page: p.pdf_one_page ?? false,
-    pdf_landscape: p.pdf_landscape ?? false,
-    pdf_format: p.pdf_format ?? DEFAULT_PDF.format,
+    pdf: o.pdf,
+    video: o.video,
+    pdf_background: o.pdf_background,
+    pdf_one_page: o.pdf_one_page,
+    pdf_landscape: o.pdf_landscape,
+    pdf_format: o.pdf_format,
     pdf_margin: margin,
     pdf_margin_top: margins.top,
     pdf_margin_bottom: margins.bottom,

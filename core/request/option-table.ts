@@ -51,6 +51,14 @@ export type OptionRecordFieldsOf<T extends OptionTable> = {
   -readonly [K in keyof T as ColumnOf<T[K]> extends never ? never : K]: RecordValueOf<T[K]>;
 };
 
+/** Every option's value: the given one, else the entry's default (undefined for an option without one). */
+export type WithDefaults<T extends OptionTable> = {
+  [K in keyof T]: T[K] extends { default: unknown } ? ParamValue<T[K]['param']> : ParamValue<T[K]['param']> | undefined;
+};
+export function withDefaults<T extends OptionTable>(table: T, given: { [K in keyof T]?: unknown }): WithDefaults<T> {
+  return Object.fromEntries(Object.entries(table).map(([name, o]) => [name, given[name] ?? o.default])) as WithDefaults<T>;
+}
+
 /**
  * The CaptureSpec fields and record fields of the options that are one spec field as is: the given value,
  * or the default. create-request.ts builds the others (devices, PDF, video, cookies...) by hand.
