@@ -44,7 +44,7 @@ export type SpecFieldsOf<T extends OptionTable> = {
 };
 
 /** The record's field of an option: the type its record schema states, else the parameter's. */
-type RecordValueOf<O extends CaptureOption<any>> = O extends { record: { schema: infer S extends z.ZodType } } ? z.output<S> : ParamValue<O['param']>;
+type RecordValueOf<O extends OptionTable[string]> = O extends { record: { schema: infer S extends z.ZodType } } ? z.output<S> : ParamValue<O['param']>;
 type ColumnOf<O> = O extends { record: infer R } ? (R extends { column: false } ? never : true) : never;
 /** The record fields (columns) the options fill, typed: an option with a `record` kept in a column. */
 export type OptionRecordFieldsOf<T extends OptionTable> = {
