@@ -3,10 +3,10 @@ import type { CaptureSpec, DeviceEmulation, PlainSpecFields, Step, TrackerSpec }
 import { countryDefaults } from '../countries.js';
 import { findDevice } from '../devices.js';
 import { validationError, type FieldErrors } from '../errors.js';
-import { screenshotCost, type Pricing } from '../pricing.js';
+import type { Pricing } from '../pricing.js';
 import type { ScreenshotFields } from '../screenshot-record.js';
 import { CAPTURE_OPTIONS, CREATE_PARAM_NAMES, CREATE_PARAMS, DEFAULT_COUNTRY, MAX_RECORDS_PER_REQUEST } from './create-params.js';
-import { plainOptionValues, withDefaults, type WithDefaults } from './option-table.js';
+import { optionsCost, plainOptionValues, withDefaults, type WithDefaults } from './option-table.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import type { QueryTree } from './query-input.js';
 import { collectParams, type ParamsOf } from './read-params.js';
@@ -162,7 +162,7 @@ function draft(
   const fields: ScreenshotFields = {
     ...plain.fields,
     url,
-    cost: screenshotCost(ctx.pricing, { size: spec.size, pdf: o.pdf, video: o.video, html: spec.html, shots: spec.shots }),
+    cost: optionsCost(CAPTURE_OPTIONS, ctx.pricing, o),
     country,
     region: place.region,
     language,

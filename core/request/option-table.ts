@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Pricing } from '../pricing.js';
 import type { Param, ParamValue } from './param-kinds.js';
 
 /**
@@ -19,8 +20,11 @@ export interface CaptureOption<T = unknown> {
   spec?: string;
   /** where the CaptureSpec holds it, when create-request.ts builds it from several options */
   specText?: string;
-  /** what it costs beyond the base price (the pricing key), for the docs table */
-  cost?: string;
+  /**
+   * What it adds to a screenshot's price: `credits` of the operator's price under `pricing` (a key of
+   * SHOTFARM_PRICING) for the resolved value; `when` says it in the docs table.
+   */
+  cost?: { pricing: Exclude<keyof Pricing, 'base'>; when: string; credits: (value: T, price: number) => number };
   /**
    * How the record shows it, under the option's name; absent: not on the record. Its value is kept in a
    * column of that name, or with `column: false` (for an option with `spec`) only in the stored CaptureSpec:
@@ -73,6 +77,13 @@ export function plainOptionValues(table: OptionTable, given: Record<string, unkn
     if (o.record && o.record.column !== false) fields[name] = value;
   }
   return { spec, fields };
+}
+
+/** The cost in credits of one screenshot record with these (resolved) option values: the base price and each option's part. */
+export function optionsCost(table: OptionTable, pricing: Pricing, values: Record<string, unknown>): number {
+  let cost = pricing.base;
+  for (const [name, o] of Object.entries(table)) if (o.cost) cost += o.cost.credits(values[name] ?? o.default, pricing[o.cost.pricing]);
+  return cost;
 }
 
 /** The columns of the record that options fill (every option with a `record` kept in a column). */
@@ -132,7 +143,7 @@ export function optionsMarkdownTable(table: OptionTable): string {
     const def = o.default !== undefined ? `\`${String(o.default)}\`` : o.defaultText ?? '';
     const aliases = (o.param.aliases ?? []).map((a) => `\`${a.name}\``).join(', ');
     const spec = o.spec !== undefined ? `\`${o.spec}\`` : o.specText ?? '';
-    return `| \`${name}\` | ${cell(typeText(schema))} | ${cell(def)} | ${aliases} | ${cell(o.cost ?? '')} | ${spec} | ${cell(o.param.schema.description ?? '')} |`;
+    return `| \`${name}\` | ${cell(typeText(schema))} | ${cell(def)} | ${aliases} | ${o.cost ? cell(`\`${o.cost.pricing}\` ${o.cost.when}`) : ''} | ${spec} | ${cell(o.param.schema.description ?? '')} |`;
   });
   return [OPTIONS_TABLE_START, '', '| option | type and range | default | aliases | extra cost (pricing key) | CaptureSpec | what it does |', '|---|---|---|---|---|---|---|', ...rows, '', OPTIONS_TABLE_END].join('\n');
 }

@@ -10,7 +10,7 @@ import { DEFAULT_PRICING } from '../../core/pricing.js';
 import { CAPTURE_OPTIONS, CREATE_PARAMS } from '../../core/request/create-params.js';
 import { buildCreateRequest } from '../../core/request/create-request.js';
 import {
-  optionColumns, optionRecordFields, optionRecordShape, optionsMarkdownTable, OPTIONS_TABLE_END, OPTIONS_TABLE_START, paramsOf, plainOptionValues, recordReadsSpec, type OptionTable,
+  optionColumns, optionRecordFields, optionRecordShape, optionsMarkdownTable, OPTIONS_TABLE_END, OPTIONS_TABLE_START, optionsCost, paramsOf, plainOptionValues, recordReadsSpec, withDefaults, type OptionTable,
 } from '../../core/request/option-table.js';
 import { bool, int } from '../../core/request/param-kinds.js';
 import { collectParams } from '../../core/request/read-params.js';
@@ -23,7 +23,7 @@ const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600 };
 const THROWAWAY: OptionTable = {
   ...CAPTURE_OPTIONS,
   block_fonts: { param: bool('do not load web fonts (throwaway option of this test)'), default: false, spec: 'blockFonts', record: { column: false } },
-  font_budget: { param: { ...int(0, 50, 'web fonts loaded at most (throwaway)'), aliases: [{ name: 'fonts_max' }] }, default: 10, spec: 'fontBudget', cost: 'base', record: {} },
+  font_budget: { param: { ...int(0, 50, 'web fonts loaded at most (throwaway)'), aliases: [{ name: 'fonts_max' }] }, default: 10, spec: 'fontBudget', cost: { pricing: 'extra_shot', when: 'per font', credits: (v: number, price: number) => v * price }, record: {} },
 };
 
 describe('capture options are declared once (CAPTURE_OPTIONS, core/request/create-params.ts)', () => {
@@ -66,8 +66,15 @@ describe('capture options are declared once (CAPTURE_OPTIONS, core/request/creat
       expect(JSON.stringify({ r: op?.responses, c: doc.components })).to.include('"font_budget"').and.include('"block_fonts"');
     });
 
+    it('in the price: its part is added to the base price and the other options\' parts', () => {
+      const pricing = { ...DEFAULT_PRICING, extra_shot: 2 };
+      const values = withDefaults(THROWAWAY, { font_budget: 3, pdf: true }) as Record<string, unknown>;
+      expect(optionsCost(THROWAWAY, pricing, values)).to.equal(pricing.base + pricing.pdf + 3 * 2);
+      expect(optionsCost(CAPTURE_OPTIONS, pricing, values)).to.equal(pricing.base + pricing.pdf);
+    });
+
     it('in the docs table: a row with its type, range, default, alias, cost and spec field', () => {
-      expect(optionsMarkdownTable(THROWAWAY)).to.include('| `font_budget` | integer 0 to 50 | `10` | `fonts_max` | base | `fontBudget` | web fonts loaded at most (throwaway) |');
+      expect(optionsMarkdownTable(THROWAWAY)).to.include('| `font_budget` | integer 0 to 50 | `10` | `fonts_max` | `extra_shot` per font | `fontBudget` | web fonts loaded at most (throwaway) |');
     });
   });
 
