@@ -22,6 +22,8 @@ import { passwordResetLink } from './auth/account-email.js';
 import { emailParam } from './auth/auth-params.js';
 import { issueOneTimeToken } from './auth/one-time-tokens.js';
 import { readParams } from '../core/request/read-params.js';
+import { CAPTURE_OPTIONS } from '../core/request/create-params.js';
+import { optionsMarkdownTable } from '../core/request/option-table.js';
 import { createCompany, getCompany } from './accounts/companies.js';
 import { recordCredit } from './accounts/ledger.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
@@ -357,6 +359,11 @@ program.command('settings').description('the value in force of every setting (fr
       process.stderr.write(`shotfarm: ${err.message}\n`);
       process.exitCode = 2;
     }
+  });
+
+program.command('options').description('the table of capture options of docs/api-clients.md (markdown), from the option table')
+  .action(() => {
+    process.stdout.write(`${optionsMarkdownTable(CAPTURE_OPTIONS)}\n`);
   });
 
 const keys = program.command('keys').description('API keys');

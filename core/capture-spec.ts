@@ -4,6 +4,8 @@
  * queue to the node agent and its browser driver. Every default is already resolved here, so a driver
  * never has to guess: what it reads is what the record says.
  */
+import type { CAPTURE_OPTIONS } from './request/create-params.js';
+import type { SpecFieldsOf } from './request/option-table.js';
 
 export const BROWSERS = ['chrome', 'firefox', 'brave'] as const;
 export type BrowserName = (typeof BROWSERS)[number];
@@ -108,33 +110,26 @@ export interface VideoSpec {
   scale: number;
 }
 
-export interface CaptureSpec {
+/**
+ * The fields of the capture options that are one CaptureSpec field as is (`spec` in their entry of
+ * CAPTURE_OPTIONS, core/request/create-params.ts: browser, size, delay, hideAds...): their type is the
+ * option's, their meaning its description there.
+ */
+export type PlainSpecFields = SpecFieldsOf<typeof CAPTURE_OPTIONS>;
+
+export interface CaptureSpec extends PlainSpecFields {
   /** the screenshot record id (also the queue's de-duplication id); 0 for one-off local captures */
   id: number;
   url: string;
-  browser: BrowserName;
   country: string;
   region: string;
   language: string;
   timezone: string;
   geo: { latitude: number; longitude: number } | null;
-  /** `screen` captures the viewport, `page` the full scrollable page */
-  size: 'screen' | 'page';
-  /** pixel cap on a full-page capture's height, 0 = unlimited */
-  maxHeight: number;
   device: DeviceEmulation;
   userAgent: string | null;
   /** CSS selector of the element to capture; falls back to the page when not found in time */
   target: string | null;
-  /** what the capture waits for after opening the page (WAIT_UNTIL), before scripts, steps and `delay` */
-  waitUntil: WaitUntil;
-  /** seconds to wait after load before the first shot */
-  delay: number;
-  /** seconds: a deadline for the whole job; when it passes, capture what is there. 0 = service default */
-  maxWait: number;
-  shots: number;
-  /** seconds between shots */
-  shotInterval: number;
   cookies: Cookie[];
   headers: HttpHeader[];
   /** URL-encoded form body: when set, the first navigation is a POST with this body */
@@ -145,11 +140,6 @@ export interface CaptureSpec {
   scriptInline: string | null;
   steps: Step[];
   trackers: TrackerSpec[];
-  dark: boolean;
-  hidePopups: boolean;
-  hideAds: boolean;
-  strictSsl: boolean;
-  html: boolean;
   pdf: PdfSpec | null;
   video: VideoSpec | null;
   /**

@@ -13,14 +13,4 @@ export type Pricing = z.infer<typeof pricingSchema>;
 
 export const DEFAULT_PRICING: Pricing = { base: 1, full_page: 1, pdf: 1, video: 2, html: 0, extra_shot: 1 };
 
-export interface PricedOptions { size: 'screen' | 'page'; pdf: boolean; video: boolean; html: boolean; shots: number }
-
-/** The cost in credits of one screenshot record with these options. */
-export function screenshotCost(p: Pricing, o: PricedOptions): number {
-  return p.base
-    + (o.size === 'page' ? p.full_page : 0)
-    + (o.pdf ? p.pdf : 0)
-    + (o.video ? p.video : 0)
-    + (o.html ? p.html : 0)
-    + Math.max(0, o.shots - 1) * p.extra_shot;
-}
+// What each option adds to the price is said by its entry of the option table (core/request/create-params.ts, `cost`).

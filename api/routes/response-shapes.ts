@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { BROWSERS } from '../../core/capture-spec.js';
+import { CAPTURE_OPTIONS } from '../../core/request/create-params.js';
+import { optionRecordShape } from '../../core/request/option-table.js';
 
 /**
  * The shapes of the `data` the operations answer, as the spec's "Resources and their fields" states them
@@ -24,22 +26,13 @@ export const Tracker = z.looseObject({
   return: z.array(z.looseObject({ found: z.number().int(), shot: z.number().int(), value: z.string().optional(), name: z.string() })).optional(),
 });
 
-const margin = z.union([z.string(), z.number()]).describe('CSS length (px, mm, in, cm); pixels as a number in the create answer');
-
 export const Screenshot = z.looseObject({
   id: z.number().int(), status: recordStatus, error: z.string().optional().describe('only when status is error'),
-  url: z.string(), final_url: z.string(), final_urls: z.array(z.string()).optional(), response_code: z.number().int().nullable().optional(),
-  apps: z.array(AppStatus).optional(), cost: z.number().int(), country: z.string(), region: z.string(), language: z.string(), timezone: z.string(),
-  geo_enable: z.boolean(), geo_latitude: z.number(), geo_longitude: z.number(), size: z.enum(['screen', 'page']), cache: z.number().int(),
-  delay: z.number().int(), screen_width: z.number().int(), screen_height: z.number().int(), max_height: z.number().int(), priority: z.number().int(),
-  referer: z.string(), post_data: z.string(), cookie: z.string(), script: z.string(), header: z.string(), user_agent: z.string().optional(),
-  html: z.boolean(), pdf: z.boolean(), video: z.boolean(), pdf_background: z.boolean(), pdf_one_page: z.boolean(), pdf_landscape: z.boolean(), pdf_format: z.string(),
-  pdf_margin: margin, pdf_margin_top: margin, pdf_margin_bottom: margin, pdf_margin_left: margin, pdf_margin_right: margin,
-  video_format: z.string(), video_quality: z.number().int(), video_speed: z.number(), video_duration: z.number().int(), video_fps: z.number().int(),
-  video_colors: z.number().int(), video_scale: z.number(), max_wait: z.number().int(), hide_popups: z.boolean(), hide_ads: z.boolean(), dark: z.boolean(),
-  strict_ssl: z.boolean(), shots: z.number().int(), shot_interval: z.number().int(), target: z.string(), device_name: z.string(), device_scale: z.number(),
-  device_mobile: z.boolean().optional(), device_touch: z.boolean(), device_landscape: z.boolean(), browser: z.enum(BROWSERS).optional(),
-  created_at: dateTime, finished_at: dateTimeOrEmpty, tag: z.array(z.string()),
+  final_url: z.string(), final_urls: z.array(z.string()).optional(), response_code: z.number().int().nullable().optional(),
+  apps: z.array(AppStatus).optional(), cost: z.number().int(), region: z.string(),
+  // The capture options as the record shows them (core/request/create-params.ts, CAPTURE_OPTIONS).
+  ...optionRecordShape(CAPTURE_OPTIONS),
+  created_at: dateTime, finished_at: dateTimeOrEmpty,
   steps: z.array(z.record(z.string(), z.unknown())).optional().describe('omitted when empty'), trackers: z.array(Tracker).optional(), links: z.array(z.string()).optional(),
   warnings: z.array(z.string()).optional().describe('beyond the spec: what the capture could not honour'),
 });

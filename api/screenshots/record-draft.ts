@@ -1,5 +1,7 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import { screenshotCost, type Pricing } from '../../core/pricing.js';
+import type { Pricing } from '../../core/pricing.js';
+import { CAPTURE_OPTIONS } from '../../core/request/create-params.js';
+import { optionsCost } from '../../core/request/option-table.js';
 import type { ScreenshotDraft } from '../../core/request/create-request.js';
 import type { ScreenshotFields } from '../../core/screenshot-record.js';
 
@@ -23,7 +25,7 @@ const NOT_REQUEST_FIELDS = new Set([
 export function draftOfRecord(row: Record<string, unknown>, pricing: Pricing): ScreenshotDraft {
   const spec = row.capture_spec as CaptureSpec;
   const fields = Object.fromEntries(Object.entries(row).filter(([k]) => !NOT_REQUEST_FIELDS.has(k))) as unknown as ScreenshotFields;
-  const cost = screenshotCost(pricing, { size: fields.size, pdf: fields.pdf, video: fields.video, html: fields.html, shots: fields.shots });
+  const cost = optionsCost(CAPTURE_OPTIONS, pricing, fields as unknown as Record<string, unknown>);
   return {
     fields: { ...fields, cost, trackers: spec.trackers, warnings: [], user_agent: spec.userAgent ?? '' },
     spec,

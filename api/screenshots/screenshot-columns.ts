@@ -1,3 +1,5 @@
+import { CAPTURE_OPTIONS } from '../../core/request/create-params.js';
+import { optionColumns, recordReadsSpec } from '../../core/request/option-table.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
 
 /** jsonb columns: passed as JSON text, because node-postgres would send a JS array as a Postgres array. */
@@ -9,16 +11,14 @@ export const toDbValues = (values: Record<string, unknown>): Record<string, unkn
   return out;
 };
 
-/** Columns a record answer needs (everything but the stored CaptureSpec). */
+/**
+ * Columns a record answer needs: its own, and the options' (the option table's); the stored CaptureSpec
+ * only when an option is kept there alone.
+ */
 export const RECORD_COLUMNS = [
-  'id', 'company_id', 'batch_id', 'crawl_id', 'status', 'error', 'error_cause', 'url', 'final_url', 'final_urls', 'response_code', 'cost',
-  'country', 'region', 'language', 'timezone', 'geo_enable', 'geo_latitude', 'geo_longitude', 'size', 'cache', 'delay',
-  'screen_width', 'screen_height', 'max_height', 'priority', 'referer', 'post_data', 'cookie', 'script', 'script_inline', 'header',
-  'user_agent', 'html', 'pdf', 'video', 'pdf_background', 'pdf_one_page', 'pdf_landscape', 'pdf_format', 'pdf_margin',
-  'pdf_margin_top', 'pdf_margin_bottom', 'pdf_margin_left', 'pdf_margin_right', 'video_format', 'video_quality', 'video_speed',
-  'video_duration', 'video_fps', 'video_colors', 'video_scale', 'max_wait', 'hide_popups', 'hide_ads', 'dark', 'strict_ssl',
-  'shots', 'shot_interval', 'target', 'device_name', 'device_scale', 'device_mobile', 'device_touch', 'device_landscape',
-  'browser', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'browser_info', 'routing', 'node_id', 'request_id', 'spec_hash', 'created_at', 'finished_at',
+  'id', 'company_id', 'batch_id', 'crawl_id', 'status', 'error', 'error_cause', 'final_url', 'final_urls', 'response_code', 'cost', 'region',
+  ...optionColumns(CAPTURE_OPTIONS), ...(recordReadsSpec(CAPTURE_OPTIONS) ? ['capture_spec'] : []),
+  'steps', 'trackers', 'links', 'warnings', 'timings', 'browser_info', 'routing', 'node_id', 'request_id', 'spec_hash', 'created_at', 'finished_at',
   'monitor_id', 'change_ratio', 'text_changes', 'attempt', 'retry_of',
 ];
 

@@ -3,6 +3,7 @@ import { BROWSERS, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL } from '../capture-spe
 import { countryDefaults, isTimeZone } from '../countries.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import { aka, bool, custom, int, listOf, longText, num, oneOf, text, toBool, toInt, type Param, type ParamAlias, type ReadResult } from './param-kinds.js';
+import { paramsOf, type OptionTable } from './option-table.js';
 import { paramNames } from './read-params.js';
 import { MAX_URL_LENGTH, normaliseTargetUrl } from './target-url.js';
 
@@ -99,71 +100,96 @@ const fullPage: ParamAlias = {
   },
 };
 
+const PX_PER_UNIT: Record<string, number> = { px: 1, in: 96, cm: 96 / 2.54, mm: 96 / 25.4 };
+
+/** `10mm` → 38: CSS pixels at 96 per inch, the unit the create response states margins in. */
+export function cssLengthToPixels(length: string): number {
+  const m = /^(\d+(?:\.\d+)?)(px|mm|cm|in)$/.exec(length);
+  if (!m) return 0;
+  return Math.round(Number(m[1]) * (PX_PER_UNIT[m[2] as string] ?? 1));
+}
+
+/** `create` answers margins as numbers (pixels), as the spec's create response does; every other answer as CSS lengths. */
+const marginRecord = {
+  schema: z.union([z.string(), z.number()]).describe('CSS length (px, mm, in, cm); pixels as a number in the create answer'),
+  answer: (v: unknown, mode: 'create' | 'record'): unknown => (mode === 'create' ? cssLengthToPixels(String(v)) : v),
+};
+const shown = {};
+const asText = { schema: z.string() };
+
+export const DEFAULT_COUNTRY = 'us';
+
 /**
- * Every plain parameter of GET /screenshot/create, as the spec's table says (plus `priority` and
- * `script_inline`). `steps`/`step` and `trackers`/`tracker` have readers of their own
- * (steps-and-trackers.ts) because they come in several encodings.
+ * The capture options: every plain parameter of GET /screenshot/create, as the spec's table says (plus
+ * `priority` and `script_inline`), each declared once (option-table.ts says what an entry holds).
+ * `steps`/`step` and `trackers`/`tracker` have readers of their own (steps-and-trackers.ts) because they
+ * come in several encodings. An entry with `spec` is taken into CaptureSpec as is; the others are built
+ * by create-request.ts (`specText` says where).
  */
-export const CREATE_PARAMS = {
-  url: listOf(urlItem, { max: MAX_URLS_PER_REQUEST, commas: false, description: 'URLs to capture (repeat the parameter for several)' }),
-  country: listOf(countryItem, { max: MAX_COUNTRIES_PER_REQUEST, commas: true, description: 'countries to capture from; one record per url × country' }),
-  browser: oneOf(BROWSERS, 'browser that captures'),
-  delay: int(0, 60, 'seconds to wait after the page loaded'),
-  wait_until: oneOf(WAIT_UNTIL, 'when the capture starts: `settled` (default: after load, once requests, fonts and layout are quiet, at most SHOTFARM_SETTLE_CAP_SECONDS), `networkidle` (no request for 500 ms after load), `load` or `domcontentloaded`; `delay` waits on top'),
-  hide_ads: bool('block ads and trackers on the network (brave always does)'),
-  hide_popups: bool('decline cookie consent banners (autoconsent rules for the consent platforms) and hide other overlays'),
-  screen_width: int(1, MAX_VIEWPORT, 'viewport width in pixels'),
-  screen_height: int(1, MAX_VIEWPORT, 'viewport height in pixels'),
-  size: aka(oneOf(['screen', 'page'] as const, '`screen`: the viewport; `page`: the full page (alias full_page=true)'), fullPage),
-  cookie: cookieParam,
-  header: headerParam,
-  post_data: longText(65_536, 'URL-encoded form data: the page is loaded with a POST'),
-  referer: httpUrl('Referer sent with the first request'),
-  user_agent: text(1024, 'User-Agent to use'),
-  max_wait: int(0, MAX_WAIT_SECONDS, 'deadline in seconds: capture what is there when it passes; 0 = the service default'),
-  script: listOf(httpUrl('script URL'), { max: 10, commas: false, description: 'URLs of scripts run after load, in order' }),
-  script_inline: longText(65_536, 'JavaScript run after load (after `script`)'),
-  dark: bool('prefer a dark colour scheme'),
-  strict_ssl: bool('fail on certificate errors instead of ignoring them'),
-  cache: cacheParam,
-  max_height: int(0, MAX_PAGE_HEIGHT, 'cap in pixels on a full-page capture; 0 = unlimited'),
-  shots: int(1, 10, 'number of sequential shots'),
-  shot_interval: int(0, 60, 'seconds between shots'),
-  tag: listOf(text(64, 'tag'), { max: 20, commas: true, description: 'tags (repeat or comma-separate)' }),
-  target: text(1024, 'CSS selector of the element to capture; falls back to the page when not found'),
-  apps: listOf(text(100, 'user-defined app id', { re: /^[A-Za-z0-9_.:-]+$/, says: 'an app id of letters, digits, _ . : or -' }), { max: 10, commas: true, description: 'user-defined app IDs run after completion' }),
-  html: bool('also save the rendered HTML'),
-  geo_enable: bool('emulate geolocation'),
-  geo_latitude: num(-90, 90, 'latitude in decimal degrees'),
+export const CAPTURE_OPTIONS = {
+  url: { param: listOf(urlItem, { max: MAX_URLS_PER_REQUEST, commas: false, description: 'URLs to capture (repeat the parameter for several)' }), defaultText: 'required', specText: '`url` (one record per URL)', record: asText },
+  country: { param: listOf(countryItem, { max: MAX_COUNTRIES_PER_REQUEST, commas: true, description: 'countries to capture from; one record per url × country' }), defaultText: `\`${DEFAULT_COUNTRY}\``, specText: '`country`, `region` (one record per country)', record: asText },
+  browser: { param: oneOf(BROWSERS, 'browser that captures'), default: 'chrome', spec: 'browser', record: shown },
+  delay: { param: int(0, 60, 'seconds to wait after the page loaded'), default: 0, spec: 'delay', record: shown },
+  wait_until: { param: oneOf(WAIT_UNTIL, 'when the capture starts: `settled` (default: after load, once requests, fonts and layout are quiet, at most SHOTFARM_SETTLE_CAP_SECONDS), `networkidle` (no request for 500 ms after load), `load` or `domcontentloaded`; `delay` waits on top'), default: 'settled', spec: 'waitUntil' },
+  hide_ads: { param: bool('block ads and trackers on the network (brave always does)'), default: false, spec: 'hideAds', record: shown },
+  hide_popups: { param: bool('decline cookie consent banners (autoconsent rules for the consent platforms) and hide other overlays'), default: false, spec: 'hidePopups', record: shown },
+  // 1280 × 800 when the request says nothing else: a common laptop viewport.
+  screen_width: { param: int(1, MAX_VIEWPORT, 'viewport width in pixels'), default: 1280, specText: '`device.width`', record: shown },
+  screen_height: { param: int(1, MAX_VIEWPORT, 'viewport height in pixels'), default: 800, specText: '`device.height`', record: shown },
+  size: { param: aka(oneOf(['screen', 'page'] as const, '`screen`: the viewport; `page`: the full page (alias full_page=true)'), fullPage), default: 'screen', spec: 'size', cost: { pricing: 'full_page', when: 'when `page`', credits: (v, price) => (v === 'page' ? price : 0) }, record: shown },
+  cookie: { param: cookieParam, specText: '`cookies`', record: shown },
+  header: { param: headerParam, specText: '`headers`', record: asText },
+  post_data: { param: longText(65_536, 'URL-encoded form data: the page is loaded with a POST'), specText: '`postData`', record: shown },
+  referer: { param: httpUrl('Referer sent with the first request'), specText: '`referer`', record: shown },
+  user_agent: { param: text(1024, 'User-Agent to use'), defaultText: 'the device\'s, else the browser\'s', specText: '`userAgent`', record: { schema: z.string().optional() } },
+  max_wait: { param: int(0, MAX_WAIT_SECONDS, 'deadline in seconds: capture what is there when it passes; 0 = the service default'), default: 0, spec: 'maxWait', record: shown },
+  script: { param: listOf(httpUrl('script URL'), { max: 10, commas: false, description: 'URLs of scripts run after load, in order' }), specText: '`scripts`', record: asText },
+  script_inline: { param: longText(65_536, 'JavaScript run after load (after `script`)'), specText: '`scriptInline`', record: { shown: false } },
+  dark: { param: bool('prefer a dark colour scheme'), default: false, spec: 'dark', record: shown },
+  strict_ssl: { param: bool('fail on certificate errors instead of ignoring them'), default: false, spec: 'strictSsl', record: shown },
+  cache: { param: cacheParam, default: 0, specText: 'not in the spec: the cache lookup', record: { schema: z.number().int() } },
+  max_height: { param: int(0, MAX_PAGE_HEIGHT, 'cap in pixels on a full-page capture; 0 = unlimited'), default: 0, spec: 'maxHeight', record: shown },
+  shots: { param: int(1, 10, 'number of sequential shots'), default: 1, spec: 'shots', cost: { pricing: 'extra_shot', when: 'per shot after the first', credits: (v, price) => Math.max(0, v - 1) * price }, record: shown },
+  shot_interval: { param: int(0, 60, 'seconds between shots'), default: 1, spec: 'shotInterval', record: shown },
+  tag: { param: listOf(text(64, 'tag'), { max: 20, commas: true, description: 'tags (repeat or comma-separate)' }), specText: 'not in the spec', record: shown },
+  target: { param: text(1024, 'CSS selector of the element to capture; falls back to the page when not found'), specText: '`target`', record: asText },
+  apps: { param: listOf(text(100, 'user-defined app id', { re: /^[A-Za-z0-9_.:-]+$/, says: 'an app id of letters, digits, _ . : or -' }), { max: 10, commas: true, description: 'user-defined app IDs run after completion' }), specText: 'not in the spec: the record\'s `apps`' },
+  html: { param: bool('also save the rendered HTML'), default: false, spec: 'html', cost: { pricing: 'html', when: 'when on', credits: (v, price) => (v ? price : 0) }, record: shown },
+  geo_enable: { param: bool('emulate geolocation'), defaultText: 'on when a latitude or longitude is given', specText: '`geo` (null when off)', record: shown },
+  geo_latitude: { param: num(-90, 90, 'latitude in decimal degrees'), specText: '`geo.latitude`', record: { schema: z.number() } },
   // The spec's option list also spells the longitude `geo_longitute`.
-  geo_longitude: aka(num(-180, 180, 'longitude in decimal degrees (alias geo_longitute)'), 'geo_longitute'),
-  language: aka(text(5, 'language such as fr-FR (default: from the country; alias lang)', { re: /^[a-z]{2}-[A-Z]{2}$/, says: 'a language such as en-US' }), 'lang'),
-  timezone: aka(timezoneParam, 'tz'),
-  device_name: text(100, 'a device_name from GET /device/list; overrides the other device_* parameters and the viewport'),
-  device_landscape: bool('landscape orientation (without device_name)'),
-  device_mobile: bool('mobile viewport (without device_name)'),
-  device_touch: bool('touch events (without device_name)'),
-  device_scale: num(0.1, 5, 'device scale factor (without device_name)'),
-  pdf: bool('also produce a PDF'),
-  pdf_background: bool('print background graphics'),
-  pdf_landscape: bool('landscape paper'),
-  pdf_one_page: bool('the whole page on one sheet'),
-  pdf_format: oneOf(PDF_FORMATS, 'paper format'),
-  pdf_margin: margin('margin on every side: pixels or a CSS length'),
-  pdf_margin_top: margin('top margin'),
-  pdf_margin_bottom: margin('bottom margin'),
-  pdf_margin_left: margin('left margin'),
-  pdf_margin_right: margin('right margin'),
-  video: bool('also record a screencast'),
-  video_format: oneOf(VIDEO_FORMATS, 'video container/codec'),
-  video_quality: int(0, 63, 'quality, lower is better'),
-  video_speed: num(0.1, 5, 'playback speed multiplier'),
-  video_duration: aka(int(0, 30, 'minimum recording seconds; 0 = no minimum (alias video_length)'), 'video_length'),
-  video_fps: int(1, 60, 'frames per second'),
-  video_colors: int(2, 256, 'GIF palette size'),
-  video_scale: num(0.1, 1, 'video scale relative to the viewport'),
-  priority: int(0, 10, 'queue priority: higher starts first'),
-} as const;
+  geo_longitude: { param: aka(num(-180, 180, 'longitude in decimal degrees (alias geo_longitute)'), 'geo_longitute'), specText: '`geo.longitude`', record: { schema: z.number() } },
+  language: { param: aka(text(5, 'language such as fr-FR (default: from the country; alias lang)', { re: /^[a-z]{2}-[A-Z]{2}$/, says: 'a language such as en-US' }), 'lang'), defaultText: 'the country\'s', specText: '`language`', record: asText },
+  timezone: { param: aka(timezoneParam, 'tz'), defaultText: 'the country\'s', specText: '`timezone`', record: asText },
+  device_name: { param: text(100, 'a device_name from GET /device/list; overrides the other device_* parameters and the viewport'), specText: '`device.name`', record: asText },
+  device_landscape: { param: bool('landscape orientation (without device_name)'), default: false, specText: '`device.landscape`', record: shown },
+  device_mobile: { param: bool('mobile viewport (without device_name)'), default: false, specText: '`device.mobile`', record: { schema: z.boolean().optional() } },
+  device_touch: { param: bool('touch events (without device_name)'), default: false, specText: '`device.touch`', record: shown },
+  device_scale: { param: num(0.1, 5, 'device scale factor (without device_name)'), default: 1, specText: '`device.scale`', record: { schema: z.number() } },
+  pdf: { param: bool('also produce a PDF'), default: false, specText: '`pdf` (null when off)', cost: { pricing: 'pdf', when: 'when on', credits: (v, price) => (v ? price : 0) }, record: shown },
+  pdf_background: { param: bool('print background graphics'), default: false, specText: '`pdf.background`', record: shown },
+  pdf_landscape: { param: bool('landscape paper'), default: false, specText: '`pdf.landscape`', record: shown },
+  pdf_one_page: { param: bool('the whole page on one sheet'), default: false, specText: '`pdf.onePage`', record: shown },
+  pdf_format: { param: oneOf(PDF_FORMATS, 'paper format'), default: 'a4', specText: '`pdf.format`', record: asText },
+  pdf_margin: { param: margin('margin on every side: pixels or a CSS length'), default: '0px', specText: '`pdf.margin` (each side)', record: marginRecord },
+  pdf_margin_top: { param: margin('top margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.top`', record: marginRecord },
+  pdf_margin_bottom: { param: margin('bottom margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.bottom`', record: marginRecord },
+  pdf_margin_left: { param: margin('left margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.left`', record: marginRecord },
+  pdf_margin_right: { param: margin('right margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.right`', record: marginRecord },
+  video: { param: bool('also record a screencast'), default: false, specText: '`video` (null when off)', cost: { pricing: 'video', when: 'when on', credits: (v, price) => (v ? price : 0) }, record: shown },
+  video_format: { param: oneOf(VIDEO_FORMATS, 'video container/codec'), default: 'mp4', specText: '`video.format`', record: asText },
+  video_quality: { param: int(0, 63, 'quality, lower is better'), default: 23, specText: '`video.quality`', record: shown },
+  video_speed: { param: num(0.1, 5, 'playback speed multiplier'), default: 1, specText: '`video.speed`', record: shown },
+  video_duration: { param: aka(int(0, 30, 'minimum recording seconds; 0 = no minimum (alias video_length)'), 'video_length'), default: 0, specText: '`video.duration`', record: shown },
+  video_fps: { param: int(1, 60, 'frames per second'), default: 25, specText: '`video.fps`', record: shown },
+  video_colors: { param: int(2, 256, 'GIF palette size'), default: 256, specText: '`video.colors`', record: shown },
+  video_scale: { param: num(0.1, 1, 'video scale relative to the viewport'), default: 1, specText: '`video.scale`', record: shown },
+  priority: { param: int(0, 10, 'queue priority: higher starts first'), default: 0, specText: 'not in the spec: the queue\'s priority', record: shown },
+} as const satisfies OptionTable;
+
+/** The parameter table of create (validation and the OpenAPI parameters): the options' `param`. */
+export const CREATE_PARAMS = paramsOf(CAPTURE_OPTIONS);
 
 export type CreateParamName = keyof typeof CREATE_PARAMS;
 

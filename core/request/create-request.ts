@@ -1,17 +1,23 @@
 import { createHash } from 'node:crypto';
-import type { CaptureSpec, DeviceEmulation, Step, TrackerSpec } from '../capture-spec.js';
+import type { CaptureSpec, DeviceEmulation, PlainSpecFields, Step, TrackerSpec } from '../capture-spec.js';
 import { countryDefaults } from '../countries.js';
 import { findDevice } from '../devices.js';
 import { validationError, type FieldErrors } from '../errors.js';
-import { screenshotCost, type Pricing } from '../pricing.js';
+import type { Pricing } from '../pricing.js';
 import type { ScreenshotFields } from '../screenshot-record.js';
-import { CREATE_PARAM_NAMES, CREATE_PARAMS, MAX_RECORDS_PER_REQUEST } from './create-params.js';
+import { CAPTURE_OPTIONS, CREATE_PARAM_NAMES, CREATE_PARAMS, DEFAULT_COUNTRY, MAX_RECORDS_PER_REQUEST } from './create-params.js';
+import { optionsCost, plainOptionValues, withDefaults, type WithDefaults } from './option-table.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import type { QueryTree } from './query-input.js';
 import { collectParams, type ParamsOf } from './read-params.js';
 import { MAX_STEPS, MAX_TRACKERS, readItems, SKIPPED_STEP, stepSchema, trackerSchema } from './steps-and-trackers.js';
 
 export type CreateParams = ParamsOf<typeof CREATE_PARAMS>;
+/** The create options with the table's defaults filled in. */
+type Options = WithDefaults<typeof CAPTURE_OPTIONS>;
+
+/** The record fields the table fills as is (an option with `spec` and a column): browser, size, hide_ads... */
+type PlainRecordName = { [K in keyof typeof CAPTURE_OPTIONS]: (typeof CAPTURE_OPTIONS)[K] extends { spec: string; record: object } ? K : never }[keyof typeof CAPTURE_OPTIONS] & keyof ScreenshotFields;
 
 /** One screenshot to create: the record's columns, the spec that travels to the farm, and its cache key. */
 export interface ScreenshotDraft { fields: ScreenshotFields; spec: CaptureSpec; specHash: string }
@@ -23,11 +29,6 @@ export interface CreateRequest {
 }
 
 export interface CreateContext { pricing: Pricing; cacheDefaultSeconds: number }
-
-/** Used when the request says nothing else: a common laptop viewport. */
-export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
-export const DEFAULT_COUNTRY = 'us';
-export const DEFAULT_VIDEO = { format: 'mp4', quality: 23, speed: 1, duration: 0, fps: 25, colors: 256, scale: 1 } as const;
 
 /**
  * Validates and normalises a GET /screenshot/create query into one draft per url × country.
@@ -103,12 +104,12 @@ function resolveDevice(p: CreateParams, addError: (f: string, m: string) => void
     }
     return { name: d.device_name, width: d.screen_width, height: d.screen_height, scale: d.device_scale, mobile: d.device_mobile, touch: d.device_touch, landscape: d.device_landscape, userAgent: d.user_agent };
   }
-  let width = p.screen_width ?? DEFAULT_VIEWPORT.width;
-  let height = p.screen_height ?? DEFAULT_VIEWPORT.height;
-  const landscape = p.device_landscape ?? false;
+  const o = withDefaults(CAPTURE_OPTIONS, p);
+  let width = o.screen_width;
+  let height = o.screen_height;
   // Landscape means the long side is horizontal: turn a portrait viewport round.
-  if (landscape && width < height) [width, height] = [height, width];
-  return { name: null, width, height, scale: p.device_scale ?? 1, mobile: p.device_mobile ?? false, touch: p.device_touch ?? false, landscape, userAgent: null };
+  if (o.device_landscape && width < height) [width, height] = [height, width];
+  return { name: null, width, height, scale: o.device_scale, mobile: o.device_mobile, touch: o.device_touch, landscape: o.device_landscape, userAgent: null };
 }
 
 function draft(
@@ -119,43 +120,33 @@ function draft(
   if (!place) throw new Error(`country ${country} passed validation but has no defaults`);
   const language = p.language ?? place.language;
   const timezone = p.timezone ?? place.timezone;
-  const size = p.size ?? 'screen';
-  const shots = p.shots ?? 1;
-  const cache = p.cache === true ? ctx.cacheDefaultSeconds : p.cache === false ? 0 : (p.cache ?? 0);
-  const margin = p.pdf_margin ?? '0px';
+  const o: Options = withDefaults(CAPTURE_OPTIONS, p);
+  const cache = o.cache === true ? ctx.cacheDefaultSeconds : o.cache === false ? 0 : o.cache;
+  const margin = o.pdf_margin;
   const margins = { top: p.pdf_margin_top ?? margin, right: p.pdf_margin_right ?? margin, bottom: p.pdf_margin_bottom ?? margin, left: p.pdf_margin_left ?? margin };
-  const video = {
-    format: p.video_format ?? DEFAULT_VIDEO.format, quality: p.video_quality ?? DEFAULT_VIDEO.quality, speed: p.video_speed ?? DEFAULT_VIDEO.speed,
-    duration: p.video_duration ?? DEFAULT_VIDEO.duration, fps: p.video_fps ?? DEFAULT_VIDEO.fps, colors: p.video_colors ?? DEFAULT_VIDEO.colors, scale: p.video_scale ?? DEFAULT_VIDEO.scale,
-  };
+  const video = { format: o.video_format, quality: o.video_quality, speed: o.video_speed, duration: o.video_duration, fps: o.video_fps, colors: o.video_colors, scale: o.video_scale };
   const headers = (p.header ?? []).map((line) => {
     const parsed = parseHeaderItem(line);
     return parsed.ok ? parsed.value[0] as { name: string; value: string } : { name: '', value: '' };
   });
   const cookies = p.cookie !== undefined ? (parseCookieString(p.cookie) as { ok: true; value: { name: string; value: string }[] }).value : [];
   const userAgent = p.user_agent ?? device.userAgent;
-  const browser = p.browser ?? 'chrome';
   const geo = geoEnable ? { latitude: p.geo_latitude as number, longitude: p.geo_longitude as number } : null;
+  // The options that are one CaptureSpec field as is (hide_ads, delay, shots...): the table gives them, to both.
+  const plain = plainOptionValues(CAPTURE_OPTIONS, p) as { spec: PlainSpecFields; fields: Pick<ScreenshotFields, PlainRecordName> };
 
   const spec: CaptureSpec = {
+    ...plain.spec,
     id: 0,
     url,
-    browser,
     country,
     region: place.region,
     language,
     timezone,
     geo,
-    size,
-    maxHeight: p.max_height ?? 0,
     device: { name: device.name, width: device.width, height: device.height, scale: device.scale, mobile: device.mobile, touch: device.touch, landscape: device.landscape },
     userAgent,
     target: p.target !== undefined && p.target !== '' ? p.target : null,
-    waitUntil: p.wait_until ?? 'settled',
-    delay: p.delay ?? 0,
-    maxWait: p.max_wait ?? 0,
-    shots,
-    shotInterval: p.shot_interval ?? 1,
     cookies,
     headers,
     postData: p.post_data !== undefined && p.post_data !== '' ? p.post_data : null,
@@ -164,18 +155,14 @@ function draft(
     scriptInline: p.script_inline !== undefined && p.script_inline !== '' ? p.script_inline : null,
     steps,
     trackers,
-    dark: p.dark ?? false,
-    hidePopups: p.hide_popups ?? false,
-    hideAds: p.hide_ads ?? false,
-    strictSsl: p.strict_ssl ?? false,
-    html: p.html ?? false,
-    pdf: p.pdf ? { format: p.pdf_format ?? 'a4', landscape: p.pdf_landscape ?? false, background: p.pdf_background ?? false, onePage: p.pdf_one_page ?? false, margin: margins } : null,
-    video: p.video ? video : null,
+    pdf: o.pdf ? { format: o.pdf_format, landscape: o.pdf_landscape, background: o.pdf_background, onePage: o.pdf_one_page, margin: margins } : null,
+    video: o.video ? video : null,
   };
 
   const fields: ScreenshotFields = {
+    ...plain.fields,
     url,
-    cost: screenshotCost(ctx.pricing, { size, pdf: p.pdf ?? false, video: p.video ?? false, html: p.html ?? false, shots }),
+    cost: optionsCost(CAPTURE_OPTIONS, ctx.pricing, o),
     country,
     region: place.region,
     language,
@@ -183,13 +170,10 @@ function draft(
     geo_enable: geoEnable,
     geo_latitude: p.geo_latitude ?? 0,
     geo_longitude: p.geo_longitude ?? 0,
-    size,
     cache,
-    delay: spec.delay,
     screen_width: device.width,
     screen_height: device.height,
-    max_height: spec.maxHeight,
-    priority: p.priority ?? 0,
+    priority: o.priority,
     referer: p.referer ?? '',
     post_data: p.post_data ?? '',
     cookie: p.cookie ?? '',
@@ -197,13 +181,12 @@ function draft(
     script_inline: p.script_inline ?? '',
     header: (p.header ?? []).join('\n'),
     user_agent: userAgent ?? '',
-    html: spec.html,
-    pdf: p.pdf ?? false,
-    video: p.video ?? false,
-    pdf_background: p.pdf_background ?? false,
-    pdf_one_page: p.pdf_one_page ?? false,
-    pdf_landscape: p.pdf_landscape ?? false,
-    pdf_format: p.pdf_format ?? 'a4',
+    pdf: o.pdf,
+    video: o.video,
+    pdf_background: o.pdf_background,
+    pdf_one_page: o.pdf_one_page,
+    pdf_landscape: o.pdf_landscape,
+    pdf_format: o.pdf_format,
     pdf_margin: margin,
     pdf_margin_top: margins.top,
     pdf_margin_bottom: margins.bottom,
@@ -216,20 +199,12 @@ function draft(
     video_fps: video.fps,
     video_colors: video.colors,
     video_scale: video.scale,
-    max_wait: spec.maxWait,
-    hide_popups: spec.hidePopups,
-    hide_ads: spec.hideAds,
-    dark: spec.dark,
-    strict_ssl: spec.strictSsl,
-    shots,
-    shot_interval: spec.shotInterval,
     target: spec.target ?? '',
     device_name: device.name ?? '',
     device_scale: device.scale,
     device_mobile: device.mobile,
     device_touch: device.touch,
     device_landscape: device.landscape,
-    browser,
     tag: p.tag ?? [],
     steps,
     trackers,
@@ -238,7 +213,19 @@ function draft(
   return { fields, spec, specHash: hashSpec(spec) };
 }
 
+/**
+ * The order the spec's fields are hashed in: the order they had when the stored records' keys were taken
+ * (fields added since follow, in the order they were built), so that a spec built another way hashes the same.
+ */
+const HASHED_ORDER = [
+  'id', 'url', 'browser', 'country', 'region', 'language', 'timezone', 'geo', 'size', 'maxHeight', 'device', 'userAgent', 'target', 'waitUntil',
+  'delay', 'maxWait', 'shots', 'shotInterval', 'cookies', 'headers', 'postData', 'referer', 'scripts', 'scriptInline', 'steps', 'trackers', 'dark',
+  'hidePopups', 'hideAds', 'strictSsl', 'html', 'pdf', 'video',
+];
+
 /** The cache key: every option that changes what the browser produces (the id excluded). */
 export function hashSpec(spec: CaptureSpec): string {
-  return createHash('sha256').update(JSON.stringify({ ...spec, id: 0 })).digest('hex');
+  const fields: Record<string, unknown> = { ...spec, id: 0 };
+  const ordered = Object.fromEntries([...HASHED_ORDER.filter((k) => k in fields), ...Object.keys(fields).filter((k) => !HASHED_ORDER.includes(k))].map((k) => [k, fields[k]]));
+  return createHash('sha256').update(JSON.stringify(ordered)).digest('hex');
 }

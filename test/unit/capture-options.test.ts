@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { z } from 'zod';
+import { buildOpenApi } from '../../api/routes/openapi-document.js';
+import { Screenshot } from '../../api/routes/response-shapes.js';
+import { ROUTES } from '../../api/routes/route-table.js';
+import { RECORD_COLUMNS } from '../../api/screenshots/screenshot-columns.js';
+import type { FieldErrors } from '../../core/errors.js';
+import { DEFAULT_PRICING } from '../../core/pricing.js';
+import { CAPTURE_OPTIONS, CREATE_PARAMS } from '../../core/request/create-params.js';
+import { buildCreateRequest } from '../../core/request/create-request.js';
+import {
+  optionColumns, optionRecordFields, optionRecordShape, optionsMarkdownTable, OPTIONS_TABLE_END, OPTIONS_TABLE_START, optionsCost, paramsOf, plainOptionValues, recordReadsSpec, withDefaults, type OptionTable,
+} from '../../core/request/option-table.js';
+import { bool, int } from '../../core/request/param-kinds.js';
+import { collectParams } from '../../core/request/read-params.js';
+import { toScreenshotRecord, type ScreenshotRow } from '../../core/screenshot-record.js';
+import { repoPath } from '../support/repo-path.js';
+
+const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600 };
+
+/** Two options nobody ships: one plain (a spec field as is), one with an alias, to add to a copy of the table. */
+const THROWAWAY: OptionTable = {
+  ...CAPTURE_OPTIONS,
+  block_fonts: { param: bool('do not load web fonts (throwaway option of this test)'), default: false, spec: 'blockFonts', record: { column: false } },
+  font_budget: { param: { ...int(0, 50, 'web fonts loaded at most (throwaway)'), aliases: [{ name: 'fonts_max' }] }, default: 10, spec: 'fontBudget', cost: { pricing: 'extra_shot', when: 'per font', credits: (v: number, price: number) => v * price }, record: {} },
+};
+
+describe('capture options are declared once (CAPTURE_OPTIONS, core/request/create-params.ts)', () => {
+  describe('a throwaway option added to a copy of the table is seen everywhere', () => {
+    it('in validation: its range and its alias are checked, with the 400 naming it', () => {
+      const fields: FieldErrors = {};
+      const p = collectParams(paramsOf(THROWAWAY), { url: ['a.test'], block_fonts: ['yes'], fonts_max: ['3'] }, fields, ['url']);
+      expect(fields).to.deep.equal({});
+      expect(p).to.include({ block_fonts: true, font_budget: 3 });
+      const bad: FieldErrors = {};
+      collectParams(paramsOf(THROWAWAY), { url: ['a.test'], block_fonts: ['maybe'], font_budget: ['51'] }, bad, ['url']);
+      expect(Object.keys(bad).sort()).to.deep.equal(['block_fonts', 'font_budget']);
+      expect(bad.font_budget?.[0]).to.include('0 to 50');
+    });
+
+    it('in CaptureSpec and the record\'s fields: the value given, else the default', () => {
+      expect(plainOptionValues(THROWAWAY, { block_fonts: true }).spec).to.include({ blockFonts: true, fontBudget: 10, hideAds: false, browser: 'chrome' });
+      expect(plainOptionValues(THROWAWAY, { font_budget: 0 }).fields).to.include({ font_budget: 0 });
+    });
+
+    it('in the record: shown under its name, from its column or, without one, from the stored CaptureSpec', () => {
+      expect(optionColumns(THROWAWAY)).to.include('font_budget').and.not.include('block_fonts');
+      expect(recordReadsSpec(THROWAWAY)).to.equal(true);
+      expect(plainOptionValues(THROWAWAY, { block_fonts: true }).fields).to.not.have.property('block_fonts');
+      const shown = optionRecordFields(THROWAWAY, { font_budget: 7, capture_spec: { blockFonts: true, fontBudget: 7 } }, 'record');
+      expect(shown).to.include({ block_fonts: true, font_budget: 7 });
+      // A record stored before the option existed shows its default.
+      expect(optionRecordFields(THROWAWAY, { font_budget: 7, capture_spec: { hideAds: false } }, 'record')).to.include({ block_fonts: false });
+    });
+
+    it('in OpenAPI: a query parameter (and its alias) of create, and a property of the record it answers', () => {
+      const create = ROUTES.find((r) => r.path === '/screenshot/create' && r.method === 'get');
+      if (!create) throw new Error('no create route');
+      const route = { ...create, query: paramsOf(THROWAWAY), response: { data: z.array(z.looseObject(optionRecordShape(THROWAWAY))), description: 'records' } };
+      const doc = buildOpenApi([route], 'http://127.0.0.1:9') as { paths: Record<string, { get: { parameters: { name: string; schema: Record<string, unknown> }[]; responses: unknown } }>; components?: unknown };
+      const op = doc.paths['/screenshot/create']?.get;
+      const params = op?.parameters ?? [];
+      expect(params.find((x) => x.name === 'font_budget')?.schema).to.include({ type: 'integer', minimum: 0, maximum: 50 });
+      expect(params.map((x) => x.name)).to.include.members(['block_fonts', 'fonts_max']);
+      expect(JSON.stringify({ r: op?.responses, c: doc.components })).to.include('"font_budget"').and.include('"block_fonts"');
+    });
+
+    it('in the price: its part is added to the base price and the other options\' parts', () => {
+      const pricing = { ...DEFAULT_PRICING, extra_shot: 2 };
+      const values = withDefaults(THROWAWAY, { font_budget: 3, pdf: true }) as Record<string, unknown>;
+      expect(optionsCost(THROWAWAY, pricing, values)).to.equal(pricing.base + pricing.pdf + 3 * 2);
+      expect(optionsCost(CAPTURE_OPTIONS, pricing, values)).to.equal(pricing.base + pricing.pdf);
+    });
+
+    it('in the docs table: a row with its type, range, default, alias, cost and spec field', () => {
+      expect(optionsMarkdownTable(THROWAWAY)).to.include('| `font_budget` | integer 0 to 50 | `10` | `fonts_max` | `extra_shot` per font | `fontBudget` | web fonts loaded at most (throwaway) |');
+    });
+  });
+
+  describe('the service uses the table', () => {
+    it('create validates exactly the table\'s parameters', () => {
+      expect(Object.keys(CREATE_PARAMS)).to.deep.equal(Object.keys(CAPTURE_OPTIONS));
+    });
+
+    it('every plain option lands in CaptureSpec and the record with its default when omitted, and as given otherwise', () => {
+      const [omitted] = buildCreateRequest({ url: ['a.test'] }, ctx).drafts;
+      for (const [name, o] of Object.entries(CAPTURE_OPTIONS as OptionTable)) {
+        if (o.spec === undefined) continue;
+        expect((omitted?.spec as unknown as Record<string, unknown>)[o.spec], name).to.equal(o.default);
+        if (o.record) expect((omitted?.fields as unknown as Record<string, unknown>)[name], name).to.equal(o.default);
+      }
+      const [given] = buildCreateRequest({ url: ['a.test'], hide_ads: ['1'], shots: ['3'], wait_until: ['load'] }, ctx).drafts;
+      expect(given?.spec).to.include({ hideAds: true, shots: 3, waitUntil: 'load' });
+      expect(given?.fields).to.include({ hide_ads: true, shots: 3 });
+    });
+
+    it('today every option the record shows has its column, so a record answer does not read the stored spec', () => {
+      expect(recordReadsSpec(CAPTURE_OPTIONS)).to.equal(false);
+      expect(RECORD_COLUMNS).to.not.include('capture_spec');
+    });
+
+    it('the record answer, its columns and the Screenshot response shape show every option the table shows', () => {
+      const shown = Object.entries(CAPTURE_OPTIONS as OptionTable).filter(([, o]) => o.record && o.record.shown !== false).map(([n]) => n);
+      expect(RECORD_COLUMNS).to.include.members(optionColumns(CAPTURE_OPTIONS));
+      expect(Object.keys(Screenshot.shape)).to.include.members(shown);
+      const [d] = buildCreateRequest({ url: ['a.test'], pdf: ['1'], pdf_margin: ['5mm'] }, ctx).drafts;
+      const row = { ...d?.fields, id: 1, status: 'processing', final_url: '', final_urls: [], response_code: null, apps: [], created_at: new Date(0), finished_at: null } as unknown as ScreenshotRow;
+      const record = toScreenshotRecord(row, 'record');
+      expect(record).to.include.all.keys(shown);
+      expect(record).to.not.have.any.keys('script_inline', 'wait_until', 'apps_option');
+      expect(record.pdf_margin_top).to.equal('5mm');
+      expect(toScreenshotRecord(row, 'create').pdf_margin_top).to.equal(19);
+      expect(Screenshot.safeParse(record).success, JSON.stringify(Screenshot.safeParse(record).error?.issues)).to.equal(true);
+    });
+  });
+
+  describe('the docs table of options (docs/api-clients.md)', () => {
+    it('is exactly the table generated from the option table', () => {
+      const doc = readFileSync(repoPath('docs/api-clients.md'), 'utf8');
+      const start = doc.indexOf(OPTIONS_TABLE_START);
+      const end = doc.indexOf(OPTIONS_TABLE_END);
+      expect(start, 'the table\'s start marker').to.be.greaterThan(-1);
+      expect(doc.slice(start, end + OPTIONS_TABLE_END.length), 'regenerate it with `node dist/api/cli.js options`').to.equal(optionsMarkdownTable(CAPTURE_OPTIONS));
+    });
+  });
+});
