@@ -85,6 +85,7 @@ export class BrowserPools {
       for (const browser of this.browsers) {
         const pool = this.poolFor({ browser, dark: false });
         await pool.ready();
+        await pool.launchFirst();
         out.push({ name: browser, version: await pool.use(async (h) => h.info) });
       }
     } catch (err) {

@@ -184,6 +184,20 @@ export class BrowserPool {
     });
   }
 
+  /**
+   * Starts a browser now unless one runs, rejecting at the first failure; the next lane opens on it. With
+   * `min` 0, ready() launches nothing and a first use() of a browser that cannot start would have
+   * generic-pool retry the launch forever: an agent checks its browsers with this before it takes jobs.
+   */
+  async launchFirst(): Promise<void> {
+    if (this.browsers.size > 0) return;
+    try {
+      await (this.launching ??= this.launch().finally(() => (this.launching = null)));
+    } catch (err) {
+      throw new Error(`${this.browser} could not be started: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
   /** Lets borrowed lanes finish, then closes every browser. */
   async close(): Promise<void> {
     this.closed = true;
