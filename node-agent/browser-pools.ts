@@ -31,7 +31,7 @@ const ACQUIRE_TIMEOUT_MS = 120_000;
 const EVICTION_INTERVAL_MS = 30_000;
 /**
  * The eviction check runs four times per idle timeout (capped at EVICTION_INTERVAL_MS): a browser closes
- * at most a quarter of the timeout late, so a 30 s timeout gives the memory back within ~38 s of work.
+ * at most a quarter of the timeout late, so with a 30 s timeout the memory is back within ~38 s of the last capture.
  */
 const evictionIntervalMs = (idleSeconds: number): number => Math.min(EVICTION_INTERVAL_MS, (idleSeconds * 1000) / 4);
 
@@ -39,7 +39,7 @@ const evictionIntervalMs = (idleSeconds: number): number => Math.min(EVICTION_IN
  * One browser pool per (browser, launch variant) on this node. Firefox's dark mode is a browser pref,
  * so dark Firefox captures get a pool of their own; every other option is per context.
  * The main pool of each browser keeps `warmBrowsers` browsers started while idle; the others a burst
- * started close after `poolIdleSeconds` without work (an idle Chromium holds ~0.1–0.3 GB). Dark Firefox
+ * started close after `poolIdleSeconds` without work (an idle Chromium held 0.6–0.9 GB of RSS, make bench-idle). Dark Firefox
  * keeps none: it is rare.
  */
 export class BrowserPools {
