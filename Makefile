@@ -114,6 +114,10 @@ bench-tall: build ## benchmark: full page of a 1280 x 100,000 px page in chromiu
 bench: build ## benchmark (~7 min): raw Playwright vs shotfarm embedded and distributed, chromium c1/2/4 + firefox, alternating rounds; launch cost
 	node dist/test/bench/speed.js
 
+.PHONY: bench-idle
+bench-idle: build ## benchmark (~8 min): tree RSS of an embedded serve after a burst and after a minute idle at 1 and 4 slots, warm minimum 0 and 1; first capture after idle vs warm
+	node dist/test/bench/idle-memory.js
+
 .PHONY: bench-soak
 bench-soak: build ## benchmark (~20 min): 2,000 mixed real captures embedded; tree RSS drift, p95 first vs last quarter, leftovers
 	node dist/test/bench/soak.js

@@ -129,7 +129,7 @@ program.command('serve').description('embedded all-in-one: API, in-process queue
   // One registry: the API's /metrics shows the embedded agent's captures too.
   const metrics = new FarmMetrics();
   const agent = createAgent(cfg, container, log, metrics.agentObservers(cfg.agent.driver));
-  metrics.watch({ inFlight: () => agent.status().inFlight, poolSizes: () => agent.poolSizes() });
+  metrics.watch({ inFlight: () => agent.status().inFlight, poolSizes: () => agent.poolSizes(), treeRss: () => agent.status().rssBytes ?? null });
   await agent.start();
   const plane = await startControlPlane(cfg, { generateBootstrapKey: true, container, logger: log, metrics });
   adapters.assertResolved();

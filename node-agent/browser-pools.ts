@@ -8,7 +8,10 @@ export interface PoolSettings {
   /** captures one browser serves at once (each in its own context) */
   capturesPerBrowser: number;
   recycleAfterJobs: number;
+  /** a browser above the warm minimum is closed after this many idle seconds */
   poolIdleSeconds: number;
+  /** browsers of each offered browser kept started while idle (SHOTFARM_POOL_WARM_BROWSERS) */
+  warmBrowsers: number;
   /** a real Brave binary, if the node has one */
   bravePath: string | null;
   /** the Selenium Grid the selenium driver opens its sessions on */
@@ -24,13 +27,20 @@ export interface PoolSettings {
 
 /** Waiting this long for a free browser means every slot is stuck: fail the job so it is retried. */
 const ACQUIRE_TIMEOUT_MS = 120_000;
-/** How often idle browsers above the minimum are looked at for eviction. */
+/** How often idle browsers above the minimum are looked at for eviction, at most. */
 const EVICTION_INTERVAL_MS = 30_000;
+/**
+ * The eviction check runs four times per idle timeout (capped at EVICTION_INTERVAL_MS): a browser closes
+ * at most a quarter of the timeout late, so with a 30 s timeout the memory is back within ~38 s of the last capture.
+ */
+const evictionIntervalMs = (idleSeconds: number): number => Math.min(EVICTION_INTERVAL_MS, (idleSeconds * 1000) / 4);
 
 /**
  * One browser pool per (browser, launch variant) on this node. Firefox's dark mode is a browser pref,
  * so dark Firefox captures get a pool of their own; every other option is per context.
- * The main pool of each browser keeps one browser warm (a cold start costs ~30 % of throughput).
+ * The main pool of each browser keeps `warmBrowsers` browsers started while idle; the others a burst
+ * started close after `poolIdleSeconds` without work (an idle Chromium held 0.6–0.9 GB of RSS, make bench-idle). Dark Firefox
+ * keeps none: it is rare.
  */
 export class BrowserPools {
   private readonly pools = new Map<string, BrowserPool>();
@@ -50,12 +60,13 @@ export class BrowserPools {
     let pool = this.pools.get(key);
     if (!pool) {
       pool = new BrowserPool(this.driver, spec.browser, launch, {
-        min: warm ? 1 : 0,
+        // min counts lanes: the warm browsers' every lane, so no lane of theirs is idle-evicted.
+        min: warm ? Math.min(this.settings.warmBrowsers * this.settings.capturesPerBrowser, this.settings.slots) : 0,
         max: this.settings.slots,
         capturesPerBrowser: this.settings.capturesPerBrowser,
         recycleAfterJobs: this.settings.recycleAfterJobs,
         idleTimeoutMs: this.settings.poolIdleSeconds * 1000,
-        evictionIntervalMs: EVICTION_INTERVAL_MS,
+        evictionIntervalMs: evictionIntervalMs(this.settings.poolIdleSeconds),
         acquireTimeoutMs: ACQUIRE_TIMEOUT_MS,
         onReplace: (reason) => this.settings.onReplace?.(spec.browser, reason),
       });
@@ -64,13 +75,17 @@ export class BrowserPools {
     return pool;
   }
 
-  /** Starts one warm browser per offered browser and reports what really runs (name and version). */
+  /**
+   * Starts each offered browser once and reports what really runs (name and version); the warm minimum
+   * stays started, a browser beyond it closes after the idle timeout like any other.
+   */
   async start(): Promise<{ name: BrowserName; version: string }[]> {
     const out: { name: BrowserName; version: string }[] = [];
     try {
       for (const browser of this.browsers) {
         const pool = this.poolFor({ browser, dark: false });
         await pool.ready();
+        await pool.launchFirst();
         out.push({ name: browser, version: await pool.use(async (h) => h.info) });
       }
     } catch (err) {

@@ -40,7 +40,7 @@ export function createAgent(config: Config, container: DependencyContainer, log:
   const guard = createEgressGuard(config, log, options);
   const driver = container.resolve(TOKENS.BrowserDriver);
   const browsers = a.browsers.filter((b) => driver.browsers().includes(b));
-  const pools = new BrowserPools(driver, browsers, { slots: a.slots, capturesPerBrowser: a.capturesPerBrowser, recycleAfterJobs: a.recycleAfterJobs, poolIdleSeconds: a.poolIdleSeconds, bravePath: a.bravePath, gridUrl: a.seleniumGridUrl, egressProxy: guard ? () => guard.browserProxy() : null, onReplace: observers.browserReplaced });
+  const pools = new BrowserPools(driver, browsers, { slots: a.slots, capturesPerBrowser: a.capturesPerBrowser, recycleAfterJobs: a.recycleAfterJobs, poolIdleSeconds: a.poolIdleSeconds, warmBrowsers: a.poolWarmBrowsers, bravePath: a.bravePath, gridUrl: a.seleniumGridUrl, egressProxy: guard ? () => guard.browserProxy() : null, onReplace: observers.browserReplaced });
   return new NodeAgent(
     { nodeId: a.nodeId, browsers, slots: a.slots, countries: a.countries, driver: driver.kind, captureTimeoutSeconds: config.farm.captureTimeoutSeconds, heartbeatSeconds: config.farm.heartbeatSeconds },
     pools, container.resolve(TOKENS.JobQueue), container.resolve(TOKENS.NodeRegistry), container.resolve(TOKENS.ObjectStore), log, observers.capture, guard,

@@ -8,6 +8,7 @@ import type { Logger } from '../core/logger.js';
 import type { BrowserPools } from './browser-pools.js';
 import type { EgressGuard } from './egress/egress-guard.js';
 import { JobRunner } from './job-runner.js';
+import { TreeRssReader } from './process-tree-rss.js';
 import { removeStaleBrowserTemp } from './stale-browser-temp.js';
 
 export interface NodeAgentOptions {
@@ -37,6 +38,7 @@ export class NodeAgent {
   private draining = false;
   private stopping = false;
   private requestedDrain: Promise<void> | null = null;
+  private readonly treeRss = new TreeRssReader();
   private settleDrained!: () => void;
   /** Settles when the agent has drained on request: its owner then stops it (and the process exits 0). */
   readonly drained = new Promise<void>((resolve) => { this.settleDrained = resolve; });
@@ -88,6 +90,7 @@ export class NodeAgent {
       failures: this.runner.stats.failures,
       startedAt: this.startedAt,
       draining: this.draining,
+      rssBytes: this.treeRss.read(),
     };
   }
 

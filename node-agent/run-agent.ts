@@ -24,7 +24,7 @@ export async function runAgent(config: Config, log: Logger): Promise<{ stop: () 
     ...gridAdapters(`shotfarm-agent-${config.agent.nodeId}`), ...objectStoreAdapters(objectLinkSecret(randomBytes(32).toString('hex'))), ...driverAdapters,
   }, log);
   let agentRef: ReturnType<typeof createAgent> | null = null;
-  const metrics = new FarmMetrics({ inFlight: () => agentRef?.status().inFlight ?? 0, poolSizes: () => agentRef?.poolSizes() ?? {} });
+  const metrics = new FarmMetrics({ inFlight: () => agentRef?.status().inFlight ?? 0, poolSizes: () => agentRef?.poolSizes() ?? {}, treeRss: () => agentRef?.status().rssBytes ?? null });
   const agent = createAgent(config, container, log, metrics.agentObservers(config.agent.driver));
   agentRef = agent;
   adapters.assertResolved();

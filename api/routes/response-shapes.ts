@@ -128,6 +128,7 @@ export const Node = z.looseObject({
   id: z.string(), host: z.string(), browsers: z.array(z.looseObject({ name: z.enum(BROWSERS), version: z.string(), driver: z.enum(['playwright', 'selenium']) })),
   countries: z.array(z.string()).describe('countries the node egresses from; empty: any'), slots: z.number().int(), inFlight: z.number().int(),
   jobsDone: z.number().int(), failures: z.number().int(), startedAt: z.string(), draining: z.boolean(),
+  rssBytes: z.number().int().nullable().optional().describe("resident memory of the node's process tree (agent and browsers), bytes; null where unreadable"),
 });
 
 /** A page monitor (issue 20, beyond the spec): api/monitors/monitor-record.ts. */

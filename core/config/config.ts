@@ -77,6 +77,8 @@ export interface AgentConfig {
   recycleAfterJobs: number;
   capturesPerBrowser: number;
   poolIdleSeconds: number;
+  /** browsers of each offered browser kept started while idle (0: launched by the first capture) */
+  poolWarmBrowsers: number;
   pngEncoding: PngEncoding;
   /** longest settle wait after load, in seconds (0: none) */
   settleCapSeconds: number;

@@ -118,6 +118,7 @@ export function loadConfig(env: Env): Config {
       recycleAfterJobs: read(S.recycleAfterJobs),
       capturesPerBrowser: read(S.capturesPerBrowser),
       poolIdleSeconds: read(S.poolIdleSeconds),
+      poolWarmBrowsers: read(S.poolWarmBrowsers),
       pngEncoding: read(S.pngEncoding),
       settleCapSeconds: read(S.settleCapSeconds),
       maxPageHeight: read(S.maxPageHeight),

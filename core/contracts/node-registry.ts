@@ -15,6 +15,11 @@ export interface NodeStatus {
   startedAt: string;
   /** the agent stops taking jobs (SIGTERM or a drain request), finishes those in flight, then leaves */
   draining: boolean;
+  /**
+   * resident memory of the node's process tree (the agent, its browsers and their helpers), bytes, at the
+   * heartbeat; null where it cannot be read (no /proc). Absent from agents older than this field.
+   */
+  rssBytes?: number | null;
 }
 
 /**

@@ -17,6 +17,8 @@ export interface MetricSources {
   inFlight?: () => number;
   /** browsers started per pool (an agent) */
   poolSizes?: () => Record<string, number>;
+  /** resident memory of the node's process tree, bytes, or null where unreadable (an agent) */
+  treeRss?: () => number | null;
 }
 
 /** The hooks a node agent calls; FarmMetrics.agentObservers gives them (distributed and embedded agents alike). */
@@ -67,7 +69,7 @@ export class FarmMetrics {
    */
   watch(sources: MetricSources): void {
     const registers = [this.registry];
-    const { queueDepth, queueAges, nodes, appRuns, inFlight, poolSizes } = sources;
+    const { queueDepth, queueAges, nodes, appRuns, inFlight, poolSizes, treeRss } = sources;
     if (queueDepth) {
       new Gauge({
         name: 'shotfarm_queue_depth', help: 'Jobs waiting in the queue, per browser', labelNames: ['browser'], registers,
@@ -107,6 +109,15 @@ export class FarmMetrics {
         name: 'shotfarm_browser_pool_size', help: 'Browsers started, per pool', labelNames: ['pool'], registers,
         collect() {
           for (const [pool, size] of Object.entries(poolSizes())) this.set({ pool }, size);
+        },
+      });
+    }
+    if (treeRss) {
+      new Gauge({
+        name: 'shotfarm_node_resident_memory_bytes', help: 'Resident memory of this node\'s process tree (the agent, its browsers and their helpers)', registers,
+        collect() {
+          const bytes = treeRss();
+          if (bytes !== null) this.set(bytes);
         },
       });
     }

@@ -15,9 +15,12 @@ export interface BrowserPoolOptions {
   capturesPerBrowser: number;
   /** a browser is closed and replaced after this many captures (leaks in long-lived browsers) */
   recycleAfterJobs: number;
-  /** an idle lane above `min` is dropped after this many ms; a browser without lanes is closed */
+  /**
+   * an idle lane above `min` is dropped after this many ms; a browser without lanes is closed. The lanes
+   * of `min` are never dropped for idleness (their browser stays warm, it is not closed and relaunched).
+   */
   idleTimeoutMs: number;
-  /** how often idle lanes are checked for eviction, in ms */
+  /** how often idle lanes are checked for eviction, in ms (0: never, idle lanes stay) */
   evictionIntervalMs: number;
   /** how long `acquire` waits for a free lane before failing, in ms */
   acquireTimeoutMs: number;
@@ -47,7 +50,8 @@ interface Lane { readonly browser: SharedBrowser }
  * - borrow tests health (`testOnBorrow` → handle.healthy()); a lane on a sick browser is dropped,
  * - a browser retires after `recycleAfterJobs` captures: its lanes are dropped as they come back,
  * - a browser that disconnects (crash, killed process) retires at once, its idle lanes are swept,
- * - idle lanes above `min` are evicted after `idleTimeoutMs`,
+ * - idle lanes above `min` are evicted after `idleTimeoutMs` (generic-pool's soft idle timeout: its hard one
+ *   would drop the `min` lanes too and relaunch their browser at once, a launch for nothing),
  * - a browser is closed when its last lane is dropped,
  * - close() waits for borrowed lanes to come back (drain), then closes every browser (clear).
  */
@@ -74,8 +78,11 @@ export class BrowserPool {
         min: options.min,
         max: options.max,
         testOnBorrow: true,
-        idleTimeoutMillis: options.idleTimeoutMs,
+        softIdleTimeoutMillis: options.idleTimeoutMs,
+        idleTimeoutMillis: Number.POSITIVE_INFINITY,
         evictionRunIntervalMillis: options.evictionIntervalMs,
+        // Every idle lane is looked at on each run (generic-pool's default is 3): all of a burst's go together.
+        numTestsPerEvictionRun: Math.max(options.max, 1),
         acquireTimeoutMillis: options.acquireTimeoutMs,
         // Reuse the most recently returned lane first: the others stay idle and can be evicted.
         fifo: false,
@@ -175,6 +182,20 @@ export class BrowserPool {
         resolve();
       }, reject);
     });
+  }
+
+  /**
+   * Starts a browser now unless one runs, rejecting at the first failure; the next lane opens on it. With
+   * `min` 0, ready() launches nothing and a first use() of a browser that cannot start would have
+   * generic-pool retry the launch forever: an agent checks its browsers with this before it takes jobs.
+   */
+  async launchFirst(): Promise<void> {
+    if (this.browsers.size > 0) return;
+    try {
+      await (this.launching ??= this.launch().finally(() => (this.launching = null)));
+    } catch (err) {
+      throw new Error(`${this.browser} could not be started: ${(err as Error).message}`, { cause: err });
+    }
   }
 
   /** Lets borrowed lanes finish, then closes every browser. */

@@ -135,8 +135,8 @@ async function startOrUndo(cleanups: Cleanups, start: () => Promise<void>): Prom
   }
 }
 
-/** `shotfarm serve` with `slots` slots of one browser. */
-export async function startEmbedded(ctx: ServiceContext, browser: string, slots: number): Promise<Service> {
+/** `shotfarm serve` with `slots` slots of one browser; `env` adds or overrides settings (the idle bench's pool settings). */
+export async function startEmbedded(ctx: ServiceContext, browser: string, slots: number, env: NodeJS.ProcessEnv = {}): Promise<Service> {
   const started = performance.now();
   const cleanups = new Cleanups();
   const dir = await folder(ctx, `embedded-${browser}-c${slots}-`);
@@ -152,6 +152,7 @@ export async function startEmbedded(ctx: ServiceContext, browser: string, slots:
       ...baseEnv(tmp), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHOTFARM_DATA_DIR: path.join(dir, 'data'),
       SHOTFARM_BOOTSTRAP_KEY: api.key, SHOTFARM_BOOTSTRAP_CREDITS: String(CREDITS), SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
       SHOTFARM_AGENT_BROWSERS: browser, SHOTFARM_AGENT_SLOTS: String(slots), SHOTFARM_PRIVATE_TARGET_ALLOWLIST: ctx.siteHost,
+      ...env,
     },
   });
   cleanups.add(serve.name, () => serve.stop());

@@ -217,14 +217,17 @@ describe('the farm in distributed mode (shotfarm api + two shotfarm agent proces
     // Results by status (issue 18: finished / error), once per applied result; it was by outcome (applied / duplicate).
     expect(apiMetrics).to.match(/shotfarm_results_total\{status="finished"\} [1-9]/);
     const survivor = agentUrls[1] as string;
-    const health = await (await fetch(`${survivor}/healthz`)).json() as { status: string; node: { id: string; jobsDone: number } };
+    const health = await (await fetch(`${survivor}/healthz`)).json() as { status: string; node: { id: string; jobsDone: number; rssBytes: number } };
     expect(health.status).to.equal('ok');
     expect(health.node.id).to.equal('agent-b');
     expect(health.node.jobsDone).to.be.above(0);
+    // The agent process and its Chromium: well over the 10 MB of an empty process.
+    expect(health.node.rssBytes).to.be.a('number').and.above(10 * 1024 * 1024);
     const agentMetrics = await (await fetch(`${survivor}/metrics`)).text();
     expect(agentMetrics).to.match(/shotfarm_capture_duration_seconds_count\{browser="chrome",driver="playwright",outcome="finished"\} [1-9]/);
     expect(agentMetrics).to.match(/shotfarm_jobs_in_flight \d+/);
     expect(agentMetrics).to.match(/shotfarm_browser_pool_size\{pool="chrome"\} [1-9]/);
+    expect(agentMetrics).to.match(/shotfarm_node_resident_memory_bytes [1-9]\d{7,}/);
   });
 
   it('stores outputs in S3 and serves thumbnails from there', async () => {

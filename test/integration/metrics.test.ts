@@ -63,6 +63,8 @@ describe('metrics of the embedded service (shotfarm serve)', function () {
     expect(sampleSum(samples, 'shotfarm_capture_duration_seconds_count', { browser: 'chrome', driver: 'playwright', outcome: 'finished' })).to.be.at.least(1);
     expect(sampleSum(samples, 'shotfarm_jobs_in_flight')).to.equal(0);
     expect(samplesOf(samples, 'shotfarm_browser_pool_size').length).to.be.at.least(1);
+    // The tree of serve and its Chromium: well over the 10 MB of an empty node process.
+    expect(sampleSum(samples, 'shotfarm_node_resident_memory_bytes')).to.be.greaterThan(10 * 1024 * 1024);
   });
 
   it('counts results by status', () => {

@@ -117,9 +117,9 @@ describe('browser pool (fake driver)', function () {
     expect(driver.handles[0]!.closed).to.equal(true);
   });
 
-  it('closes idle browsers above min after idleTimeoutMs, and keeps min', async function () {
+  it('closes idle browsers beyond min after idleTimeoutMs; the warm minimum stays started, never closed and relaunched', async function () {
     const driver = new FakeBrowserDriver();
-    const p = pool(driver, { min: 1, max: 3, idleTimeoutMs: 100, evictionIntervalMs: 50 });
+    const p = pool(driver, { min: 1, max: 3, idleTimeoutMs: 100, evictionIntervalMs: 20 });
     await p.ready();
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -132,10 +132,69 @@ describe('browser pool (fake driver)', function () {
       await Promise.all(jobs);
     }
     await waitUntil(() => driver.live === 1, 5_000);
+    // Several timeouts more: the warm browser is kept, not dropped and relaunched at each eviction run.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(driver.launches).to.equal(3);
+    expect(driver.closes).to.equal(2);
     expect(driver.live).to.equal(1);
-    // generic-pool's evictor may drop the min lane too and start a fresh one: every other browser is closed.
-    expect(driver.closes).to.equal(driver.launches - 1);
-    expect(p.stats().size).to.equal(1);
+    expect(p.stats()).to.deep.include({ browsers: 1, size: 1, available: 1 });
+    const next = await p.use(async (handle) => handleOf(handle));
+    expect(next.closed).to.equal(false);
+    expect(driver.launches).to.equal(3); // the capture after idle took the warm browser: no launch
+  });
+
+  it('never closes a lent browser for idleness, however long its capture takes', async function () {
+    const driver = new FakeBrowserDriver();
+    const p = pool(driver, { min: 0, max: 2, idleTimeoutMs: 30, evictionIntervalMs: 10 });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let lent: FakeBrowserHandle | undefined;
+    const long = p.use(async (handle) => {
+      lent = handleOf(handle);
+      await released;
+      // Ten idle timeouts later the lent browser still captures.
+      return handle.capture(captureSpec('chrome', 'http://fake.test/'), new AbortController().signal);
+    });
+    try {
+      await waitUntil(() => lent !== undefined, 5_000);
+      await p.use(async () => undefined); // a second browser, idle from now on
+      expect(driver.launches).to.equal(2);
+      await waitUntil(() => driver.closes === 1, 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(lent!.closed).to.equal(false);
+      expect(driver.handles.find((h) => h !== lent)!.closed).to.equal(true);
+    } finally {
+      release();
+    }
+    expect((await long).images).to.have.length(1);
+    // Returned, it is idle like any other and closes after the timeout.
+    await waitUntil(() => driver.live === 0, 5_000);
+  });
+
+  it('with a warm minimum of 0, every browser closes after idling, and a capture after that launches one', async function () {
+    const driver = new FakeBrowserDriver();
+    const p = pool(driver, { min: 0, max: 2, idleTimeoutMs: 50, evictionIntervalMs: 10 });
+    await Promise.all([0, 1].map(() => p.use(() => new Promise((resolve) => setTimeout(resolve, 20)))));
+    expect(driver.launches).to.equal(2);
+    await waitUntil(() => driver.live === 0, 5_000);
+    expect(p.stats()).to.deep.include({ browsers: 0, size: 0 });
+    const out = await p.use((handle) => handle.capture(captureSpec('chrome', 'http://fake.test/'), new AbortController().signal));
+    expect(out.images).to.have.length(1);
+    expect(driver.launches).to.equal(3);
+  });
+
+  it('closes every idle browser of a burst in one eviction run (generic-pool looks at only 3 per run by default)', async function () {
+    const driver = new FakeBrowserDriver();
+    // One run 300 ms after the burst: all six are past the 10 ms timeout by then.
+    const p = pool(driver, { min: 0, max: 6, idleTimeoutMs: 10, evictionIntervalMs: 300 });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const jobs = Array.from({ length: 6 }, () => p.use(() => released));
+    await waitUntil(() => p.stats().borrowed === 6, 5_000);
+    release();
+    await Promise.all(jobs);
+    await waitUntil(() => driver.live < 6, 5_000);
+    expect(driver.live).to.equal(0);
   });
 
   it('close() closes every browser it launched', async function () {
@@ -153,6 +212,20 @@ describe('browser pool (fake driver)', function () {
     const p = pool(driver, { min: 1 });
     const error = await p.ready().then(() => null, (e: unknown) => e as Error);
     expect(error?.message).to.equal('chrome could not be started: no such binary');
+  });
+
+  it('launchFirst() with a warm minimum of 0 fails at the first failed launch, and the next capture uses the browser it started', async function () {
+    const driver = new FakeBrowserDriver();
+    const p = pool(driver, { min: 0, max: 2 });
+    await p.ready(); // min 0: starts nothing, so it cannot tell a browser that does not start
+    expect(driver.launches).to.equal(0);
+    driver.failNextLaunch = new Error('no such binary');
+    const error = await p.launchFirst().then(() => null, (e: unknown) => e as Error);
+    expect(error?.message).to.equal('chrome could not be started: no such binary');
+    await p.launchFirst();
+    const used = await p.use(async (handle) => handleOf(handle).id);
+    expect(used).to.equal(1);
+    expect(driver.launches).to.equal(1);
   });
 
   it('a hung capture ends when its job is aborted, and its lane comes back', async function () {
