@@ -48,8 +48,11 @@ build: node_modules/.package-lock.json ## install npm dependencies and compile t
 run: system-deps build ## install what is missing, build, start the embedded all-in-one service on :8080
 	node dist/api/cli.js serve
 
-lint: node_modules/.package-lock.json ## typescript-eslint, including the import layering of ARCHITECTURE.md
+# Prettier formats the code (its settings: .prettierrc.json; what it leaves alone: .prettierignore). `npx prettier
+# --write .` fixes what the check finds.
+lint: node_modules/.package-lock.json ## typescript-eslint (including the import layering of ARCHITECTURE.md), then the formatter check
 	npx eslint .
+	npx prettier --check .
 
 test-services: ## start Postgres and NATS (JetStream) for the tests when they are not running
 	@if ! pg_isready -q -h $(PG_SOCKET_DIR) 2>/dev/null; then \

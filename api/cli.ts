@@ -60,10 +60,12 @@ function configWith(overrides: Record<string, string | undefined>): Config {
   }
 }
 
-const integer = (min: number) => (value: string): number => {
-  if (!/^-?\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be a whole number of at least ${min}`);
-  return Number(value);
-};
+const integer =
+  (min: number) =>
+  (value: string): number => {
+    if (!/^-?\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be a whole number of at least ${min}`);
+    return Number(value);
+  };
 
 /**
  * Runs until SIGINT/SIGTERM, then stops the started parts in reverse order and exits 0. Returns that
@@ -84,11 +86,7 @@ function stopOnSignal(stoppers: (() => Promise<void>)[]): (reason: string) => Pr
 }
 
 function printWelcome(plane: ControlPlane, cfg: Config): void {
-  const lines = [
-    '',
-    `shotfarm is running at ${plane.url}`,
-    `  OpenAPI: ${plane.url}/api/v1/openapi.json (rendered at ${plane.url}/docs)`,
-  ];
+  const lines = ['', `shotfarm is running at ${plane.url}`, `  OpenAPI: ${plane.url}/api/v1/openapi.json (rendered at ${plane.url}/docs)`];
   // Said at start because it changes the answers' shape from the spec's.
   if (cfg.clientCompat !== 'spec') lines.push(`  Client compatibility: ${cfg.clientCompat} (SHOTFARM_CLIENT_COMPAT): a create of one screenshot answers an object, batch create the Batch object`);
   if (plane.bootstrapKey) {
@@ -106,7 +104,12 @@ const program = new Command('shotfarm').description('Self-hosted screenshot serv
  * The container of a control-plane process: its database, and the adapters core/di/adapters.ts picks from
  * the configuration (`serve` adds the browser driver of its embedded agent). close() closes them in reverse.
  */
-async function controlPlaneContainer(cfg: Config, log: ReturnType<typeof createLogger>, name: string, extra: Partial<AdapterCatalog> = {}): Promise<{ container: DependencyContainer; adapters: RegisteredAdapters; close(): Promise<void> }> {
+async function controlPlaneContainer(
+  cfg: Config,
+  log: ReturnType<typeof createLogger>,
+  name: string,
+  extra: Partial<AdapterCatalog> = {},
+): Promise<{ container: DependencyContainer; adapters: RegisteredAdapters; close(): Promise<void> }> {
   const container = newContainer();
   const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
   container.register(TOKENS.Db, { useValue: db });
@@ -121,38 +124,51 @@ async function controlPlaneContainer(cfg: Config, log: ReturnType<typeof createL
   };
 }
 
-program.command('serve').description('embedded all-in-one: API, in-process queue and a browser agent in one process').action(async () => {
-  const cfg = config();
-  const log = createLogger(cfg.logLevel);
-  const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-serve', driverAdapters);
-  // The agent warms its browsers before the API opens, so the first request finds a live node.
-  // One registry: the API's /metrics shows the embedded agent's captures too.
-  const metrics = new FarmMetrics();
-  const agent = createAgent(cfg, container, log, metrics.agentObservers(cfg.agent.driver));
-  metrics.watch({ inFlight: () => agent.status().inFlight, poolSizes: () => agent.poolSizes(), treeRss: () => agent.status().rssBytes ?? null });
-  await agent.start();
-  const plane = await startControlPlane(cfg, { generateBootstrapKey: true, container, logger: log, metrics });
-  adapters.assertResolved();
-  // Stopped in reverse: the agent drains first while the API still records its last results.
-  const stop = stopOnSignal([close, plane.stop, agent.stop.bind(agent)]);
-  // The one agent drained on request (POST /admin/nodes/drain): nothing would take jobs, so all stop.
-  void agent.drained.then(() => stop('drain request carried out'));
-  printWelcome(plane, cfg);
-});
+program
+  .command('serve')
+  .description('embedded all-in-one: API, in-process queue and a browser agent in one process')
+  .action(async () => {
+    const cfg = config();
+    const log = createLogger(cfg.logLevel);
+    const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-serve', driverAdapters);
+    // The agent warms its browsers before the API opens, so the first request finds a live node.
+    // One registry: the API's /metrics shows the embedded agent's captures too.
+    const metrics = new FarmMetrics();
+    const agent = createAgent(cfg, container, log, metrics.agentObservers(cfg.agent.driver));
+    metrics.watch({ inFlight: () => agent.status().inFlight, poolSizes: () => agent.poolSizes(), treeRss: () => agent.status().rssBytes ?? null });
+    await agent.start();
+    const plane = await startControlPlane(cfg, { generateBootstrapKey: true, container, logger: log, metrics });
+    adapters.assertResolved();
+    // Stopped in reverse: the agent drains first while the API still records its last results.
+    const stop = stopOnSignal([close, plane.stop, agent.stop.bind(agent)]);
+    // The one agent drained on request (POST /admin/nodes/drain): nothing would take jobs, so all stop.
+    void agent.drained.then(() => stop('drain request carried out'));
+    printWelcome(plane, cfg);
+  });
 
-program.command('api').description('control plane only (distributed mode: agents join over NATS)').action(async () => {
-  const cfg = config();
-  const log = createLogger(cfg.logLevel);
-  const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-api');
-  const plane = await startControlPlane(cfg, { generateBootstrapKey: false, container, logger: log });
-  adapters.assertResolved();
-  stopOnSignal([close, plane.stop]);
-  printWelcome(plane, cfg);
-});
+program
+  .command('api')
+  .description('control plane only (distributed mode: agents join over NATS)')
+  .action(async () => {
+    const cfg = config();
+    const log = createLogger(cfg.logLevel);
+    const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-api');
+    const plane = await startControlPlane(cfg, { generateBootstrapKey: false, container, logger: log });
+    adapters.assertResolved();
+    stopOnSignal([close, plane.stop]);
+    printWelcome(plane, cfg);
+  });
 
-const list = (v: string): string => v.split(',').map((x) => x.trim()).filter(Boolean).join(',');
+const list = (v: string): string =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .join(',');
 
-program.command('agent').description('a browser node: takes jobs from the farm over NATS (needs NATS_URL; S3_* for shared storage)')
+program
+  .command('agent')
+  .description('a browser node: takes jobs from the farm over NATS (needs NATS_URL; S3_* for shared storage)')
   .option('--browsers <list>', 'browsers this node offers (chrome,firefox,brave)', list)
   .option('--slots <n>', 'captures at once', integer(1))
   .option('--countries <list>', 'countries this node egresses from (fr,de)', list)
@@ -161,8 +177,11 @@ program.command('agent').description('a browser node: takes jobs from the farm o
   .action(async (opts: { browsers?: string; slots?: number; countries?: string; driver?: string; gridUrl?: string }) => {
     // Flags win over the environment; both go through the one configuration loader and its checks.
     const cfg = configWith({
-      SHOTFARM_AGENT_BROWSERS: opts.browsers, SHOTFARM_AGENT_SLOTS: opts.slots?.toString(), SHOTFARM_AGENT_COUNTRIES: opts.countries,
-      SHOTFARM_DRIVER: opts.driver, SELENIUM_GRID_URL: opts.gridUrl,
+      SHOTFARM_AGENT_BROWSERS: opts.browsers,
+      SHOTFARM_AGENT_SLOTS: opts.slots?.toString(),
+      SHOTFARM_AGENT_COUNTRIES: opts.countries,
+      SHOTFARM_DRIVER: opts.driver,
+      SELENIUM_GRID_URL: opts.gridUrl,
     });
     const problem = agentSettingsProblem(cfg);
     if (problem) {
@@ -196,29 +215,44 @@ async function withFarmRegistry(use: (registry: NodeRegistry) => Promise<void>):
   }
 }
 
-const nodesCommand = program.command('nodes').description('list the live nodes of the farm (reads the NATS registry)').action(() => withFarmRegistry(async (registry) => {
-  const nodes = await registry.list();
-  if (nodes.length === 0) process.stdout.write('no live nodes\n');
-  for (const n of nodes) {
-    process.stdout.write(`${n.id}\t${n.host}\t${n.browsers.map((b) => `${b.name} (${b.version}, ${b.driver})`).join(', ')}\tslots ${n.slots}\tin flight ${n.inFlight}\tdone ${n.jobsDone}\tfailures ${n.failures}\t${n.countries.join(',') || 'any country'}${n.draining ? '\tdraining' : ''}\n`);
-  }
-}));
+const nodesCommand = program
+  .command('nodes')
+  .description('list the live nodes of the farm (reads the NATS registry)')
+  .action(() =>
+    withFarmRegistry(async (registry) => {
+      const nodes = await registry.list();
+      if (nodes.length === 0) process.stdout.write('no live nodes\n');
+      for (const n of nodes) {
+        process.stdout.write(
+          `${n.id}\t${n.host}\t${n.browsers.map((b) => `${b.name} (${b.version}, ${b.driver})`).join(', ')}\tslots ${n.slots}\tin flight ${n.inFlight}\tdone ${n.jobsDone}\tfailures ${n.failures}\t${n.countries.join(',') || 'any country'}${n.draining ? '\tdraining' : ''}\n`,
+        );
+      }
+    }),
+  );
 
-for (const [name, drain] of [['drain', true], ['undrain', false]] as const) {
-  nodesCommand.command(name)
+for (const [name, drain] of [
+  ['drain', true],
+  ['undrain', false],
+] as const) {
+  nodesCommand
+    .command(name)
     .description(drain ? 'ask a node to take no new job, finish those in flight, then leave (its process exits 0)' : 'withdraw a drain request the node has not finished yet')
     .argument('<id>', 'the node id (first column of `shotfarm nodes`)')
-    .action((id: string) => withFarmRegistry(async (registry) => {
-      if (!(await registry.requestDrain(id, drain))) {
-        process.stderr.write(`shotfarm: no live node ${JSON.stringify(id)} (see shotfarm nodes)\n`);
-        process.exitCode = 1;
-        return;
-      }
-      process.stdout.write(drain ? `${id}: draining; it leaves once its jobs in flight have finished\n` : `${id}: drain withdrawn\n`);
-    }));
+    .action((id: string) =>
+      withFarmRegistry(async (registry) => {
+        if (!(await registry.requestDrain(id, drain))) {
+          process.stderr.write(`shotfarm: no live node ${JSON.stringify(id)} (see shotfarm nodes)\n`);
+          process.exitCode = 1;
+          return;
+        }
+        process.stdout.write(drain ? `${id}: draining; it leaves once its jobs in flight have finished\n` : `${id}: drain withdrawn\n`);
+      }),
+    );
 }
 
-program.command('capture').description('one capture on this machine with the farm\'s engine; writes the outputs (checks a browser machine)')
+program
+  .command('capture')
+  .description("one capture on this machine with the farm's engine; writes the outputs (checks a browser machine)")
   .argument('<url>', 'the page to capture')
   .option('-o, --output <file>', 'image file; html/pdf/video go beside it', 'capture.png')
   .option('--browser <name>', 'chrome, firefox or brave', 'chrome')
@@ -233,7 +267,15 @@ program.command('capture').description('one capture on this machine with the far
       process.exitCode = await captureOnce(cfg, url, { output: opts.output, options: { ...options, browser: opts.browser } }, (l) => process.stdout.write(`${l}\n`));
     } catch (err) {
       const fields = (err as { extra?: { fields?: Record<string, string[]> } }).extra?.fields;
-      process.stderr.write(`shotfarm: capture failed: ${fields ? Object.entries(fields).map(([k, v]) => `${k} ${v.join('; ')}`).join(', ') : (err as Error).message}\n`);
+      process.stderr.write(
+        `shotfarm: capture failed: ${
+          fields
+            ? Object.entries(fields)
+                .map(([k, v]) => `${k} ${v.join('; ')}`)
+                .join(', ')
+            : (err as Error).message
+        }\n`,
+      );
       process.exitCode = 1;
     }
   });
@@ -241,9 +283,8 @@ program.command('capture').description('one capture on this machine with the far
 const batch = program.command('batch').description('batch jobs: a file of URLs to a ZIP (talks to a running service over its API)');
 
 /** The options every batch command takes to reach the service. */
-const apiOptions = (command: Command): Command => command
-  .option('--api <url>', 'the API base URL (default: http://localhost:<PORT>)')
-  .option('--key <key>', 'API key (default: SHOTFARM_BOOTSTRAP_KEY, else <data dir>/bootstrap-key)');
+const apiOptions = (command: Command): Command =>
+  command.option('--api <url>', 'the API base URL (default: http://localhost:<PORT>)').option('--key <key>', 'API key (default: SHOTFARM_BOOTSTRAP_KEY, else <data dir>/bootstrap-key)');
 
 /** The service and key a batch command talks to; null (exit code 2, the reason on stderr) without a key. */
 function batchApi(opts: { api?: string; key?: string }): BatchApi | null {
@@ -275,10 +316,14 @@ async function runBatchCommand(what: string, opts: { api?: string; key?: string 
   }
 }
 
-apiOptions(batch.command('create').description('upload a list of URLs (one per line, or CSV/TSV with url and filename columns)')
-  .argument('<file>', 'the list')
-  .option('--wait', 'show progress until the batch is done')
-  .option('-o, --output <zip>', 'download the ZIP here when done (implies --wait)'))
+apiOptions(
+  batch
+    .command('create')
+    .description('upload a list of URLs (one per line, or CSV/TSV with url and filename columns)')
+    .argument('<file>', 'the list')
+    .option('--wait', 'show progress until the batch is done')
+    .option('-o, --output <zip>', 'download the ZIP here when done (implies --wait)'),
+)
   .allowUnknownOption(true)
   .allowExcessArguments(true)
   .action(async (file: string, opts: { wait?: boolean; output?: string; api?: string; key?: string }, command: Command) => {
@@ -286,20 +331,24 @@ apiOptions(batch.command('create').description('upload a list of URLs (one per l
     await runBatchCommand('batch failed', opts, (target) => runBatchCreate({ ...target, ...batchOutput, file, wait: opts.wait === true, output: opts.output ?? null, fields }));
   });
 
-apiOptions(batch.command('info').description('a batch\'s progress and status (the Batch as GET /batch/info answers it, one JSON line)')
-  .argument('<id>', 'the batch id', integer(1)))
-  .action((id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target) => runBatchInfo({ ...target, ...batchOutput }, id)));
+apiOptions(batch.command('info').description("a batch's progress and status (the Batch as GET /batch/info answers it, one JSON line)").argument('<id>', 'the batch id', integer(1))).action(
+  (id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target) => runBatchInfo({ ...target, ...batchOutput }, id)),
+);
 
-apiOptions(batch.command('cancel').description('cancel a batch: screenshots not captured yet end unpaid, those done are kept')
-  .argument('<id>', 'the batch id', integer(1)))
-  .action((id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target) => runBatchCancel({ ...target, ...batchOutput }, id)));
+apiOptions(batch.command('cancel').description('cancel a batch: screenshots not captured yet end unpaid, those done are kept').argument('<id>', 'the batch id', integer(1))).action(
+  (id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target) => runBatchCancel({ ...target, ...batchOutput }, id)),
+);
 
-apiOptions(batch.command('download').description('download a batch\'s ZIP (while it runs: what has finished so far)')
-  .argument('<id>', 'the batch id', integer(1))
-  .option('-o, --output <zip>', 'where the ZIP goes (default: batch-<id>.zip)')
-  .option('--wait', 'wait until the batch is done, showing progress, then download'))
-  .action((id: number, opts: { api?: string; key?: string; output?: string; wait?: boolean }) =>
-    runBatchCommand(`batch ${id}`, opts, (target) => runBatchDownload({ ...target, ...batchOutput }, id, { output: opts.output ?? null, wait: opts.wait === true })));
+apiOptions(
+  batch
+    .command('download')
+    .description("download a batch's ZIP (while it runs: what has finished so far)")
+    .argument('<id>', 'the batch id', integer(1))
+    .option('-o, --output <zip>', 'where the ZIP goes (default: batch-<id>.zip)')
+    .option('--wait', 'wait until the batch is done, showing progress, then download'),
+).action((id: number, opts: { api?: string; key?: string; output?: string; wait?: boolean }) =>
+  runBatchCommand(`batch ${id}`, opts, (target) => runBatchDownload({ ...target, ...batchOutput }, id, { output: opts.output ?? null, wait: opts.wait === true })),
+);
 
 /**
  * `--size page --pdf 1 --html` → {size: 'page', pdf: '1', html: '1'}: any create option as a flag. A name
@@ -332,18 +381,23 @@ function optionFlags(args: string[]): Record<string, string> {
   return out;
 }
 
-program.command('migrate').description('bring the database schema up to date').action(async () => {
-  const cfg = config();
-  const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
-  try {
-    const applied = await migrateLatest(db);
-    process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n');
-  } finally {
-    await db.destroy();
-  }
-});
+program
+  .command('migrate')
+  .description('bring the database schema up to date')
+  .action(async () => {
+    const cfg = config();
+    const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    try {
+      const applied = await migrateLatest(db);
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n');
+    } finally {
+      await db.destroy();
+    }
+  });
 
-program.command('settings').description('the value in force of every setting (from the environment, else its default), secrets masked')
+program
+  .command('settings')
+  .description('the value in force of every setting (from the environment, else its default), secrets masked')
   .option('--markdown', 'print the settings table of docs/operators.md (defaults and meanings) instead')
   .action((opts: { markdown?: boolean }) => {
     if (opts.markdown) {
@@ -361,13 +415,17 @@ program.command('settings').description('the value in force of every setting (fr
     }
   });
 
-program.command('options').description('the table of capture options of docs/api-clients.md (markdown), from the option table')
+program
+  .command('options')
+  .description('the table of capture options of docs/api-clients.md (markdown), from the option table')
   .action(() => {
     process.stdout.write(`${optionsMarkdownTable(CAPTURE_OPTIONS)}\n`);
   });
 
 const keys = program.command('keys').description('API keys');
-keys.command('create').description('create an API key; a new account unless --company is given')
+keys
+  .command('create')
+  .description('create an API key; a new account unless --company is given')
   .option('--credits <n>', 'opening credits of the new account', integer(0), 0)
   .option('--company <id>', 'add the key to this existing account', integer(1))
   .option('--name <name>', 'a name for the key', 'cli')
@@ -404,7 +462,9 @@ async function accountOf(db: ReturnType<typeof connectDatabase>, opts: { company
 /** The command line acting for an account, as its owner would through the API (no key of its own). */
 const operatorFor = (companyId: number): Caller => ({ companyId, apiKeyId: null, userId: null, credential: 'cli', roles: [] });
 
-keys.command('list').description('the live API keys of an account (never the secrets: their first characters)')
+keys
+  .command('list')
+  .description('the live API keys of an account (never the secrets: their first characters)')
   .option('--company <id>', 'the account id', integer(1))
   .option('--key <key>', 'the account that owns this API key')
   .action(async (opts: { company?: number; key?: string }) => {
@@ -422,7 +482,9 @@ keys.command('list').description('the live API keys of an account (never the sec
     }
   });
 
-keys.command('revoke').description('revoke an API key at once, by its id (from keys list); its screenshots keep their history')
+keys
+  .command('revoke')
+  .description('revoke an API key at once, by its id (from keys list); its screenshots keep their history')
   .argument('<id>', 'the key id', integer(1))
   .action(async (id: number) => {
     const cfg = config();
@@ -443,12 +505,13 @@ keys.command('revoke').description('revoke an API key at once, by its id (from k
   });
 
 const users = program.command('users').description('dashboard users');
-users.command('create')
+users
+  .command('create')
   .description('a dashboard user (on a new account unless --company is given); prints a one-time link to set its password and log in')
-  .requiredOption('--email <address>', 'the user\'s email, their login')
-  .option('--admin', 'with the admin role (GET /admin/*, the dashboard\'s admin pages)')
+  .requiredOption('--email <address>', "the user's email, their login")
+  .option('--admin', "with the admin role (GET /admin/*, the dashboard's admin pages)")
   .option('--company <id>', 'add the user to this existing account', integer(1))
-  .option('--name <name>', 'the user\'s name')
+  .option('--name <name>', "the user's name")
   .action(async (opts: { email: string; admin?: boolean; company?: number; name?: string }) => {
     const cfg = config();
     let email: string;
@@ -475,18 +538,24 @@ users.command('create')
       const created = await db.transaction(async (trx) => {
         const companyId = opts.company ?? (await createCompany(trx, { name: (opts.name ?? email).slice(0, 200), email }, 0, 'cli: users create')).id;
         // No password: the user sets one through the reset link below, which also verifies the email.
-        const [user] = await trx('users').insert({ company_id: companyId, email, name: opts.name ?? null, roles: JSON.stringify(roles), email_verified: false, signup_provider: 'cli' }).returning('id');
+        const [user] = await trx('users')
+          .insert({ company_id: companyId, email, name: opts.name ?? null, roles: JSON.stringify(roles), email_verified: false, signup_provider: 'cli' })
+          .returning('id');
         const userId = Number(user.id);
         return { userId, companyId, token: await issueOneTimeToken(trx, userId, 'reset_password', cfg.auth.resetTokenTtlSeconds) };
       });
-      process.stdout.write(`${JSON.stringify({ user_id: created.userId, company_id: created.companyId, email, roles, login_link: passwordResetLink(cfg.publicUrl, created.token), expires_in_seconds: cfg.auth.resetTokenTtlSeconds })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ user_id: created.userId, company_id: created.companyId, email, roles, login_link: passwordResetLink(cfg.publicUrl, created.token), expires_in_seconds: cfg.auth.resetTokenTtlSeconds })}\n`,
+      );
     } finally {
       await db.destroy();
     }
   });
 
 const credits = program.command('credits').description('account credits');
-credits.command('add').description('grant credits to an account (through the ledger)')
+credits
+  .command('add')
+  .description('grant credits to an account (through the ledger)')
   .requiredOption('--amount <n>', 'credits to add', integer(1))
   .option('--company <id>', 'the account id', integer(1))
   .option('--key <key>', 'the account that owns this API key')

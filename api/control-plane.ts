@@ -105,7 +105,9 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   const screenshots = new ScreenshotService(db, store, records, config, dispatcher);
   const recorder = new ResultRecorder(records, log);
   // One secret signs every link that works without an API key (a batch's zip_url, a webhook's image_url).
-  const linkSecret = createHash('sha256').update(`zip-links:${resolveJwtSecret(config)}`).digest('hex');
+  const linkSecret = createHash('sha256')
+    .update(`zip-links:${resolveJwtSecret(config)}`)
+    .digest('hex');
   const imageLinks = new ImageLinks(db, objects, linkSecret, config.publicUrl, config.imageUrlTtlSeconds);
   const apps = createAppServices({ registry: plugins, db, objects, config, screenshots: store, imageLinks, log });
   // A screenshot that ended has its app runs queued: start them now rather than at the runner's next poll.
@@ -117,7 +119,8 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   const batchLinks = new BatchLinks(db, objects, linkSecret, config.publicUrl, config.batch.zipUrlTtlSeconds, log);
   batches.onFinished(async (batch) => {
     const configIds = await apps.emitter.configsOfScreenshots({ batch_id: batch.id });
-    await apps.emitter.emit(Number(batch.company_id), configIds, { type: 'batch.finished', messageId: `msg_batch_finished_${batch.id}`, data: toBatchRecord(batch, batchLinks.zipUrl(batch)) })
+    await apps.emitter
+      .emit(Number(batch.company_id), configIds, { type: 'batch.finished', messageId: `msg_batch_finished_${batch.id}`, data: toBatchRecord(batch, batchLinks.zipUrl(batch)) })
       .catch((err: unknown) => log.error({ err, batchId: batch.id }, 'could not queue batch.finished'));
   });
   const crawls = new CrawlService(db, screenshots, queue, records, config, log);
@@ -151,8 +154,30 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   monitorSchedule.start();
 
   const app = buildApp({
-    config, db, log, jwt, rateLimiter, mailer: c.resolve(TOKENS.Mailer), screenshots, objects, events, registry, queue, metrics, batches, batchLinks, imageLinks, crawls, billing, apps, monitors, diffLinks,
-    readiness: [{ name: 'queue', check: () => queue.reachable() }, { name: 'storage', check: () => objects.reachable() }],
+    config,
+    db,
+    log,
+    jwt,
+    rateLimiter,
+    mailer: c.resolve(TOKENS.Mailer),
+    screenshots,
+    objects,
+    events,
+    registry,
+    queue,
+    metrics,
+    batches,
+    batchLinks,
+    imageLinks,
+    crawls,
+    billing,
+    apps,
+    monitors,
+    diffLinks,
+    readiness: [
+      { name: 'queue', check: () => queue.reachable() },
+      { name: 'storage', check: () => objects.reachable() },
+    ],
   });
   // Koa's callback settles its own errors (they become the error envelope), so nothing awaits its promise.
   const callback = app.callback();

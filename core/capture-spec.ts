@@ -63,16 +63,29 @@ export interface TrackerSpec {
   value_type: TrackerValueType;
 }
 
-export interface TrackerReturn { found: 0 | 1; shot: number; value?: string; name: string }
-export interface TrackerResult extends TrackerSpec { return: TrackerReturn[] }
+export interface TrackerReturn {
+  found: 0 | 1;
+  shot: number;
+  value?: string;
+  name: string;
+}
+export interface TrackerResult extends TrackerSpec {
+  return: TrackerReturn[];
+}
 
 export const PDF_FORMATS = ['a4', 'letter', 'legal'] as const;
 export type PdfFormat = (typeof PDF_FORMATS)[number];
 export const VIDEO_FORMATS = ['mp4', 'webm', 'gif'] as const;
 export type VideoFormat = (typeof VIDEO_FORMATS)[number];
 
-export interface HttpHeader { name: string; value: string }
-export interface Cookie { name: string; value: string }
+export interface HttpHeader {
+  name: string;
+  value: string;
+}
+export interface Cookie {
+  name: string;
+  value: string;
+}
 
 export interface DeviceEmulation {
   /** the catalogue name, or null when the device was described by width/height/scale/flags */

@@ -2,22 +2,50 @@ import ct from 'countries-and-timezones';
 import { continents, countries } from 'countries-list';
 
 /** What a country code resolves to when the request does not say otherwise. */
-export interface CountryDefaults { country: string; region: string; language: string; timezone: string }
+export interface CountryDefaults {
+  country: string;
+  region: string;
+  language: string;
+  timezone: string;
+}
 
 /**
  * Where the dataset lists several time zones for a country and none is named after its capital, the
  * zone most of its people live in. Also the few codes the time-zone dataset does not cover.
  */
 const PRIMARY_ZONE: Record<string, string> = {
-  AC: 'Atlantic/St_Helena', AQ: 'UTC', AU: 'Australia/Sydney', BR: 'America/Sao_Paulo', BV: 'UTC',
-  CA: 'America/Toronto', CD: 'Africa/Kinshasa', CN: 'Asia/Shanghai', EC: 'America/Guayaquil',
-  FM: 'Pacific/Pohnpei', KI: 'Pacific/Tarawa', KZ: 'Asia/Almaty', MH: 'Pacific/Majuro', MN: 'Asia/Ulaanbaatar',
-  MY: 'Asia/Kuala_Lumpur', NZ: 'Pacific/Auckland', PF: 'Pacific/Tahiti', PS: 'Asia/Hebron', TA: 'Atlantic/St_Helena',
-  TF: 'Indian/Kerguelen', UM: 'Pacific/Wake', US: 'America/New_York', VN: 'Asia/Ho_Chi_Minh', XK: 'Europe/Belgrade',
+  AC: 'Atlantic/St_Helena',
+  AQ: 'UTC',
+  AU: 'Australia/Sydney',
+  BR: 'America/Sao_Paulo',
+  BV: 'UTC',
+  CA: 'America/Toronto',
+  CD: 'Africa/Kinshasa',
+  CN: 'Asia/Shanghai',
+  EC: 'America/Guayaquil',
+  FM: 'Pacific/Pohnpei',
+  KI: 'Pacific/Tarawa',
+  KZ: 'Asia/Almaty',
+  MH: 'Pacific/Majuro',
+  MN: 'Asia/Ulaanbaatar',
+  MY: 'Asia/Kuala_Lumpur',
+  NZ: 'Pacific/Auckland',
+  PF: 'Pacific/Tahiti',
+  PS: 'Asia/Hebron',
+  TA: 'Atlantic/St_Helena',
+  TF: 'Indian/Kerguelen',
+  UM: 'Pacific/Wake',
+  US: 'America/New_York',
+  VN: 'Asia/Ho_Chi_Minh',
+  XK: 'Europe/Belgrade',
 };
 
 const asciiName = (s: string): string =>
-  s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[ .'-]/g, '_').toLowerCase();
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[ .'-]/g, '_')
+    .toLowerCase();
 
 function primaryZone(code: string, capital: string): string {
   const override = PRIMARY_ZONE[code];

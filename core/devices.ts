@@ -14,7 +14,11 @@ export interface DeviceProfile {
 }
 
 /** `iPhone 13 Pro Max landscape` → `iphone-13-pro-max-landscape`: a stable identifier safe in a URL. */
-const slug = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /**
  * The catalogue, derived from Playwright's maintained device descriptors (real devices' viewports,

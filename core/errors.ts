@@ -18,8 +18,7 @@ export class ApiError extends Error {
   }
 }
 
-export const validationError = (fields: FieldErrors, message = 'Invalid parameters'): ApiError =>
-  new ApiError(400, 'VALIDATION_ERROR', message, { fields });
+export const validationError = (fields: FieldErrors, message = 'Invalid parameters'): ApiError => new ApiError(400, 'VALIDATION_ERROR', message, { fields });
 
 /** A 400 about one field. */
 export const fieldError = (field: string, message: string): ApiError => validationError({ [field]: [message] });
@@ -34,8 +33,6 @@ export const notFound = (what = 'Resource'): ApiError => new ApiError(404, 'NOT_
 
 export const payloadTooLarge = (message = 'Request body too large'): ApiError => new ApiError(413, 'PAYLOAD_TOO_LARGE', message);
 
-export const rateLimited = (retryAfter: number): ApiError =>
-  new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', { retryAfter });
+export const rateLimited = (retryAfter: number): ApiError => new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', { retryAfter });
 
-export const serviceUnavailable = (message = 'Service temporarily unavailable'): ApiError =>
-  new ApiError(503, 'SERVICE_UNAVAILABLE', message);
+export const serviceUnavailable = (message = 'Service temporarily unavailable'): ApiError => new ApiError(503, 'SERVICE_UNAVAILABLE', message);

@@ -10,10 +10,16 @@ import { resolveFfmpegPath } from './video/ffmpeg-path.js';
  */
 export const driverAdapters: Pick<AdapterCatalog, 'browserDriver'> = {
   browserDriver: {
-    playwright: ({ config }) => new PlaywrightDriver({
-      chromiumPath: config.agent.chromiumPath, firefoxPath: config.agent.firefoxPath, ffmpegPath: resolveFfmpegPath(config.agent.ffmpegPath),
-      defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds, settleCapSeconds: config.agent.settleCapSeconds, pngEncoding: config.agent.pngEncoding, maxPageHeight: config.agent.maxPageHeight,
-    }),
+    playwright: ({ config }) =>
+      new PlaywrightDriver({
+        chromiumPath: config.agent.chromiumPath,
+        firefoxPath: config.agent.firefoxPath,
+        ffmpegPath: resolveFfmpegPath(config.agent.ffmpegPath),
+        defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds,
+        settleCapSeconds: config.agent.settleCapSeconds,
+        pngEncoding: config.agent.pngEncoding,
+        maxPageHeight: config.agent.maxPageHeight,
+      }),
     null: async ({ config }) => {
       const { NullDriver } = await import('./null/null-driver.js');
       const { delayMs, imagePath } = config.agent.nullDriver;
@@ -23,7 +29,10 @@ export const driverAdapters: Pick<AdapterCatalog, 'browserDriver'> = {
       const { SeleniumDriver } = await import('./selenium/selenium-driver.js');
       return new SeleniumDriver({
         ffmpegPath: resolveFfmpegPath(config.agent.ffmpegPath),
-        defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds, settleCapSeconds: config.agent.settleCapSeconds, pngEncoding: config.agent.pngEncoding, maxPageHeight: config.agent.maxPageHeight,
+        defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds,
+        settleCapSeconds: config.agent.settleCapSeconds,
+        pngEncoding: config.agent.pngEncoding,
+        maxPageHeight: config.agent.maxPageHeight,
       });
     },
   },

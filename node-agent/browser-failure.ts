@@ -51,7 +51,11 @@ const TLS_FAMILY = /^(ERR_CERT_|ERR_SSL_|ERR_BAD_SSL_|SEC_ERROR_|SSL_ERROR_|MOZI
 const TIMED_OUT = /Timeout \d+ms exceeded|the navigation did not finish before max_wait/;
 
 /** What the browser said of the page's navigation: its code, the cause it means, and the URL it names. */
-export interface BrowserError { code: string; cause: BrowserCause; url: string | null }
+export interface BrowserError {
+  code: string;
+  cause: BrowserCause;
+  url: string | null;
+}
 
 /** Reads the browser's failed navigation out of the drivers' warning, or null when there is none. */
 export function browserErrorOf(warnings: readonly string[]): BrowserError | null {
@@ -83,7 +87,12 @@ export async function browserFailure(output: CaptureOutput, spec: Pick<CaptureSp
   const at = endpointOf(said.url ?? requestedUrl) ?? endpointOf(requestedUrl);
   if (!at) return null;
   switch (said.cause) {
-    case 'tls_expired': case 'tls_not_yet_valid': case 'tls_wrong_host': case 'tls_self_signed': case 'tls_untrusted': case 'tls':
+    case 'tls_expired':
+    case 'tls_not_yet_valid':
+    case 'tls_wrong_host':
+    case 'tls_self_signed':
+    case 'tls_untrusted':
+    case 'tls':
       return certificateFailure(at, await probe(at).catch(() => null), said.cause, said.code);
     case 'unreachable': {
       // Firefox over WebDriver BiDi names no cause at all ("unknown error") for a refused certificate:

@@ -45,7 +45,11 @@ const evictionIntervalMs = (idleSeconds: number): number => Math.min(EVICTION_IN
 export class BrowserPools {
   private readonly pools = new Map<string, BrowserPool>();
 
-  constructor(private readonly driver: BrowserDriver, private readonly browsers: BrowserName[], private readonly settings: PoolSettings) {}
+  constructor(
+    private readonly driver: BrowserDriver,
+    private readonly browsers: BrowserName[],
+    private readonly settings: PoolSettings,
+  ) {}
 
   private variant(spec: Pick<CaptureSpec, 'browser' | 'dark'>): { key: string; launch: LaunchOptions; warm: boolean } {
     const launch: LaunchOptions = this.settings.gridUrl ? { gridUrl: this.settings.gridUrl } : {};

@@ -26,7 +26,7 @@ export function createEgressGuard(config: Config, log: Logger, options: AgentOpt
     // The guard listens on this machine's loopback, which the Grid's browsers on other machines cannot
     // reach, and WebDriver's manual proxy carries no credentials to tell the captures apart. Refusing to
     // start is the only way not to run captures unguarded.
-    throw new Error('the selenium driver cannot go through the egress guard: set SHOTFARM_ALLOW_PRIVATE_TARGETS=true (and guard the Grid\'s network) or use the playwright driver');
+    throw new Error("the selenium driver cannot go through the egress guard: set SHOTFARM_ALLOW_PRIVATE_TARGETS=true (and guard the Grid's network) or use the playwright driver");
   }
   return new EgressGuard({ allowlist: config.privateTargetAllowlist, ...(options.lookup ? { lookup: options.lookup } : {}) }, log);
 }
@@ -40,9 +40,33 @@ export function createAgent(config: Config, container: DependencyContainer, log:
   const guard = createEgressGuard(config, log, options);
   const driver = container.resolve(TOKENS.BrowserDriver);
   const browsers = a.browsers.filter((b) => driver.browsers().includes(b));
-  const pools = new BrowserPools(driver, browsers, { slots: a.slots, capturesPerBrowser: a.capturesPerBrowser, recycleAfterJobs: a.recycleAfterJobs, poolIdleSeconds: a.poolIdleSeconds, warmBrowsers: a.poolWarmBrowsers, bravePath: a.bravePath, gridUrl: a.seleniumGridUrl, egressProxy: guard ? () => guard.browserProxy() : null, onReplace: observers.browserReplaced });
+  const pools = new BrowserPools(driver, browsers, {
+    slots: a.slots,
+    capturesPerBrowser: a.capturesPerBrowser,
+    recycleAfterJobs: a.recycleAfterJobs,
+    poolIdleSeconds: a.poolIdleSeconds,
+    warmBrowsers: a.poolWarmBrowsers,
+    bravePath: a.bravePath,
+    gridUrl: a.seleniumGridUrl,
+    egressProxy: guard ? () => guard.browserProxy() : null,
+    onReplace: observers.browserReplaced,
+  });
   return new NodeAgent(
-    { nodeId: a.nodeId, browsers, slots: a.slots, countries: a.countries, driver: driver.kind, captureTimeoutSeconds: config.farm.captureTimeoutSeconds, heartbeatSeconds: config.farm.heartbeatSeconds },
-    pools, container.resolve(TOKENS.JobQueue), container.resolve(TOKENS.NodeRegistry), container.resolve(TOKENS.ObjectStore), log, observers.capture, guard,
+    {
+      nodeId: a.nodeId,
+      browsers,
+      slots: a.slots,
+      countries: a.countries,
+      driver: driver.kind,
+      captureTimeoutSeconds: config.farm.captureTimeoutSeconds,
+      heartbeatSeconds: config.farm.heartbeatSeconds,
+    },
+    pools,
+    container.resolve(TOKENS.JobQueue),
+    container.resolve(TOKENS.NodeRegistry),
+    container.resolve(TOKENS.ObjectStore),
+    log,
+    observers.capture,
+    guard,
   );
 }

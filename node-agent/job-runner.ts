@@ -25,7 +25,11 @@ const HARD_LIMIT_MARGIN_MS = 60_000;
 /** Long captures tell the queue they are alive this often, well inside any ack deadline (30 s+). */
 const WORKING_INTERVAL_MS = 10_000;
 
-export interface RunStats { done: number; failures: number; lastError: string }
+export interface RunStats {
+  done: number;
+  failures: number;
+  lastError: string;
+}
 
 /**
  * The agent's job handler: capture → store the outputs → publish the result → ack. A browser crash,
@@ -91,7 +95,7 @@ export class JobRunner {
       log.info({ attempt: ctl.attempt, browser: spec.browser, status: verdict.status, seconds }, 'capture attempt done; result published');
       return { kind: 'done' };
     } catch (err) {
-      const reason = err instanceof Error ? err.message.split('\n')[0] ?? err.message : String(err);
+      const reason = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
       this.stats.failures += 1;
       this.stats.lastError = reason;
       const outcome = afterFailure(reason, Date.now() - started, deadlineMs, ctl.attempt);

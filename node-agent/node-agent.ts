@@ -41,7 +41,9 @@ export class NodeAgent {
   private readonly treeRss = new TreeRssReader();
   private settleDrained!: () => void;
   /** Settles when the agent has drained on request: its owner then stops it (and the process exits 0). */
-  readonly drained = new Promise<void>((resolve) => { this.settleDrained = resolve; });
+  readonly drained = new Promise<void>((resolve) => {
+    this.settleDrained = resolve;
+  });
 
   constructor(
     private readonly opts: NodeAgentOptions,
@@ -54,8 +56,15 @@ export class NodeAgent {
     /** the SSRF guard captures go through; null when private targets are allowed */
     private readonly guard: EgressGuard | null = null,
   ) {
-    this.runner = new JobRunner((spec, signal) => pools.capture(spec, signal), queue, store,
-      { nodeId: opts.nodeId, host: os.hostname(), captureTimeoutSeconds: opts.captureTimeoutSeconds }, log, observe, guard);
+    this.runner = new JobRunner(
+      (spec, signal) => pools.capture(spec, signal),
+      queue,
+      store,
+      { nodeId: opts.nodeId, host: os.hostname(), captureTimeoutSeconds: opts.captureTimeoutSeconds },
+      log,
+      observe,
+      guard,
+    );
   }
 
   async start(): Promise<void> {

@@ -64,10 +64,22 @@ export async function captureOnce(config: Config, url: string, opts: OneOffOptio
     if (output.html !== null) write(`${base}.html`, output.html);
     if (output.pdf !== null) write(`${base}.pdf`, output.pdf);
     if (output.video !== null) write(`${base}.${output.video.format}`, output.video.data);
-    print(JSON.stringify({
-      status: verdict.status, ...(verdict.status === 'error' ? { error: verdict.error, error_cause: verdict.cause } : {}),
-      final_url: output.finalUrl, response_code: output.responseCode, browser: handle.info, warnings: output.warnings, files: written, timings: output.timings,
-    }, null, 2));
+    print(
+      JSON.stringify(
+        {
+          status: verdict.status,
+          ...(verdict.status === 'error' ? { error: verdict.error, error_cause: verdict.cause } : {}),
+          final_url: output.finalUrl,
+          response_code: output.responseCode,
+          browser: handle.info,
+          warnings: output.warnings,
+          files: written,
+          timings: output.timings,
+        },
+        null,
+        2,
+      ),
+    );
     return verdict.status === 'finished' ? 0 : 1;
   } finally {
     await handle.close();

@@ -20,9 +20,16 @@ export async function runAgent(config: Config, log: Logger): Promise<{ stop: () 
   if (problem) throw new Error(problem);
   const container = newContainer();
   // An agent never signs object links; the store still wants a secret, so it gets one of its own.
-  const adapters = await registerAdapters(container, config, {
-    ...gridAdapters(`shotfarm-agent-${config.agent.nodeId}`), ...objectStoreAdapters(objectLinkSecret(randomBytes(32).toString('hex'))), ...driverAdapters,
-  }, log);
+  const adapters = await registerAdapters(
+    container,
+    config,
+    {
+      ...gridAdapters(`shotfarm-agent-${config.agent.nodeId}`),
+      ...objectStoreAdapters(objectLinkSecret(randomBytes(32).toString('hex'))),
+      ...driverAdapters,
+    },
+    log,
+  );
   let agentRef: ReturnType<typeof createAgent> | null = null;
   const metrics = new FarmMetrics({ inFlight: () => agentRef?.status().inFlight ?? 0, poolSizes: () => agentRef?.poolSizes() ?? {}, treeRss: () => agentRef?.status().rssBytes ?? null });
   const agent = createAgent(config, container, log, metrics.agentObservers(config.agent.driver));
@@ -48,6 +55,6 @@ export function agentSettingsProblem(config: Config): string | null {
   if (!config.natsUrl) return 'an agent joins a farm over NATS: set NATS_URL (and S3_* for shared storage)';
   // Without S3 the outputs would land in this machine's data folder, where the control plane (another
   // process, often another machine) cannot serve them: every capture would end as a broken link.
-  if (!config.s3) return 'an agent stores its captures where the control plane reads them: set S3_ENDPOINT, S3_ACCESS_KEY and S3_SECRET_KEY (and S3_BUCKET) to the api\'s object storage';
+  if (!config.s3) return "an agent stores its captures where the control plane reads them: set S3_ENDPOINT, S3_ACCESS_KEY and S3_SECRET_KEY (and S3_BUCKET) to the api's object storage";
   return null;
 }

@@ -50,7 +50,10 @@ export async function removeStaleBrowserTemp(dir = os.tmpdir(), minAgeMs = MIN_A
   const removed: string[] = [];
   for (const full of candidates) {
     if (used.some((u) => u.includes(full))) continue;
-    await fs.rm(full, { recursive: true, force: true }).then(() => removed.push(full), () => undefined);
+    await fs.rm(full, { recursive: true, force: true }).then(
+      () => removed.push(full),
+      () => undefined,
+    );
   }
   return removed;
 }

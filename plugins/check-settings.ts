@@ -1,9 +1,7 @@
 import type { z } from 'zod';
 import type { AppPlugin } from './contract.js';
 
-export type SettingsCheck =
-  | { ok: true; settings: Record<string, unknown> }
-  | { ok: false; problems: { path: string; message: string }[] };
+export type SettingsCheck = { ok: true; settings: Record<string, unknown> } | { ok: false; problems: { path: string; message: string }[] };
 
 /**
  * A configuration's settings as its plugin's schema parses them (defaults filled in, unknown keys refused),

@@ -17,15 +17,32 @@ import { secretFields } from './secret-setting.js';
  */
 
 /** A real 2×2 PNG (red, green / blue, white): what the sample screenshot's image holds. */
-export const SAMPLE_PNG: Buffer = encodePng(2, 2, [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255]]);
+export const SAMPLE_PNG: Buffer = encodePng(2, 2, [
+  [255, 0, 0],
+  [0, 255, 0],
+  [0, 0, 255],
+  [255, 255, 255],
+]);
 export const SAMPLE_HTML: Buffer = Buffer.from('<!doctype html><html><head><title>Sample page</title></head><body><h1>Sample page</h1><p>Fresh bread daily from our bakery.</p></body></html>');
 
 /** A finished Screenshot record with the fields plugins read (id, url, status, browser, country, tag, created_at…). */
 export function sampleScreenshot(overrides: Partial<ScreenshotRecordData> = {}): ScreenshotRecordData {
   return {
-    id: 4242, status: 'finished', url: 'https://www.example.com/menu?day=1', final_url: 'https://www.example.com/menu?day=1',
-    response_code: 200, browser: 'chrome', country: 'us', tag: ['sample'], created_at: '2026-11-21T10:00:00.000Z', finished_at: '2026-11-21T10:00:02.000Z',
-    screen_width: 1280, screen_height: 800, apps: [], links: ['https://www.example.com/'], ...overrides,
+    id: 4242,
+    status: 'finished',
+    url: 'https://www.example.com/menu?day=1',
+    final_url: 'https://www.example.com/menu?day=1',
+    response_code: 200,
+    browser: 'chrome',
+    country: 'us',
+    tag: ['sample'],
+    created_at: '2026-11-21T10:00:00.000Z',
+    finished_at: '2026-11-21T10:00:02.000Z',
+    screen_width: 1280,
+    screen_height: 800,
+    apps: [],
+    links: ['https://www.example.com/'],
+    ...overrides,
   };
 }
 
@@ -127,8 +144,10 @@ export async function checkAppPlugin(plugin: AppPlugin, options: ContractCheckOp
   if (!options.noIo) {
     const aborted = new AbortController();
     aborted.abort(new Error('aborted by the contract kit'));
-    await assert.rejects(plugin.run(runContext(settings, { screenshot: options.screenshot, files: options.files, signal: aborted.signal })),
-      'run must reject when its signal is aborted (pass ctx.signal to every request)');
+    await assert.rejects(
+      plugin.run(runContext(settings, { screenshot: options.screenshot, files: options.files, signal: aborted.signal })),
+      'run must reject when its signal is aborted (pass ctx.signal to every request)',
+    );
   }
 
   let eventOutput: AppOutput | null = null;

@@ -75,7 +75,9 @@ export interface AppRunContext<S> {
 }
 
 /** The guarded HTTP(S) agents of a run: pass `agent(url.protocol)` to any HTTP client (node:http, minio…). */
-export interface AppEgress { agent(protocol: string): Agent }
+export interface AppEgress {
+  agent(protocol: string): Agent;
+}
 
 /** Events other than a screenshot's own run, for plugins that receive them (the webhook). */
 export type AppEventType = 'screenshot.finished' | 'screenshot.failed' | 'batch.finished' | 'crawl.finished' | 'app.upload.finished' | 'app.upload.failed' | 'monitor.changed';

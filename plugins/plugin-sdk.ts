@@ -5,4 +5,15 @@
 export * from './contract.js';
 export { secret } from './secret-setting.js';
 export { sendRequest, type SentResponse } from './http/send-request.js';
-export { checkAppPlugin, expectRunError, memoryFiles, runContext, sampleFiles, sampleScreenshot, SAMPLE_HTML, SAMPLE_PNG, type ContractCheckOptions, type ContractCheckResult } from './contract-kit.js';
+export {
+  checkAppPlugin,
+  expectRunError,
+  memoryFiles,
+  runContext,
+  sampleFiles,
+  sampleScreenshot,
+  SAMPLE_HTML,
+  SAMPLE_PNG,
+  type ContractCheckOptions,
+  type ContractCheckResult,
+} from './contract-kit.js';

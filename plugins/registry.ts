@@ -13,7 +13,13 @@ export class PluginRegistryError extends Error {
 const TYPE_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
 
 /** What `GET /app/types` answers for one plugin. */
-export interface AppTypeInfo { type: string; name: string; description: string; uploads: boolean; settings_schema: Record<string, unknown> }
+export interface AppTypeInfo {
+  type: string;
+  name: string;
+  description: string;
+  uploads: boolean;
+  settings_schema: Record<string, unknown>;
+}
 
 /**
  * The installed app plugins by type: the built-ins plus those named in SHOTFARM_PLUGINS. Built once at
@@ -27,9 +33,18 @@ export class AppRegistry {
     const problems: string[] = [];
     for (const [i, plugin] of plugins.entries()) {
       const label = typeof plugin?.type === 'string' && plugin.type.trim() !== '' ? `"${plugin.type}"` : `plugin #${i + 1}`;
-      if (typeof plugin?.type !== 'string' || plugin.type.trim() === '') { problems.push(`${label}: type is empty`); continue; }
-      if (!TYPE_PATTERN.test(plugin.type)) { problems.push(`${label}: type must be lower case letters, digits, - and _, starting with a letter`); continue; }
-      if (this.byType.has(plugin.type)) { problems.push(`${label}: type is declared twice`); continue; }
+      if (typeof plugin?.type !== 'string' || plugin.type.trim() === '') {
+        problems.push(`${label}: type is empty`);
+        continue;
+      }
+      if (!TYPE_PATTERN.test(plugin.type)) {
+        problems.push(`${label}: type must be lower case letters, digits, - and _, starting with a letter`);
+        continue;
+      }
+      if (this.byType.has(plugin.type)) {
+        problems.push(`${label}: type is declared twice`);
+        continue;
+      }
       if (typeof plugin.name !== 'string' || plugin.name.trim() === '') problems.push(`${label}: name is empty`);
       if (!(plugin.settingsSchema instanceof z.ZodObject)) problems.push(`${label}: settingsSchema is not a zod object schema`);
       if (typeof plugin.run !== 'function') problems.push(`${label}: run is not a function`);
@@ -54,9 +69,11 @@ export class AppRegistry {
 
   describe(): AppTypeInfo[] {
     return [...this.byType.values()].map((p) => ({
-      type: p.type, name: p.name, description: p.description, uploads: p.uploads,
+      type: p.type,
+      name: p.name,
+      description: p.description,
+      uploads: p.uploads,
       settings_schema: z.toJSONSchema(p.settingsSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
     }));
   }
 }
-

@@ -3,7 +3,12 @@ import { fieldError, notFound } from '../../core/errors.js';
 import { recordCredit } from './ledger.js';
 import { lockCompany } from './lock-company.js';
 
-export interface CreditChange { company_id: number; delta: number; balance: number; reason: string }
+export interface CreditChange {
+  company_id: number;
+  delta: number;
+  balance: number;
+  reason: string;
+}
 
 /**
  * An admin grants (positive) or removes (negative) credits of an account, through the ledger. The ledger

@@ -11,7 +11,15 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-export interface ApiKeyRow { id: number; company_id: number; user_id: number | null; name: string | null; key_prefix: string; created_at: Date; revoked_at: Date | null }
+export interface ApiKeyRow {
+  id: number;
+  company_id: number;
+  user_id: number | null;
+  name: string | null;
+  key_prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
 
 /** Stores a key (hashed) for a company and returns its row; the key itself is never stored. */
 export async function insertApiKey(db: Db, companyId: number, key: string, name: string | null, userId: number | null = null): Promise<ApiKeyRow> {
@@ -22,7 +30,10 @@ export async function insertApiKey(db: Db, companyId: number, key: string, name:
 }
 
 /** A live key and the roles of the user it belongs to (none for an account-level key). */
-export interface KeyHolder { key: ApiKeyRow & { last_used_at: Date | string | null }; roles: string[] }
+export interface KeyHolder {
+  key: ApiKeyRow & { last_used_at: Date | string | null };
+  roles: string[];
+}
 
 /**
  * The live key row for a presented key, with its user's roles, in one query (every API request
@@ -30,9 +41,12 @@ export interface KeyHolder { key: ApiKeyRow & { last_used_at: Date | string | nu
  */
 export async function findApiKey(db: Db, key: string): Promise<KeyHolder | null> {
   if (key.length < 16 || key.length > 256) return null;
-  const row = await db('api_keys as k').leftJoin('users as u', 'u.id', 'k.user_id')
-    .where({ 'k.key_hash': hashApiKey(key) }).whereNull('k.revoked_at')
-    .first('k.id', 'k.company_id', 'k.user_id', 'k.name', 'k.key_prefix', 'k.created_at', 'k.revoked_at', 'k.last_used_at', 'u.roles as user_roles') as (KeyHolder['key'] & { user_roles: string[] | null }) | undefined;
+  const row = (await db('api_keys as k')
+    .leftJoin('users as u', 'u.id', 'k.user_id')
+    .where({ 'k.key_hash': hashApiKey(key) })
+    .whereNull('k.revoked_at')
+    .first('k.id', 'k.company_id', 'k.user_id', 'k.name', 'k.key_prefix', 'k.created_at', 'k.revoked_at', 'k.last_used_at', 'u.roles as user_roles')) as
+    (KeyHolder['key'] & { user_roles: string[] | null }) | undefined;
   if (!row) return null;
   const { user_roles: roles, ...keyRow } = row;
   return { key: keyRow, roles: roles ?? [] };

@@ -15,7 +15,9 @@ export async function ensureBootstrapKey(db: Db, config: Config, opts: { generat
   if (await findApiKey(db, key)) return key;
   const company = await createCompany(db, { name: 'Bootstrap account' }, config.bootstrapCredits, 'bootstrap credits');
   // The operator's key acts as an admin user, so it can see the farm (GET /admin/nodes).
-  const [admin] = await db('users').insert({ company_id: company.id, email: `admin+${company.id}@shotfarm.local`, name: 'Operator', roles: JSON.stringify(['user', 'admin']), email_verified: true, signup_provider: 'bootstrap' }).returning('id');
+  const [admin] = await db('users')
+    .insert({ company_id: company.id, email: `admin+${company.id}@shotfarm.local`, name: 'Operator', roles: JSON.stringify(['user', 'admin']), email_verified: true, signup_provider: 'bootstrap' })
+    .returning('id');
   await insertApiKey(db, company.id, key, 'bootstrap', Number(admin.id));
   return key;
 }

@@ -1,12 +1,20 @@
 import type { Db } from '../../core/db/connect.js';
 import { recordCredit } from './ledger.js';
 
-export interface CompanyRow { id: number; name: string; email: string; balance: number; created_at: Date }
+export interface CompanyRow {
+  id: number;
+  name: string;
+  email: string;
+  balance: number;
+  created_at: Date;
+}
 
 /** Creates a company (an account) and grants its opening credits through the ledger. */
 export async function createCompany(db: Db, company: { name: string; email?: string }, credits: number, reason = 'opening balance'): Promise<CompanyRow> {
   return db.transaction(async (trx) => {
-    const [row] = await trx('companies').insert({ name: company.name, email: company.email ?? '', balance: 0 }).returning('*');
+    const [row] = await trx('companies')
+      .insert({ name: company.name, email: company.email ?? '', balance: 0 })
+      .returning('*');
     const created = row as CompanyRow;
     if (credits > 0) created.balance = (await recordCredit(trx, { companyId: created.id, delta: credits, reason })) ?? 0;
     return created;

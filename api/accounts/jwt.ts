@@ -6,7 +6,12 @@ import { decodeJwt, jwtVerify, SignJWT } from 'jose';
  * POST /admin/impersonate); `sessionVersion` is the user's session version when the token was signed: a
  * password reset raises it, and a token with an older one is refused.
  */
-export interface SessionClaims { userId: number; companyId: number; impersonatedBy: number | null; sessionVersion?: number }
+export interface SessionClaims {
+  userId: number;
+  companyId: number;
+  impersonatedBy: number | null;
+  sessionVersion?: number;
+}
 
 const ISSUER = 'shotfarm';
 const ALGORITHM = 'HS256';
@@ -17,7 +22,10 @@ const DEFAULT_TTL_SECONDS = 7 * 24 * 3600;
 export class JwtService {
   private readonly key: Uint8Array;
 
-  constructor(secret: string, private readonly ttlSeconds = DEFAULT_TTL_SECONDS) {
+  constructor(
+    secret: string,
+    private readonly ttlSeconds = DEFAULT_TTL_SECONDS,
+  ) {
     this.key = new TextEncoder().encode(secret);
   }
 

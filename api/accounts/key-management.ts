@@ -5,7 +5,15 @@ import { generateApiKey, insertApiKey } from './api-keys.js';
 import { lockCompany } from './lock-company.js';
 
 /** An API key as the account sees it: never the secret, only its first characters to recognise it. */
-export interface ApiKeyInfo { id: number; name: string | null; prefix: string; user_id: number | null; created_at: string; last_used_at: string | null; current: boolean }
+export interface ApiKeyInfo {
+  id: number;
+  name: string | null;
+  prefix: string;
+  user_id: number | null;
+  created_at: string;
+  last_used_at: string | null;
+  current: boolean;
+}
 
 /**
  * 100 live keys per account: far more than one key per integration needs, and a bound on what a leaked

@@ -7,10 +7,7 @@ import { lockCompany } from './lock-company.js';
  * unique (screenshot_id, reason) makes a second debit of the same screenshot impossible.
  * Returns the new balance, or null when this screenshot was already charged for this reason.
  */
-export async function recordCredit(
-  trx: Knex.Transaction,
-  entry: { companyId: number; delta: number; reason: string; screenshotId?: number },
-): Promise<number | null> {
+export async function recordCredit(trx: Knex.Transaction, entry: { companyId: number; delta: number; reason: string; screenshotId?: number }): Promise<number | null> {
   if (entry.screenshotId !== undefined) {
     const done = await trx('credit_ledger').where({ screenshot_id: entry.screenshotId, reason: entry.reason }).first('id');
     if (done) return null;
@@ -22,7 +19,11 @@ export async function recordCredit(
   const delta = balanceAfter - Number(company.balance);
   await trx('companies').where({ id: entry.companyId }).update({ balance: balanceAfter });
   await trx('credit_ledger').insert({
-    company_id: entry.companyId, delta, balance_after: balanceAfter, reason: entry.reason, screenshot_id: entry.screenshotId ?? null,
+    company_id: entry.companyId,
+    delta,
+    balance_after: balanceAfter,
+    reason: entry.reason,
+    screenshot_id: entry.screenshotId ?? null,
   });
   return balanceAfter;
 }

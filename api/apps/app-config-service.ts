@@ -10,21 +10,44 @@ const APP_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 /** Matches the column (app_configs.name is varchar 200). */
 const MAX_NAME = 200;
 
-export interface AppConfigRow { id: number; company_id: number; app_id: string; type: string; name: string; settings: Record<string, unknown>; created_at: Date | string; updated_at: Date | string }
+export interface AppConfigRow {
+  id: number;
+  company_id: number;
+  app_id: string;
+  type: string;
+  name: string;
+  settings: Record<string, unknown>;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
 
-export interface AppConfigInput { app_id?: unknown; type?: unknown; name?: unknown; settings?: unknown }
+export interface AppConfigInput {
+  app_id?: unknown;
+  type?: unknown;
+  name?: unknown;
+  settings?: unknown;
+}
 
 /** The spec's app configuration: `{id, app_id, type, name, settings (secrets masked), created_at}`. */
 export function toAppConfigRecord(row: AppConfigRow, codec: AppSettingsCodec): Record<string, unknown> {
   return {
-    id: Number(row.id), app_id: row.app_id, type: row.type, name: row.name, settings: codec.mask(row.type, row.settings),
-    created_at: new Date(row.created_at).toISOString(), updated_at: new Date(row.updated_at).toISOString(),
+    id: Number(row.id),
+    app_id: row.app_id,
+    type: row.type,
+    name: row.name,
+    settings: codec.mask(row.type, row.settings),
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
   };
 }
 
 /** App configurations of an account: validated by the plugin's schema, secrets sealed before they are stored. */
 export class AppConfigService {
-  constructor(private readonly db: Db, private readonly registry: AppRegistry, private readonly codec: AppSettingsCodec) {}
+  constructor(
+    private readonly db: Db,
+    private readonly registry: AppRegistry,
+    private readonly codec: AppSettingsCodec,
+  ) {}
 
   async list(caller: Caller, limit: number, offset: number): Promise<AppConfigRow[]> {
     return this.db('app_configs').where({ company_id: caller.companyId, hidden: false }).orderBy('id', 'desc').limit(limit).offset(offset);
@@ -42,11 +65,13 @@ export class AppConfigService {
     const type = this.type(input.type, fields);
     const name = this.name(input.name, type, fields);
     const settings = type === null ? null : this.settings(type, input.settings ?? {}, fields);
-    if (appId !== null && await this.db('app_configs').where({ company_id: caller.companyId, app_id: appId }).first('id')) {
+    if (appId !== null && (await this.db('app_configs').where({ company_id: caller.companyId, app_id: appId }).first('id'))) {
       (fields.app_id ??= []).push(`"${appId}" is already used by another app configuration of this account`);
     }
     if (Object.keys(fields).length > 0 || appId === null || type === null || settings === null) throw validationError(fields);
-    const [row] = await this.db('app_configs').insert({ company_id: caller.companyId, app_id: appId, type, name, settings: JSON.stringify(this.codec.seal(type, settings)) }).returning('*');
+    const [row] = await this.db('app_configs')
+      .insert({ company_id: caller.companyId, app_id: appId, type, name, settings: JSON.stringify(this.codec.seal(type, settings)) })
+      .returning('*');
     return row as AppConfigRow;
   }
 
@@ -62,13 +87,19 @@ export class AppConfigService {
       const incoming = isObject(input.settings) ? this.codec.keepUnchangedSecrets(current.type, input.settings, this.codec.open(current.type, current.settings)) : input.settings;
       settings = this.settings(current.type, incoming, fields);
     }
-    if (appId !== null && appId !== current.app_id && await this.db('app_configs').where({ company_id: caller.companyId, app_id: appId }).first('id')) {
+    if (appId !== null && appId !== current.app_id && (await this.db('app_configs').where({ company_id: caller.companyId, app_id: appId }).first('id'))) {
       (fields.app_id ??= []).push(`"${appId}" is already used by another app configuration of this account`);
     }
     if (Object.keys(fields).length > 0 || settings === null) throw validationError(fields);
-    const [row] = await this.db('app_configs').where({ id, company_id: caller.companyId }).update({
-      app_id: appId, name, settings: JSON.stringify(this.codec.seal(current.type, settings)), updated_at: this.db.fn.now(),
-    }).returning('*');
+    const [row] = await this.db('app_configs')
+      .where({ id, company_id: caller.companyId })
+      .update({
+        app_id: appId,
+        name,
+        settings: JSON.stringify(this.codec.seal(current.type, settings)),
+        updated_at: this.db.fn.now(),
+      })
+      .returning('*');
     return row as AppConfigRow;
   }
 

@@ -13,7 +13,12 @@ import type { AppSettingsCodec } from './app-settings-codec.js';
 export class AppEventEmitter {
   private wake: () => void = () => undefined;
 
-  constructor(private readonly db: Db, private readonly registry: AppRegistry, private readonly codec: AppSettingsCodec, private readonly log: Logger) {}
+  constructor(
+    private readonly db: Db,
+    private readonly registry: AppRegistry,
+    private readonly codec: AppSettingsCodec,
+    private readonly log: Logger,
+  ) {}
 
   /** The runner calls this so that queued events start at once. */
   onQueued(wake: () => void): void {
@@ -22,7 +27,10 @@ export class AppEventEmitter {
 
   async emit(companyId: number, configIds: readonly number[], event: { type: AppEventType; messageId: string; data: Record<string, unknown> }): Promise<number> {
     if (configIds.length === 0) return 0;
-    const configs = await this.db('app_configs').where({ company_id: companyId }).whereIn('id', [...new Set(configIds)]).select('id', 'type', 'settings');
+    const configs = await this.db('app_configs')
+      .where({ company_id: companyId })
+      .whereIn('id', [...new Set(configIds)])
+      .select('id', 'type', 'settings');
     const rows: Record<string, unknown>[] = [];
     for (const config of configs) {
       const plugin = this.registry.get(config.type);
@@ -43,8 +51,11 @@ export class AppEventEmitter {
 
   /** Configurations attached (through runs) to any screenshot matching `where` (a batch's, a crawl's, one screenshot). */
   async configsOfScreenshots(where: { batch_id?: number; crawl_id?: number; id?: number }): Promise<number[]> {
-    const ids = await this.db('app_runs as r').join('screenshots as s', 's.id', 'r.screenshot_id')
-      .where(Object.fromEntries(Object.entries(where).map(([k, v]) => [`s.${k}`, v]))).distinct('r.app_config_id').pluck('r.app_config_id');
+    const ids = await this.db('app_runs as r')
+      .join('screenshots as s', 's.id', 'r.screenshot_id')
+      .where(Object.fromEntries(Object.entries(where).map(([k, v]) => [`s.${k}`, v])))
+      .distinct('r.app_config_id')
+      .pluck('r.app_config_id');
     return ids.map(Number);
   }
 
@@ -56,4 +67,3 @@ export class AppEventEmitter {
     }
   }
 }
-

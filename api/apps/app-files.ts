@@ -13,10 +13,18 @@ const appKind = (kind: string): AppFile['kind'] => (kind === 'image' || kind ===
 /** Read access to one screenshot's stored outputs, and nothing else of the store. */
 export async function screenshotAppFiles(db: Db, objects: ObjectStore, screenshotId: number): Promise<AppFiles> {
   const rows = await db('screenshot_files').where({ screenshot_id: screenshotId }).select('kind', 'shot', 'storage_key', 'content_type', 'size_bytes');
-  const entries = rows.map((r) => ({
-    key: r.storage_key as string,
-    file: { kind: appKind(r.kind), shot: appKind(r.kind) === 'image' ? Number(r.shot) : null, contentType: r.content_type, size: Number(r.size_bytes), extension: extensionOf(r.content_type, r.storage_key) } as AppFile,
-  })).sort((a, b) => KIND_ORDER[a.file.kind] - KIND_ORDER[b.file.kind] || (a.file.shot ?? 0) - (b.file.shot ?? 0));
+  const entries = rows
+    .map((r) => ({
+      key: r.storage_key as string,
+      file: {
+        kind: appKind(r.kind),
+        shot: appKind(r.kind) === 'image' ? Number(r.shot) : null,
+        contentType: r.content_type,
+        size: Number(r.size_bytes),
+        extension: extensionOf(r.content_type, r.storage_key),
+      } as AppFile,
+    }))
+    .sort((a, b) => KIND_ORDER[a.file.kind] - KIND_ORDER[b.file.kind] || (a.file.shot ?? 0) - (b.file.shot ?? 0));
   const keyOf = (file: AppFile): string => {
     const entry = entries.find((e) => e.file === file || (e.file.kind === file.kind && e.file.shot === file.shot));
     if (!entry) throw new Error(`the screenshot has no ${file.kind} output`);

@@ -8,22 +8,37 @@ import type { Db } from '../../core/db/connect.js';
  */
 export type AppJobTable = 'app_runs' | 'app_events';
 
-export interface ClaimedJob { table: AppJobTable; id: number; attempts: number; appConfigId: number; companyId: number; row: Record<string, unknown> }
+export interface ClaimedJob {
+  table: AppJobTable;
+  id: number;
+  attempts: number;
+  appConfigId: number;
+  companyId: number;
+  row: Record<string, unknown>;
+}
 
 export class AppJobQueue {
   constructor(private readonly db: Db) {}
 
   async claim(table: AppJobTable, limit: number, leaseSeconds: number): Promise<ClaimedJob[]> {
     if (limit <= 0) return [];
-    const result = await this.db.raw(`
+    const result = await this.db.raw(
+      `
       UPDATE ${table} SET status = 'processing', attempts = attempts + 1, lease_until = now() + (? * interval '1 second'), updated_at = now()
       WHERE id IN (
         SELECT id FROM ${table}
         WHERE (status = 'queued' AND next_attempt_at <= now()) OR (status = 'processing' AND lease_until < now())
         ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
-      RETURNING *`, [leaseSeconds, limit]);
+      RETURNING *`,
+      [leaseSeconds, limit],
+    );
     return (result.rows as Record<string, unknown>[]).map((row) => ({
-      table, id: Number(row.id), attempts: Number(row.attempts), appConfigId: Number(row.app_config_id), companyId: Number(row.company_id), row,
+      table,
+      id: Number(row.id),
+      attempts: Number(row.attempts),
+      appConfigId: Number(row.app_config_id),
+      companyId: Number(row.company_id),
+      row,
     }));
   }
 
@@ -35,7 +50,11 @@ export class AppJobQueue {
   }
 
   async finish(job: ClaimedJob, outcome: { output_url?: string; output_data?: Record<string, unknown> | null }): Promise<boolean> {
-    const values: Record<string, unknown> = { status: 'finished', error: '', output_data: outcome.output_data === undefined || outcome.output_data === null ? null : JSON.stringify(outcome.output_data) };
+    const values: Record<string, unknown> = {
+      status: 'finished',
+      error: '',
+      output_data: outcome.output_data === undefined || outcome.output_data === null ? null : JSON.stringify(outcome.output_data),
+    };
     if (job.table === 'app_runs') values.output_url = outcome.output_url ?? '';
     return this.settle(job, values);
   }
@@ -51,12 +70,14 @@ export class AppJobQueue {
 
   /** Gives a job back untouched (the service is stopping): the attempt does not count. */
   async release(job: ClaimedJob): Promise<void> {
-    await this.db(job.table).where({ id: job.id, status: 'processing', attempts: job.attempts })
+    await this.db(job.table)
+      .where({ id: job.id, status: 'processing', attempts: job.attempts })
       .update({ status: 'queued', attempts: job.attempts - 1, lease_until: null, next_attempt_at: this.db.fn.now() });
   }
 
   private async settle(job: ClaimedJob, values: Record<string, unknown>): Promise<boolean> {
-    const changed = await this.db(job.table).where({ id: job.id, status: 'processing', attempts: job.attempts })
+    const changed = await this.db(job.table)
+      .where({ id: job.id, status: 'processing', attempts: job.attempts })
       .update({ ...values, lease_until: null, updated_at: this.db.fn.now() });
     return Number(changed) > 0;
   }

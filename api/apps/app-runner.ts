@@ -47,10 +47,20 @@ export class AppRunner {
   private wakeUp: () => void = () => undefined;
   private loopDone: Promise<void> | null = null;
 
-  constructor(private readonly deps: {
-    db: Db; objects: ObjectStore; registry: AppRegistry; codec: AppSettingsCodec; emitter: AppEventEmitter; screenshots: ScreenshotStore; imageLinks: ImageLinks;
-    config: AppsConfig; egress: AppEgress; log: Logger;
-  }) {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      objects: ObjectStore;
+      registry: AppRegistry;
+      codec: AppSettingsCodec;
+      emitter: AppEventEmitter;
+      screenshots: ScreenshotStore;
+      imageLinks: ImageLinks;
+      config: AppsConfig;
+      egress: AppEgress;
+      log: Logger;
+    },
+  ) {
     this.jobs = new AppJobQueue(deps.db);
     deps.emitter.onQueued(() => this.wake());
   }
@@ -111,7 +121,8 @@ export class AppRunner {
       if (free <= 0 || this.stopping.signal.aborted) break;
       for (const job of await this.jobs.claim(table, free, lease)) {
         claimed++;
-        const running: Promise<void> = this.execute(job).catch((err: unknown) => this.deps.log.error({ err, job: job.id, table }, 'app job failed unexpectedly'))
+        const running: Promise<void> = this.execute(job)
+          .catch((err: unknown) => this.deps.log.error({ err, job: job.id, table }, 'app job failed unexpectedly'))
           .finally(() => {
             this.inFlight.delete(running);
             this.wakeUp();
@@ -132,7 +143,8 @@ export class AppRunner {
     try {
       if (!plugin) throw new NotRunnable(`the app type "${config.type}" is not installed on this service`);
       const checked = checkSettings(plugin, this.openSettings(config.type, config.settings));
-      if (!checked.ok) throw new NotRunnable(`the app's settings are no longer valid for ${config.type}: ${checked.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ')}; update them`);
+      if (!checked.ok)
+        throw new NotRunnable(`the app's settings are no longer valid for ${config.type}: ${checked.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ')}; update them`);
       const base = { settings: checked.settings, signal, log: appLogger(log), egress: this.deps.egress, attempt: job.attempts };
       let output: AppOutput;
       if (job.table === 'app_runs') {
@@ -141,7 +153,10 @@ export class AppRunner {
         const files = await screenshotAppFiles(this.deps.db, this.deps.objects, job.row.screenshot_id as number);
         const hasImage = files.list().some((f) => f.kind === 'image');
         output = await plugin.run({
-          ...base, screenshot, files, filename: (file, template) => appFilename(screenshot, file, String(job.row.filename ?? ''), template),
+          ...base,
+          screenshot,
+          files,
+          filename: (file, template) => appFilename(screenshot, file, String(job.row.filename ?? ''), template),
           imageUrl: () => (hasImage ? this.deps.imageLinks.url(screenshot.id) : null),
         });
       } else {
@@ -164,12 +179,12 @@ export class AppRunner {
       await this.jobs.release(job);
       return;
     }
-    const failure = err instanceof NotRunnable ? { message: err.message, retryable: false } : failureOf(signal.aborted ? signal.reason ?? err : err);
+    const failure = err instanceof NotRunnable ? { message: err.message, retryable: false } : failureOf(signal.aborted ? (signal.reason ?? err) : err);
     const last = !failure.retryable || job.attempts >= this.deps.config.maxAttempts;
     if (last) {
       const message = failure.retryable ? `${failure.message} (gave up after ${job.attempts} attempts)` : failure.message;
       log.warn({ attempt: job.attempts, error: failure.message }, 'app job failed');
-      if (await this.jobs.fail(job, message) && plugin) await this.afterUpload(job, plugin, 'failed');
+      if ((await this.jobs.fail(job, message)) && plugin) await this.afterUpload(job, plugin, 'failed');
       return;
     }
     const delay = retryDelaySeconds(this.deps.config.retrySeconds, job.attempts);
@@ -201,7 +216,6 @@ export class AppRunner {
     }
   }
 }
-
 
 function appLogger(log: Logger): AppLogger {
   return {

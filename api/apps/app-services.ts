@@ -15,7 +15,14 @@ import { AppSettingsCodec } from './app-settings-codec.js';
 import { BatchHosting } from './batch-hosting.js';
 import { resolveSecretsKey } from './secrets-key.js';
 
-export interface AppServices { registry: AppRegistry; codec: AppSettingsCodec; configs: AppConfigService; emitter: AppEventEmitter; runner: AppRunner; hosting: BatchHosting }
+export interface AppServices {
+  registry: AppRegistry;
+  codec: AppSettingsCodec;
+  configs: AppConfigService;
+  emitter: AppEventEmitter;
+  runner: AppRunner;
+  hosting: BatchHosting;
+}
 
 /** The control plane's app parts, built around one plugin registry (loaded at start-up by loadAppPlugins). */
 export function createAppServices(deps: { registry: AppRegistry; db: Db; objects: ObjectStore; config: Config; screenshots: ScreenshotStore; imageLinks: ImageLinks; log: Logger }): AppServices {
@@ -24,6 +31,17 @@ export function createAppServices(deps: { registry: AppRegistry; db: Db; objects
   const emitter = new AppEventEmitter(db, registry, codec, log);
   // Apps connect to hosts users chose (webhook URLs, S3 endpoints): the same private-address policy as captures.
   const egress = guardedEgress({ allowPrivateTargets: config.allowPrivateTargets, allowlist: new PrivateAllowlist(config.privateTargetAllowlist) });
-  const runner = new AppRunner({ db, objects: deps.objects, registry, codec, emitter, screenshots: deps.screenshots, imageLinks: deps.imageLinks, config: config.apps, egress, log: log.child({ component: 'apps' }) });
+  const runner = new AppRunner({
+    db,
+    objects: deps.objects,
+    registry,
+    codec,
+    emitter,
+    screenshots: deps.screenshots,
+    imageLinks: deps.imageLinks,
+    config: config.apps,
+    egress,
+    log: log.child({ component: 'apps' }),
+  });
   return { registry, codec, configs: new AppConfigService(db, registry, codec), emitter, runner, hosting: new BatchHosting(config.s3, codec) };
 }

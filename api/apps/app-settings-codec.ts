@@ -11,7 +11,10 @@ type Settings = Record<string, unknown>;
  * masked). Which fields are secret is the plugin's schema's say (`secret()`).
  */
 export class AppSettingsCodec {
-  constructor(private readonly registry: AppRegistry, private readonly box: SecretBox) {}
+  constructor(
+    private readonly registry: AppRegistry,
+    private readonly box: SecretBox,
+  ) {}
 
   seal(type: string, settings: Settings): Settings {
     const out = { ...settings };

@@ -8,5 +8,11 @@ import { keptInDataDir } from '../accounts/data-dir-secret.js';
  * (their runs fail with a clear error until the settings are saved again).
  */
 export function resolveSecretsKey(config: Config): Buffer {
-  return config.apps.secretsKey ?? Buffer.from(keptInDataDir(config.dataDir, 'secrets-key', () => randomBytes(32).toString('hex')), 'hex');
+  return (
+    config.apps.secretsKey ??
+    Buffer.from(
+      keptInDataDir(config.dataDir, 'secrets-key', () => randomBytes(32).toString('hex')),
+      'hex',
+    )
+  );
 }

@@ -23,14 +23,7 @@ export function verificationEmail(publicUrl: string, user: { id: number; email: 
     userId: user.id,
     purpose: 'verify_email',
     subject: 'Confirm your email address',
-    text: [
-      'Welcome to shotfarm.',
-      '',
-      `Confirm your email address by opening this link within ${lifetimeText(ttlSeconds)}:`,
-      link(publicUrl, 'verify-email', token),
-      '',
-      `Token: ${token}`,
-    ].join('\n'),
+    text: ['Welcome to shotfarm.', '', `Confirm your email address by opening this link within ${lifetimeText(ttlSeconds)}:`, link(publicUrl, 'verify-email', token), '', `Token: ${token}`].join('\n'),
   };
 }
 

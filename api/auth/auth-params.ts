@@ -34,7 +34,11 @@ export const MIN_PASSWORD = 8;
 export const MAX_PASSWORD = 256;
 
 function passwordParam(min: number): Param<string> {
-  const schema = z.string().min(min).max(MAX_PASSWORD).regex(/^[^\x00]*$/);
+  const schema = z
+    .string()
+    .min(min)
+    .max(MAX_PASSWORD)
+    .regex(/^[^\x00]*$/);
   return custom(schema.describe(`password (${min} to ${MAX_PASSWORD} characters)`), false, (raw) => {
     const s = oneString(raw);
     if (!s.ok) return s;
@@ -49,7 +53,7 @@ const anyPassword = passwordParam(1);
 /** Turnstile tokens are at most 2048 characters, hCaptcha's shorter. */
 const captchaToken = text(2048, 'captcha response token (required in production)');
 /** Our one-time tokens are 43 characters; 128 leaves room without inviting large input. */
-const oneTimeToken = text(128, 'the token of the email\'s link');
+const oneTimeToken = text(128, "the token of the email's link");
 
 export const SIGNUP_PARAMS = {
   email: emailParam,
@@ -91,4 +95,3 @@ export const USERS_PARAMS = { ...paging, email: text(254, 'only users whose emai
 // 150 characters leave room in the ledger's 200 for the `admin:<id>: ` prefix.
 export const CREDITS_PARAMS = { company_id: idParam, amount: amountParam, reason: text(150, 'why (kept in the ledger)') };
 export const OUTBOX_PARAMS = { ...paging, status: oneOf(['logged', 'pending', 'sent', 'failed'] as const, 'only messages in this status') };
-

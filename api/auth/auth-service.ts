@@ -15,13 +15,21 @@ import { sessionCaller } from './session-token.js';
 import { loadUserSession, type UserSession } from './user-session.js';
 
 /** The spec's Login response, exactly. */
-export interface LoginResponse { token: string; user: UserSession }
+export interface LoginResponse {
+  token: string;
+  user: UserSession;
+}
 /**
  * GET /auth/session: the cookie's session as the dashboard needs it, after login or a reload; `csrf_token`
  * is the proof it sends with the cookie (api/auth/session-cookie.ts).
  */
-export interface CookieSession { user: UserSession & { impersonated_by: number | null }; csrf_token: string }
-export interface SignupResponse extends LoginResponse { api_key: { key: string; name: string | null } }
+export interface CookieSession {
+  user: UserSession & { impersonated_by: number | null };
+  csrf_token: string;
+}
+export interface SignupResponse extends LoginResponse {
+  api_key: { key: string; name: string | null };
+}
 
 /** The name of the API key every signup starts with. */
 const FIRST_KEY_NAME = 'Default key';
@@ -31,7 +39,15 @@ const MAX_COMPANY_NAME = 200;
 /** Postgres' unique_violation: two signups raced with one email. */
 const isUniqueViolation = (err: unknown): boolean => (err as { code?: string } | null)?.code === '23505';
 
-export interface AuthServiceDeps { db: Db; log: Logger; jwt: JwtService; config: Config; mailer: Mailer; captcha: CaptchaVerifier; loginLimiter: LoginLimiter }
+export interface AuthServiceDeps {
+  db: Db;
+  log: Logger;
+  jwt: JwtService;
+  config: Config;
+  mailer: Mailer;
+  captcha: CaptchaVerifier;
+  loginLimiter: LoginLimiter;
+}
 
 /** Signup, login, and the email flows (verification, password reset). Inputs arrive validated by the routes. */
 export class AuthService {
@@ -55,7 +71,15 @@ export class AuthService {
         const companyName = (input.company ?? input.name ?? input.email).slice(0, MAX_COMPANY_NAME);
         const company = await createCompany(trx, { name: companyName, email: input.email }, config.auth.signupCredits, 'signup credits');
         const [user] = await trx('users')
-          .insert({ company_id: company.id, email: input.email, password_hash: passwordHash, name: input.name ?? null, roles: JSON.stringify(['user']), email_verified: false, signup_provider: 'email' })
+          .insert({
+            company_id: company.id,
+            email: input.email,
+            password_hash: passwordHash,
+            name: input.name ?? null,
+            roles: JSON.stringify(['user']),
+            email_verified: false,
+            signup_provider: 'email',
+          })
           .returning('id');
         const userId = Number(user.id);
         await insertApiKey(trx, company.id, key, FIRST_KEY_NAME, userId);
@@ -107,7 +131,9 @@ export class AuthService {
     const passwordHash = await hashPassword(input.password);
     const userId = await this.deps.db.transaction(async (trx) => {
       const id = await consumeOneTimeToken(trx, input.token, 'reset_password');
-      await trx('users').where({ id }).update({ password_hash: passwordHash, email_verified: true, session_version: trx.raw('session_version + 1') });
+      await trx('users')
+        .where({ id })
+        .update({ password_hash: passwordHash, email_verified: true, session_version: trx.raw('session_version + 1') });
       await retireOneTimeTokens(trx, id, 'reset_password');
       return id;
     });

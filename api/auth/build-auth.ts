@@ -11,7 +11,10 @@ import type { Mailer } from '../../core/contracts/mailer.js';
 export function buildAuthService(deps: { config: Config; db: Db; log: Logger; jwt: JwtService; mailer: Mailer }): AuthService {
   const { config, db, log, jwt, mailer } = deps;
   return new AuthService({
-    db, log, jwt, config,
+    db,
+    log,
+    jwt,
+    config,
     mailer,
     captcha: new CaptchaVerifier(config.production, config.auth.captcha, log),
     loginLimiter: new LoginLimiter(config.auth.loginMaxFailures),

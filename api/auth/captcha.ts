@@ -11,7 +11,11 @@ const VERIFY_TIMEOUT_MS = 10_000;
  * whose `success` is true). Only in production, as the spec says; elsewhere the token is not required.
  */
 export class CaptchaVerifier {
-  constructor(private readonly required: boolean, private readonly config: AuthConfig['captcha'], private readonly log: Logger) {}
+  constructor(
+    private readonly required: boolean,
+    private readonly config: AuthConfig['captcha'],
+    private readonly log: Logger,
+  ) {}
 
   /** Whether requests must carry a captcha_token (reported with the other field errors). */
   get isRequired(): boolean {

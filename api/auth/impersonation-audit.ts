@@ -20,10 +20,19 @@ export function impersonationAudit(log: Logger) {
       status = typeof s === 'number' ? s : 500;
       throw err;
     } finally {
-      log.info({
-        audit: 'impersonation', user_id: caller.userId, impersonated_by: caller.impersonatedBy, company_id: caller.companyId,
-        method: ctx.method, path: ctx.path, status, request_id: ctx.state.requestId,
-      }, 'request made with an impersonation token');
+      log.info(
+        {
+          audit: 'impersonation',
+          user_id: caller.userId,
+          impersonated_by: caller.impersonatedBy,
+          company_id: caller.companyId,
+          method: ctx.method,
+          path: ctx.path,
+          status,
+          request_id: ctx.state.requestId,
+        },
+        'request made with an impersonation token',
+      );
     }
   };
 }

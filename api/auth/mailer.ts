@@ -23,7 +23,11 @@ export class OutboxMailer implements Mailer {
   private readonly transport: Transport | null;
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly db: Db, private readonly log: Logger, private readonly config: MailConfig) {
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly config: MailConfig,
+  ) {
     this.transport = config.smtpUrl ? nodemailer.createTransport({ url: config.smtpUrl, ...SMTP_TIMEOUTS }) : null;
   }
 
@@ -59,7 +63,10 @@ export class OutboxMailer implements Mailer {
       this.log.warn({ err, outbox_id: id, to: mail.to, purpose: mail.purpose }, 'account email not delivered');
       const error = (err as Error)?.message ?? String(err);
       // The database may be gone as well (shutdown): the log line above is then the only record.
-      await this.db('email_outbox').where({ id }).update({ status: 'failed', error: error.slice(0, MAX_ERROR_CHARS) }).catch(() => undefined);
+      await this.db('email_outbox')
+        .where({ id })
+        .update({ status: 'failed', error: error.slice(0, MAX_ERROR_CHARS) })
+        .catch(() => undefined);
     }
   }
 }

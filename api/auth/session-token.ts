@@ -19,6 +19,11 @@ export async function sessionCaller(db: Db, jwt: JwtService, token: string): Pro
   if (!user || Number(user.session_version) !== claims.sessionVersion) return null;
   if (claims.impersonatedBy !== null && !(await rolesOf(db, claims.impersonatedBy)).includes('admin')) return null;
   return {
-    companyId: claims.companyId, apiKeyId: null, userId: claims.userId, credential: `user:${claims.userId}`, roles: user.roles as string[], impersonatedBy: claims.impersonatedBy,
+    companyId: claims.companyId,
+    apiKeyId: null,
+    userId: claims.userId,
+    credential: `user:${claims.userId}`,
+    roles: user.roles as string[],
+    impersonatedBy: claims.impersonatedBy,
   };
 }

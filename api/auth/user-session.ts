@@ -13,13 +13,24 @@ export interface UserSession {
 
 /** The columns toUserSession reads, from users joined with companies. */
 export const USER_SESSION_COLUMNS = [
-  'users.id', 'users.email', 'users.email_verified', 'users.signup_provider', 'users.name', 'users.roles', 'users.created_at',
-  'companies.id as company_id', 'companies.name as company_name', 'companies.email as company_email', 'companies.balance as company_balance',
+  'users.id',
+  'users.email',
+  'users.email_verified',
+  'users.signup_provider',
+  'users.name',
+  'users.roles',
+  'users.created_at',
+  'companies.id as company_id',
+  'companies.name as company_name',
+  'companies.email as company_email',
+  'companies.balance as company_balance',
 ] as const;
 
 /** users joined with their company, ready for toUserSession. */
 export function userSessionQuery(db: Knex): Knex.QueryBuilder {
-  return db('users').join('companies', 'companies.id', 'users.company_id').select(...USER_SESSION_COLUMNS);
+  return db('users')
+    .join('companies', 'companies.id', 'users.company_id')
+    .select(...USER_SESSION_COLUMNS);
 }
 
 export function toUserSession(row: Record<string, unknown>): UserSession {

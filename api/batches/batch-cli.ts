@@ -5,7 +5,10 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 /** Where the batch commands reach the service: its base URL (http://localhost:8080) and an API key. */
-export interface BatchApi { api: string; key: string }
+export interface BatchApi {
+  api: string;
+  key: string;
+}
 
 /** What every batch command writes to: progress lines (stderr) and the result (stdout). */
 export interface BatchOutput {
@@ -27,11 +30,23 @@ const POLL_MS = 1000;
 /** Width of the progress bar in characters. */
 const BAR_WIDTH = 30;
 
-interface BatchAnswer { id: number; status: string; error: string; count: number; processed: number; failed: number; zip_url: string; invalid_lines?: { line: number; error: string }[] }
+interface BatchAnswer {
+  id: number;
+  status: string;
+  error: string;
+  count: number;
+  processed: number;
+  failed: number;
+  zip_url: string;
+  invalid_lines?: { line: number; error: string }[];
+}
 
 /** An answer of the API that is not a success, with the status the exit code is chosen from. */
 export class BatchApiError extends Error {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
   }
 }
@@ -50,10 +65,14 @@ async function request(o: BatchApi, pathAndQuery: string, init: RequestInit = {}
 
 async function api<T>(o: BatchApi, pathAndQuery: string, init: RequestInit = {}): Promise<T> {
   const res = await request(o, pathAndQuery, init);
-  const body = await res.json().catch(() => null) as { success: boolean; data: T; error?: string; fields?: Record<string, string[]> } | null;
+  const body = (await res.json().catch(() => null)) as { success: boolean; data: T; error?: string; fields?: Record<string, string[]> } | null;
   if (body === null) throw new BatchApiError(`the API at ${o.api} answered HTTP ${res.status} without JSON; is that shotfarm? (--api URL)`, res.status);
   if (!body.success) {
-    const fields = body.fields ? `: ${Object.entries(body.fields).map(([k, v]) => `${k} ${v.join('; ')}`).join(', ')}` : '';
+    const fields = body.fields
+      ? `: ${Object.entries(body.fields)
+          .map(([k, v]) => `${k} ${v.join('; ')}`)
+          .join(', ')}`
+      : '';
     throw new BatchApiError(`${body.error ?? `HTTP ${res.status}`}${fields}`, res.status);
   }
   return body.data;
@@ -89,7 +108,7 @@ async function downloadZip(o: BatchApi & BatchOutput, batch: BatchAnswer, output
   if (batch.zip_url === '') throw new BatchApiError(`batch ${batch.id} has no ZIP: its files went to your own storage (hosting=s3)`, 404);
   const res = await request(o, `/batch/download?id=${batch.id}`);
   if (!res.ok || !res.body) {
-    const body = await res.json().catch(() => null) as { error?: string } | null;
+    const body = (await res.json().catch(() => null)) as { error?: string } | null;
     throw new BatchApiError(`download failed: ${body?.error ?? `HTTP ${res.status}`}`, res.status);
   }
   await pipeline(Readable.fromWeb(res.body as WebReadableStream), fs.createWriteStream(output));

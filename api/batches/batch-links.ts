@@ -44,11 +44,10 @@ export class BatchLinks {
     const out = new PassThrough();
     ctx.set('Cache-Control', 'private, no-store');
     sendStoredContent(ctx, { type: 'application/zip', body: out, disposition: attachment(`batch-${batch.id}.zip`) });
-    writeBatchZip(out, batchZipEntries(this.db, batch, options), { objects: this.objects, thumbnail: thumbnailOptionsOf(options) })
-      .catch((err: unknown) => {
-        // Headers are gone already: the only honest signal left is a broken download.
-        this.log.error({ err, batch: batch.id }, 'batch ZIP failed while streaming');
-        out.destroy(err as Error);
-      });
+    writeBatchZip(out, batchZipEntries(this.db, batch, options), { objects: this.objects, thumbnail: thumbnailOptionsOf(options) }).catch((err: unknown) => {
+      // Headers are gone already: the only honest signal left is a broken download.
+      this.log.error({ err, batch: batch.id }, 'batch ZIP failed while streaming');
+      out.destroy(err as Error);
+    });
   }
 }

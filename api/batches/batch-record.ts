@@ -1,7 +1,15 @@
 /** A batch row as stored. */
 export interface BatchRow {
-  id: number; company_id: number; name: string | null; status: 'processing' | 'finished' | 'error'; error: string;
-  count: number; processed: number; failed: number; started: number | null; finished: number | null;
+  id: number;
+  company_id: number;
+  name: string | null;
+  status: 'processing' | 'finished' | 'error';
+  error: string;
+  count: number;
+  processed: number;
+  failed: number;
+  started: number | null;
+  finished: number | null;
 }
 
 /** The Batch of the spec. `zip_url` is filled once the batch has an archive to download. */

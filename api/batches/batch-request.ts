@@ -46,23 +46,30 @@ function explainUploadError(error: Error & { code?: unknown; status?: unknown; h
  */
 export function batchBodyParser(maxFileBytes: number) {
   const maxFieldBytes = maxFileBytes + FIELD_BYTES_BEYOND_FILE;
-  return bodyParser({
-    multipart: true,
-    json: true,
-    urlencoded: false,
-    text: false,
-    jsonLimit: maxFileBytes,
-    formidable: {
-      maxFileSize: maxFileBytes, maxFiles: 1, maxFields: MAX_FIELDS, maxFieldsSize: maxFieldBytes, allowEmptyFiles: true, minFileSize: 0,
-      onPart: (part, handlePart) => {
-        // formidable reads a part without a mimetype as a field.
-        if (part.name !== FILE_PART) part.mimetype = null;
-        handlePart(part);
+  return bodyParser(
+    {
+      multipart: true,
+      json: true,
+      urlencoded: false,
+      text: false,
+      jsonLimit: maxFileBytes,
+      formidable: {
+        maxFileSize: maxFileBytes,
+        maxFiles: 1,
+        maxFields: MAX_FIELDS,
+        maxFieldsSize: maxFieldBytes,
+        allowEmptyFiles: true,
+        minFileSize: 0,
+        onPart: (part, handlePart) => {
+          // formidable reads a part without a mimetype as a field.
+          if (part.name !== FILE_PART) part.mimetype = null;
+          handlePart(part);
+        },
       },
     },
-  }, (error) => explainUploadError(error, { maxFileBytes, maxFieldBytes }));
+    (error) => explainUploadError(error, { maxFileBytes, maxFieldBytes }),
+  );
 }
-
 
 /** The list's text and the other fields as a query tree (the form the validators take). */
 export async function batchRequestOf(ctx: AppContext): Promise<{ fileText: string; fields: QueryTree }> {
@@ -91,4 +98,3 @@ export async function batchRequestOf(ctx: AppContext): Promise<{ fileText: strin
   }
   return { fileText, fields };
 }
-

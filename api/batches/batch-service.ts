@@ -31,7 +31,11 @@ export type BatchOptions = ParamsOf<typeof BATCH_OWN_PARAMS> & {
   invalid_lines?: { line: number; text: string; error: string }[];
 };
 
-export interface BatchInput { fields: QueryTree; fileText: string; idempotencyKey: string | null }
+export interface BatchInput {
+  fields: QueryTree;
+  fileText: string;
+  idempotencyKey: string | null;
+}
 
 const now = (): number => Math.floor(Date.now() / 1000);
 
@@ -42,8 +46,12 @@ export class BatchService {
   private readonly finishedListeners: ((batch: BatchRow) => Promise<void>)[] = [];
 
   constructor(
-    private readonly db: Db, private readonly screenshots: ScreenshotService, private readonly records: ScreenshotRecords, private readonly queue: JobQueue,
-    private readonly config: Config, private readonly hosting: BatchHosting,
+    private readonly db: Db,
+    private readonly screenshots: ScreenshotService,
+    private readonly records: ScreenshotRecords,
+    private readonly queue: JobQueue,
+    private readonly config: Config,
+    private readonly hosting: BatchHosting,
   ) {}
 
   /** Runs when a batch finishes (every URL has a result); failures are logged by the caller's wrapper, never fatal. */
@@ -75,7 +83,10 @@ export class BatchService {
     if (options.country && (options.country as string[]).flatMap((c) => c.split(',')).length > 1) (fields.country ??= []).push('a batch captures from one country');
 
     const list = parseUrlList(input.fileText, { maxUrls: MAX_BATCH_URLS });
-    if (list.entries.length === 0) (fields.file ??= []).push(list.invalid.length > 0 ? `no valid URL; first problem on line ${list.invalid[0]?.line}: ${list.invalid[0]?.error}` : 'is required: one URL per line, or CSV/TSV with a url column');
+    if (list.entries.length === 0)
+      (fields.file ??= []).push(
+        list.invalid.length > 0 ? `no valid URL; first problem on line ${list.invalid[0]?.line}: ${list.invalid[0]?.error}` : 'is required: one URL per line, or CSV/TSV with a url column',
+      );
     // The same rules as GET /screenshot/create, for every option the batch applies to each URL.
     const ctx = { pricing: this.config.pricing, cacheDefaultSeconds: this.config.cacheDefaultSeconds };
     const drafts: ScreenshotDraft[] = [];
@@ -95,9 +106,16 @@ export class BatchService {
       // The apps name each file as the ZIP would: the row's filename, else the batch's template.
       runFilenames: list.entries.map((e) => e.filename ?? own.filename_template ?? ''),
       prepare: async (trx: Knex.Transaction) => {
-        const [batch] = await trx('batches').insert({
-          company_id: caller.companyId, name: own.name ?? null, status: 'processing', count: drafts.length, options: JSON.stringify(batchOptions), started: now(),
-        }).returning('id');
+        const [batch] = await trx('batches')
+          .insert({
+            company_id: caller.companyId,
+            name: own.name ?? null,
+            status: 'processing',
+            count: drafts.length,
+            options: JSON.stringify(batchOptions),
+            started: now(),
+          })
+          .returning('id');
         batchId = Number(batch.id);
         if (input.idempotencyKey) {
           await trx('idempotency_keys').insert({ company_id: caller.companyId, credential: caller.credential, key: input.idempotencyKey, resource_type: 'batch', resource_id: batchId });
@@ -108,7 +126,9 @@ export class BatchService {
     });
     const filenames = Object.fromEntries(list.entries.flatMap((e, i) => (e.filename ? [[String(rows[i]?.id), e.filename]] : [])));
     if (Object.keys(filenames).length > 0) {
-      await this.db('batches').where({ id: batchId }).update({ options: JSON.stringify({ ...batchOptions, filenames }) });
+      await this.db('batches')
+        .where({ id: batchId })
+        .update({ options: JSON.stringify({ ...batchOptions, filenames }) });
     }
     // Screenshots that ended at once (answered from the cache, or their job could not be queued): count them now.
     for (const row of rows.filter((r) => r.status !== 'processing')) await this.onScreenshotDone(batchId, row.status === 'finished');
@@ -176,16 +196,26 @@ export class BatchService {
       const draft = draftOfRecord(r, this.config.pricing);
       return { ...draft, fields: { ...draft.fields, attempt, retry_of: roots[i] } as typeof draft.fields };
     });
-    const appConfigIds = (await this.db('app_runs').whereIn('screenshot_id', failed.map((r) => Number(r.id))).distinct('app_config_id').pluck('app_config_id')).map(Number);
+    const appConfigIds = (
+      await this.db('app_runs')
+        .whereIn(
+          'screenshot_id',
+          failed.map((r) => Number(r.id)),
+        )
+        .distinct('app_config_id')
+        .pluck('app_config_id')
+    ).map(Number);
     const rows = await this.screenshots.createDrafts(caller, drafts, {
       bulk: true,
       appConfigIds,
       runFilenames: roots.map((root) => options.filenames?.[String(root)] ?? options.filename_template ?? ''),
       prepare: async (trx: Knex.Transaction) => {
         // Counters from the records as they stand, the retried ones left out: they will count again when they end.
-        const counts = await this.currentRecords(trx, id).groupBy('s.status').select('s.status').count('s.id as n') as { status: string; n: string | number }[];
+        const counts = (await this.currentRecords(trx, id).groupBy('s.status').select('s.status').count('s.id as n')) as { status: string; n: string | number }[];
         const n = (status: string): number => Number(counts.find((c) => c.status === status)?.n ?? 0);
-        const reopened = await trx('batches').where({ id }).whereNot({ status: 'processing' })
+        const reopened = await trx('batches')
+          .where({ id })
+          .whereNot({ status: 'processing' })
           .update({ status: 'processing', error: '', finished: null, processed: n('finished'), failed: n('error') - failed.length });
         // A second retry of the same batch at the same moment: one reopens it, the other stops here.
         if (Number(reopened) === 0) throw stillProcessing();
@@ -198,8 +228,11 @@ export class BatchService {
 
   /** Each attempt's counts, from its records: the first attempt is the batch's file, each retry one more. */
   async attempts(caller: Caller, id: number): Promise<{ attempt: number; count: number; processed: number; failed: number }[]> {
-    const rows = await this.db('screenshots').where({ company_id: caller.companyId, batch_id: id }).groupBy('attempt', 'status').orderBy('attempt')
-      .select('attempt', 'status').count('id as n') as { attempt: number; status: string; n: string | number }[];
+    const rows = (await this.db('screenshots').where({ company_id: caller.companyId, batch_id: id }).groupBy('attempt', 'status').orderBy('attempt').select('attempt', 'status').count('id as n')) as {
+      attempt: number;
+      status: string;
+      n: string | number;
+    }[];
     const byAttempt = new Map<number, { attempt: number; count: number; processed: number; failed: number }>();
     for (const r of rows) {
       const a = byAttempt.get(Number(r.attempt)) ?? { attempt: Number(r.attempt), count: 0, processed: 0, failed: 0 };
@@ -213,18 +246,21 @@ export class BatchService {
 
   /** A batch's current records: the latest attempt for each of its URLs (a record no retry stands in for). */
   private currentRecords(db: Db | Knex.Transaction, batchId: number): Knex.QueryBuilder {
-    return db('screenshots as s').where({ 's.batch_id': batchId })
+    return db('screenshots as s')
+      .where({ 's.batch_id': batchId })
       .whereNotExists(db('screenshots as t').whereRaw('t.retry_of = coalesce(s.retry_of, s.id)').andWhereRaw('t.attempt > s.attempt').select(db.raw('1')));
   }
 
   /** Moves a batch's counters when one of its screenshots ends; the last one finishes the batch. */
   async onScreenshotDone(batchId: number, finished: boolean): Promise<void> {
     const ended = await this.db.transaction(async (trx) => {
-      await trx('batches').where({ id: batchId }).increment(finished ? 'processed' : 'failed', 1);
+      await trx('batches')
+        .where({ id: batchId })
+        .increment(finished ? 'processed' : 'failed', 1);
       return trx('batches').where({ id: batchId, status: 'processing' }).andWhereRaw('processed + failed >= count').update({ status: 'finished', finished: now() });
     });
     if (Number(ended) === 0) return;
-    const batch = await this.db('batches').where({ id: batchId }).first() as BatchRow;
+    const batch = (await this.db('batches').where({ id: batchId }).first()) as BatchRow;
     for (const listener of this.finishedListeners) await listener(batch);
   }
 }

@@ -14,7 +14,8 @@ const PAGE = 200;
 export async function* batchZipEntries(db: Db, batch: BatchRow, options: BatchOptions): AsyncGenerator<ZipEntryInput> {
   let after = 0;
   for (;;) {
-    const rows = await db('screenshot_files as f').join('screenshots as s', 's.id', 'f.screenshot_id')
+    const rows = await db('screenshot_files as f')
+      .join('screenshots as s', 's.id', 'f.screenshot_id')
       .where({ 's.batch_id': batch.id, 's.status': 'finished' })
       .andWhere('f.screenshot_id', '>', after)
       .whereIn('f.screenshot_id', db('screenshots').select('id').where({ batch_id: batch.id, status: 'finished' }).andWhere('id', '>', after).orderBy('id').limit(PAGE))

@@ -32,7 +32,11 @@ export interface ZipEntryInput {
 }
 
 /** Something the archive could not do as asked for one entry; the archive itself still completes. */
-export interface ZipProblem { name: string; storageKey: string; message: string }
+export interface ZipProblem {
+  name: string;
+  storageKey: string;
+  message: string;
+}
 
 export interface BatchZipDeps {
   objects: ObjectStore;
@@ -94,7 +98,19 @@ const THUMBNAIL_EXTENSION = { png: 'png', jpeg: 'jpg', webp: 'webp' } as const;
 
 const isSet = <T>(v: T | null | undefined): v is T => v !== undefined && v !== null;
 
-const THUMBNAIL_FIELDS = ['thumbnail_width', 'thumbnail_height', 'thumbnail_format', 'thumbnail_quality', 'thumbnail_ratio', 'thumbnail_scale', 'thumbnail_zoom', 'thumbnail_left', 'thumbnail_top', 'thumbnail_right', 'thumbnail_bottom'] as const;
+const THUMBNAIL_FIELDS = [
+  'thumbnail_width',
+  'thumbnail_height',
+  'thumbnail_format',
+  'thumbnail_quality',
+  'thumbnail_ratio',
+  'thumbnail_scale',
+  'thumbnail_zoom',
+  'thumbnail_left',
+  'thumbnail_top',
+  'thumbnail_right',
+  'thumbnail_bottom',
+] as const;
 
 /**
  * Maps the batch's `thumbnail_*` fields to its thumbnail options; null when none is set (the ZIP then

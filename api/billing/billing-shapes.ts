@@ -1,15 +1,33 @@
 import type { PaymentMethodRow, ReceiptRow, SubscriptionRow } from './billing-rows.js';
 
 /** The spec's Subscription response: `subscriptionId`, `status`, `planId` (strings). */
-export interface SubscriptionShape { subscriptionId: string; status: string; planId: string }
+export interface SubscriptionShape {
+  subscriptionId: string;
+  status: string;
+  planId: string;
+}
 
 /** The spec's Payment method. */
 export interface PaymentMethodShape {
-  token: string; type: 'card' | 'paypal'; brand?: string; last4?: string; expirationMonth?: string; expirationYear?: string; email?: string; default: boolean;
+  token: string;
+  type: 'card' | 'paypal';
+  brand?: string;
+  last4?: string;
+  expirationMonth?: string;
+  expirationYear?: string;
+  email?: string;
+  default: boolean;
 }
 
 /** The spec's Receipt: `id`, `amount` (string), `currency`, `status`, `createdAt`, optional `updatedAt` (strings). */
-export interface ReceiptShape { id: string; amount: string; currency: string; status: string; createdAt: string; updatedAt?: string }
+export interface ReceiptShape {
+  id: string;
+  amount: string;
+  currency: string;
+  status: string;
+  createdAt: string;
+  updatedAt?: string;
+}
 
 export function subscriptionShape(row: SubscriptionRow): SubscriptionShape {
   return { subscriptionId: String(row.id), status: row.status, planId: row.plan_id };
@@ -32,7 +50,11 @@ export function paymentMethodShape(row: PaymentMethodRow): PaymentMethodShape {
 /** Amounts are decimal strings with two places ("19.00"), so no client rounds a float. */
 export function receiptShape(row: ReceiptRow): ReceiptShape {
   const shape: ReceiptShape = {
-    id: String(row.id), amount: (row.amount_cents / 100).toFixed(2), currency: row.currency, status: row.status, createdAt: row.created_at.toISOString(),
+    id: String(row.id),
+    amount: (row.amount_cents / 100).toFixed(2),
+    currency: row.currency,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
   };
   if (row.updated_at) shape.updatedAt = row.updated_at.toISOString();
   return shape;

@@ -17,7 +17,10 @@ export type OfflinePaymentsMode = (typeof OFFLINE_PAYMENT_MODES)[number];
  * and is not restricted.
  */
 export class OfflinePaymentsGate {
-  constructor(private readonly provider: PaymentProvider, private readonly mode: OfflinePaymentsMode) {}
+  constructor(
+    private readonly provider: PaymentProvider,
+    private readonly mode: OfflinePaymentsMode,
+  ) {}
 
   /** Throws 403 FORBIDDEN when this caller may not pay through the offline provider. */
   async assertAllowed(db: Knex | Knex.Transaction, caller: Caller): Promise<void> {

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  PaymentDetailsError, type AttachedPaymentMethod, type PaymentMethodInput, type PaymentProvider, type PeriodCharge, type PeriodChargeInput,
-} from '../../core/contracts/payment-provider.js';
+import { PaymentDetailsError, type AttachedPaymentMethod, type PaymentMethodInput, type PaymentProvider, type PeriodCharge, type PeriodChargeInput } from '../../core/contracts/payment-provider.js';
 
 /**
  * The built-in provider: nothing is charged online. A payment method is a record of how the account
@@ -18,7 +16,8 @@ export class OfflinePaymentProvider implements PaymentProvider {
 
   async attachPaymentMethod(input: { companyId: number; details: PaymentMethodInput }): Promise<AttachedPaymentMethod> {
     const d = input.details;
-    if (d.nonce !== undefined) throw new PaymentDetailsError('nonce', 'is not used by the offline payment provider: send the card\'s brand, last4, expirationMonth and expirationYear, or a PayPal email');
+    if (d.nonce !== undefined)
+      throw new PaymentDetailsError('nonce', "is not used by the offline payment provider: send the card's brand, last4, expirationMonth and expirationYear, or a PayPal email");
     const ref = `offline:${randomUUID()}`;
     if (d.type === 'paypal') {
       if (!d.email) throw new PaymentDetailsError('email', 'is required for a paypal payment method');
@@ -32,7 +31,15 @@ export class OfflinePaymentProvider implements PaymentProvider {
     if ((d.expirationYear as number) * 12 + (d.expirationMonth as number) < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1) {
       throw new PaymentDetailsError('expirationYear', 'the card has expired');
     }
-    return { providerRef: ref, type: 'card', brand: d.brand?.toLowerCase() ?? null, last4: d.last4 as string, expirationMonth: d.expirationMonth as number, expirationYear: d.expirationYear as number, email: null };
+    return {
+      providerRef: ref,
+      type: 'card',
+      brand: d.brand?.toLowerCase() ?? null,
+      last4: d.last4 as string,
+      expirationMonth: d.expirationMonth as number,
+      expirationYear: d.expirationYear as number,
+      email: null,
+    };
   }
 
   async chargePeriod(input: PeriodChargeInput): Promise<PeriodCharge> {

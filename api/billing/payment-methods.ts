@@ -11,7 +11,10 @@ const newToken = (): string => `pm_${randomBytes(18).toString('base64url')}`;
 
 /** An account's payment methods: added through the provider, listed, and found by token (within the account). */
 export class PaymentMethods {
-  constructor(private readonly db: Db, private readonly provider: PaymentProvider) {}
+  constructor(
+    private readonly db: Db,
+    private readonly provider: PaymentProvider,
+  ) {}
 
   async list(companyId: number): Promise<PaymentMethodRow[]> {
     const rows = await this.db('payment_methods').where({ company_id: companyId }).orderBy('id');
@@ -36,11 +39,21 @@ export class PaymentMethods {
       const hasDefault = await trx('payment_methods').where({ company_id: companyId, is_default: true }).first('id');
       const isDefault = makeDefault || !hasDefault;
       if (isDefault) await trx('payment_methods').where({ company_id: companyId }).update({ is_default: false });
-      const [row] = await trx('payment_methods').insert({
-        company_id: companyId, token: newToken(), provider: this.provider.name, provider_ref: attached.providerRef, type: attached.type,
-        brand: attached.brand, last4: attached.last4, expiration_month: attached.expirationMonth, expiration_year: attached.expirationYear,
-        email: attached.email, is_default: isDefault,
-      }).returning('*');
+      const [row] = await trx('payment_methods')
+        .insert({
+          company_id: companyId,
+          token: newToken(),
+          provider: this.provider.name,
+          provider_ref: attached.providerRef,
+          type: attached.type,
+          brand: attached.brand,
+          last4: attached.last4,
+          expiration_month: attached.expirationMonth,
+          expiration_year: attached.expirationYear,
+          email: attached.email,
+          is_default: isDefault,
+        })
+        .returning('*');
       return paymentMethodRow(row);
     });
   }
@@ -66,7 +79,12 @@ export class PaymentMethods {
 /** What the provider needs of a stored method to charge it. */
 export function attachedOf(row: PaymentMethodRow): AttachedPaymentMethod {
   return {
-    providerRef: row.provider_ref, type: row.type, brand: row.brand, last4: row.last4,
-    expirationMonth: row.expiration_month, expirationYear: row.expiration_year, email: row.email,
+    providerRef: row.provider_ref,
+    type: row.type,
+    brand: row.brand,
+    last4: row.last4,
+    expirationMonth: row.expiration_month,
+    expirationYear: row.expiration_year,
+    email: row.email,
   };
 }

@@ -16,7 +16,12 @@ export interface PeriodToOpen {
 }
 
 /** One charge of a subscription and what it grants: a whole period, or the rest of one after an upgrade. */
-interface Charge extends PeriodToOpen { amountCents: number; credits: number; reason: string; idempotencyKey: string }
+interface Charge extends PeriodToOpen {
+  amountCents: number;
+  credits: number;
+  reason: string;
+  idempotencyKey: string;
+}
 
 /**
  * The provider charges or invoices, a receipt records the outcome, and, unless the charge failed, the
@@ -26,12 +31,27 @@ interface Charge extends PeriodToOpen { amountCents: number; credits: number; re
  */
 async function chargeAndGrant(trx: Knex.Transaction, provider: PaymentProvider, c: Charge): Promise<PeriodCharge> {
   const charge = await provider.chargePeriod({
-    companyId: c.companyId, subscriptionId: c.subscriptionId, plan: c.plan, amountCents: c.amountCents, currency: 'USD',
-    periodStart: c.start, periodEnd: c.end, paymentMethod: c.paymentMethod ? attachedOf(c.paymentMethod) : null, idempotencyKey: c.idempotencyKey,
+    companyId: c.companyId,
+    subscriptionId: c.subscriptionId,
+    plan: c.plan,
+    amountCents: c.amountCents,
+    currency: 'USD',
+    periodStart: c.start,
+    periodEnd: c.end,
+    paymentMethod: c.paymentMethod ? attachedOf(c.paymentMethod) : null,
+    idempotencyKey: c.idempotencyKey,
   });
   await trx('receipts').insert({
-    company_id: c.companyId, subscription_id: c.subscriptionId, plan_id: c.plan.id, period_start: c.start, period_end: c.end,
-    amount_cents: c.amountCents, currency: 'USD', status: charge.status, provider: provider.name, provider_ref: charge.providerRef,
+    company_id: c.companyId,
+    subscription_id: c.subscriptionId,
+    plan_id: c.plan.id,
+    period_start: c.start,
+    period_end: c.end,
+    amount_cents: c.amountCents,
+    currency: 'USD',
+    status: charge.status,
+    provider: provider.name,
+    provider_ref: charge.providerRef,
   });
   if (charge.status !== 'failed' && c.credits > 0) await recordCredit(trx, { companyId: c.companyId, delta: c.credits, reason: c.reason });
   return charge;
@@ -43,8 +63,11 @@ async function chargeAndGrant(trx: Knex.Transaction, provider: PaymentProvider, 
  */
 export async function openPeriod(trx: Knex.Transaction, provider: PaymentProvider, period: PeriodToOpen): Promise<PeriodCharge> {
   return chargeAndGrant(trx, provider, {
-    ...period, amountCents: planPriceCents(period.plan), credits: period.plan.monthly_screenshots,
-    reason: periodGrantReason(period.subscriptionId, period.start), idempotencyKey: `shotfarm-${period.subscriptionId}-${period.start.toISOString()}`,
+    ...period,
+    amountCents: planPriceCents(period.plan),
+    credits: period.plan.monthly_screenshots,
+    reason: periodGrantReason(period.subscriptionId, period.start),
+    idempotencyKey: `shotfarm-${period.subscriptionId}-${period.start.toISOString()}`,
   });
 }
 

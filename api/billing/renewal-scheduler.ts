@@ -11,7 +11,11 @@ export class RenewalScheduler {
   private running: Promise<void> | null = null;
   private stopped = false;
 
-  constructor(private readonly renewal: SubscriptionRenewal, private readonly intervalSeconds: number, private readonly log: Logger) {}
+  constructor(
+    private readonly renewal: SubscriptionRenewal,
+    private readonly intervalSeconds: number,
+    private readonly log: Logger,
+  ) {}
 
   start(): void {
     this.plan(0);

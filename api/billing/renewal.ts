@@ -32,8 +32,13 @@ export class SubscriptionRenewal {
     // Subscriptions that failed in this run are not retried in it, so they cannot hide the others.
     const failed: number[] = [];
     for (;;) {
-      const due = await this.db('subscriptions').whereIn('status', LIVE_STATUSES).where('current_period_end', '<=', now).whereNotIn('id', failed)
-        .orderBy('current_period_end').limit(DUE_PAGE).pluck('id');
+      const due = await this.db('subscriptions')
+        .whereIn('status', LIVE_STATUSES)
+        .where('current_period_end', '<=', now)
+        .whereNotIn('id', failed)
+        .orderBy('current_period_end')
+        .limit(DUE_PAGE)
+        .pluck('id');
       let progressed = 0;
       for (const id of due) {
         try {
@@ -53,14 +58,14 @@ export class SubscriptionRenewal {
   /** One step for one subscription: its next period, or its end. False when it was not (or no longer) due. */
   private async renewOne(id: number, now: Date): Promise<boolean> {
     return this.db.transaction(async (trx) => {
-      const locked = await trx('subscriptions').where({ id }).whereIn('status', LIVE_STATUSES).where('current_period_end', '<=', now)
-        .forUpdate().skipLocked().first();
+      const locked = await trx('subscriptions').where({ id }).whereIn('status', LIVE_STATUSES).where('current_period_end', '<=', now).forUpdate().skipLocked().first();
       if (!locked) return false;
       const sub = subscriptionRow(locked);
       // A downgrade chosen during the period takes effect now, with the new period.
       const plan = this.plans.find(sub.next_plan_id ?? sub.plan_id);
       if (sub.status === 'cancelled' || !plan) {
-        if (!plan && sub.status !== 'cancelled') this.log.warn({ subscriptionId: sub.id, planId: sub.next_plan_id ?? sub.plan_id }, 'the plan of a subscription is no longer configured: the subscription ends');
+        if (!plan && sub.status !== 'cancelled')
+          this.log.warn({ subscriptionId: sub.id, planId: sub.next_plan_id ?? sub.plan_id }, 'the plan of a subscription is no longer configured: the subscription ends');
         await trx('subscriptions').where({ id }).update({ status: 'ended', ended_at: sub.current_period_end, updated_at: now });
         return true;
       }

@@ -41,9 +41,7 @@ export class Subscriptions {
     return this.db.transaction(async (trx) => {
       // The account row orders concurrent billing changes of one account.
       await lockCompany(trx, companyId).first('id');
-      const method = input.paymentMethodToken !== undefined
-        ? await this.methods.byToken(trx, companyId, input.paymentMethodToken)
-        : await this.methods.defaultOf(trx, companyId);
+      const method = input.paymentMethodToken !== undefined ? await this.methods.byToken(trx, companyId, input.paymentMethodToken) : await this.methods.defaultOf(trx, companyId);
       if (planPriceCents(plan) > 0) {
         if (!method) throw fieldError('paymentMethodToken', 'is required for a paid plan: add a payment method with POST /billing/payment-methods first');
         await this.offline.assertAllowed(trx, caller);
@@ -57,8 +55,14 @@ export class Subscriptions {
       // A plan no longer configured grants nothing from here on: any configured plan is an upgrade of it.
       if (current && plan.monthly_screenshots <= current.monthly_screenshots) return this.update(trx, live.id, { ...kept, next_plan_id: plan.id });
       const upgrade = await openUpgrade(trx, this.provider, {
-        companyId, subscriptionId: live.id, plan, from: current ?? { ...plan, price_usd: 0, monthly_screenshots: 0 },
-        start: this.now(), end: live.current_period_end, periodStart: live.current_period_start, paymentMethod: method,
+        companyId,
+        subscriptionId: live.id,
+        plan,
+        from: current ?? { ...plan, price_usd: 0, monthly_screenshots: 0 },
+        start: this.now(),
+        end: live.current_period_end,
+        periodStart: live.current_period_start,
+        paymentMethod: method,
       });
       if (upgrade.status === 'failed') throw new ApiError(402, 'PAYMENT_FAILED', upgrade.message || 'The payment method was declined');
       return this.update(trx, live.id, { ...kept, plan_id: plan.id, next_plan_id: null });
@@ -68,10 +72,21 @@ export class Subscriptions {
   /** A new subscription, its first period opened (charged and granted) now; a declined charge undoes it all. */
   private async start(trx: Knex.Transaction, companyId: number, plan: Plan, method: PaymentMethodRow | null): Promise<SubscriptionRow> {
     const now = this.now();
-    const [inserted] = await trx('subscriptions').insert({
-      company_id: companyId, plan_id: plan.id, status: 'active', payment_method_id: method?.id ?? null, provider: this.provider.name,
-      anchor: now, period_number: 0, current_period_start: now, current_period_end: periodEnd(now, 0), created_at: now, updated_at: now,
-    }).returning('*');
+    const [inserted] = await trx('subscriptions')
+      .insert({
+        company_id: companyId,
+        plan_id: plan.id,
+        status: 'active',
+        payment_method_id: method?.id ?? null,
+        provider: this.provider.name,
+        anchor: now,
+        period_number: 0,
+        current_period_start: now,
+        current_period_end: periodEnd(now, 0),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('*');
     const sub = subscriptionRow(inserted);
     const charge = await openPeriod(trx, this.provider, { companyId, subscriptionId: sub.id, plan, start: sub.current_period_start, end: sub.current_period_end, paymentMethod: method });
     // A declined first charge leaves nothing behind: the transaction, and so the subscription, is undone.

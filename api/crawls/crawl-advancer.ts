@@ -13,7 +13,11 @@ import type { CrawlFrontier, FrontierUrl } from './crawl-frontier.js';
 import type { CrawlStore } from './crawl-store.js';
 
 /** A screenshot of a crawl that ended: from the recorder, or at once (a cache hit, a job that could not be queued). */
-export interface PageOutcome { screenshotId: number; status: 'finished' | 'error'; links: string[] }
+export interface PageOutcome {
+  screenshotId: number;
+  status: 'finished' | 'error';
+  links: string[];
+}
 
 /** Thrown inside the creating transaction when the crawl stopped or the URL was taken: nothing is created. */
 class CrawlStopped extends Error {}
@@ -61,7 +65,9 @@ export class CrawlAdvancer {
     await this.db.transaction(async (trx) => {
       const crawl = await trx('crawls').where({ id: crawlId }).forUpdate().first('status', 'domain');
       if (!crawl || !(await this.frontier.complete(trx, crawlId, o.screenshotId))) return;
-      await trx('crawls').where({ id: crawlId }).increment(o.status === 'finished' ? 'processed' : 'failed', 1);
+      await trx('crawls')
+        .where({ id: crawlId })
+        .increment(o.status === 'finished' ? 'processed' : 'failed', 1);
       if (o.status !== 'finished' || crawl.status !== 'processing') return;
       const added = await this.frontier.discover(trx, crawlId, linksInScope(o.links, crawl.domain));
       if (added > 0) await trx('crawls').where({ id: crawlId }).increment('total_discovered', added);
@@ -90,7 +96,9 @@ export class CrawlAdvancer {
       const page = buildCrawlPage((crawl.options.screenshot ?? {}) as QueryTree, next.url, { pricing: this.config.pricing, cacheDefaultSeconds: this.config.cacheDefaultSeconds });
       const appConfigIds = await this.screenshots.appConfigIds(caller, page.apps);
       const [row] = await this.screenshots.createDrafts(caller, [page.draft], {
-        bulk: true, appConfigIds, prepare: async (trx) => this.claim(trx, crawl.id, next.id),
+        bulk: true,
+        appConfigIds,
+        prepare: async (trx) => this.claim(trx, crawl.id, next.id),
       });
       if (!row) throw new Error('createDrafts returned no record for one draft');
       return await this.created(next.id, row.id);

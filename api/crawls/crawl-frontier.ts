@@ -2,7 +2,11 @@ import type { Knex } from 'knex';
 import type { Db } from '../../core/db/connect.js';
 
 /** A URL of a crawl's frontier. */
-export interface FrontierUrl { id: number; url: string; host: string }
+export interface FrontierUrl {
+  id: number;
+  url: string;
+  host: string;
+}
 
 /** Rows per INSERT: 4 parameters each keeps a page with thousands of links far below Postgres' 65,535. */
 const INSERT_CHUNK = 1000;
@@ -63,7 +67,8 @@ export class CrawlFrontier {
    * go when its rank plus the host's pages in flight stays within the limit.
    */
   async next(crawlId: number, perHost: number, limit: number): Promise<FrontierUrl[]> {
-    const { rows } = await this.db.raw(`
+    const { rows } = await this.db.raw(
+      `
       with flight as (
         select host, count(*) as n from crawl_urls where crawl_id = ? and status = 'queued' group by host
       ), waiting as (
@@ -71,7 +76,9 @@ export class CrawlFrontier {
         from crawl_urls where crawl_id = ? and status = 'discovered'
       )
       select w.id, w.url, w.host from waiting w left join flight f on f.host = w.host
-      where w.rank + coalesce(f.n, 0) <= ? order by w.id limit ?`, [crawlId, crawlId, perHost, limit]);
+      where w.rank + coalesce(f.n, 0) <= ? order by w.id limit ?`,
+      [crawlId, crawlId, perHost, limit],
+    );
     return (rows as FrontierUrl[]).map((r) => ({ id: Number(r.id), url: r.url, host: r.host }));
   }
 }

@@ -3,9 +3,21 @@ export type CrawlStatus = 'processing' | 'finished' | 'cancelled' | 'error';
 
 /** A crawl row as stored. `options` holds the screenshot options every page is created with. */
 export interface CrawlRow {
-  id: number; company_id: number; api_key_id: number | null; status: CrawlStatus; error: string;
-  domain: string; start_url: string; max_urls: number; total_discovered: number; processed: number; failed: number;
-  options: { screenshot?: Record<string, unknown> }; started: number | null; finished: number | null; created_at: Date | string;
+  id: number;
+  company_id: number;
+  api_key_id: number | null;
+  status: CrawlStatus;
+  error: string;
+  domain: string;
+  start_url: string;
+  max_urls: number;
+  total_discovered: number;
+  processed: number;
+  failed: number;
+  options: { screenshot?: Record<string, unknown> };
+  started: number | null;
+  finished: number | null;
+  created_at: Date | string;
 }
 
 /** Seconds since the epoch: the spec's `started` and `finished`. */

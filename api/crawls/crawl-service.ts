@@ -62,9 +62,16 @@ export class CrawlService {
     const ids = (await this.db('crawls').where({ status: 'processing' }).pluck('id')).map(Number);
     for (const crawlId of ids) {
       await this.locks.run(crawlId, async () => {
-        const ended = await this.db('crawl_urls as u').join('screenshots as s', 's.id', 'u.screenshot_id')
-          .where({ 'u.crawl_id': crawlId, 'u.status': 'queued' }).whereNot('s.status', 'processing').orderBy('u.id').select('s.id', 's.status', 's.links');
-        await this.advancer.advance(crawlId, ended.map((r: { id: number; status: 'finished' | 'error'; links: string[] }) => ({ screenshotId: Number(r.id), status: r.status, links: r.links })));
+        const ended = await this.db('crawl_urls as u')
+          .join('screenshots as s', 's.id', 'u.screenshot_id')
+          .where({ 'u.crawl_id': crawlId, 'u.status': 'queued' })
+          .whereNot('s.status', 'processing')
+          .orderBy('u.id')
+          .select('s.id', 's.status', 's.links');
+        await this.advancer.advance(
+          crawlId,
+          ended.map((r: { id: number; status: 'finished' | 'error'; links: string[] }) => ({ screenshotId: Number(r.id), status: r.status, links: r.links })),
+        );
       });
     }
     return ids.length;
@@ -93,7 +100,14 @@ export class CrawlService {
         bulk: true,
         appConfigIds,
         prepare: async (trx) => {
-          const crawlId = await this.store.insert(trx, { companyId: caller.companyId, apiKeyId: caller.apiKeyId, domain: request.domain, startUrl: start.url, maxUrls: request.maxUrls, options: request.options });
+          const crawlId = await this.store.insert(trx, {
+            companyId: caller.companyId,
+            apiKeyId: caller.apiKeyId,
+            domain: request.domain,
+            startUrl: start.url,
+            maxUrls: request.maxUrls,
+            options: request.options,
+          });
           // A new id: the lock is free at once. Held until the page is linked, so its result waits for that.
           held.release = await this.locks.acquire(crawlId);
           held.crawlId = crawlId;
@@ -101,7 +115,7 @@ export class CrawlService {
           return { crawl_id: crawlId };
         },
       });
-      if (!row || held.crawlId === undefined || held.urlId === undefined) throw new Error('the crawl\'s first page was not created');
+      if (!row || held.crawlId === undefined || held.urlId === undefined) throw new Error("the crawl's first page was not created");
       const outcome = await this.advancer.created(held.urlId, row.id);
       if (outcome) await this.advancer.advance(held.crawlId, [outcome]);
       return (await this.store.find(held.crawlId)) as CrawlRow;

@@ -6,14 +6,25 @@ import { unixNow, type CrawlRow, type CrawlStatus } from './crawl-record.js';
 /** Reads and writes crawl rows. Reads for a caller are scoped by company; the advancer's are internal. */
 export class CrawlStore {
   /** `finished` runs once when a crawl ends finished (not cancelled or failed); it must not throw. */
-  constructor(private readonly db: Db, private readonly finished: (crawlId: number) => Promise<void> = async () => undefined) {}
+  constructor(
+    private readonly db: Db,
+    private readonly finished: (crawlId: number) => Promise<void> = async () => undefined,
+  ) {}
 
   async insert(trx: Knex.Transaction, crawl: { companyId: number; apiKeyId: number | null; domain: string; startUrl: string; maxUrls: number; options: QueryTree }): Promise<number> {
-    const [row] = await trx('crawls').insert({
-      company_id: crawl.companyId, api_key_id: crawl.apiKeyId, domain: crawl.domain, start_url: crawl.startUrl, max_urls: crawl.maxUrls,
-      // jsonb: passed as JSON text, because node-postgres would send a JS array inside as a Postgres array.
-      options: JSON.stringify({ screenshot: crawl.options }), total_discovered: 1, started: unixNow(),
-    }).returning('id');
+    const [row] = await trx('crawls')
+      .insert({
+        company_id: crawl.companyId,
+        api_key_id: crawl.apiKeyId,
+        domain: crawl.domain,
+        start_url: crawl.startUrl,
+        max_urls: crawl.maxUrls,
+        // jsonb: passed as JSON text, because node-postgres would send a JS array inside as a Postgres array.
+        options: JSON.stringify({ screenshot: crawl.options }),
+        total_discovered: 1,
+        started: unixNow(),
+      })
+      .returning('id');
     return Number(row.id);
   }
 

@@ -24,8 +24,16 @@ const CONTENT_TYPES: Record<string, string> = {
  * URLs too (thumbnails and videos are fetched with the session's token), the API on the same origin.
  */
 const CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob: data:", "media-src 'self' blob:",
-  "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' blob: data:",
+  "media-src 'self' blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 /**
@@ -34,7 +42,10 @@ const CSP = [
  */
 const PAGE_PATHS = new Set(['/', '/index.html', '/verify-email', '/reset-password']);
 
-interface Asset { body: Buffer; type: string }
+interface Asset {
+  body: Buffer;
+  type: string;
+}
 
 /** The files of the build, read once: a handful of small files, served from memory. */
 function loadBuild(dir: string): { index: Buffer | null; assets: Map<string, Asset> } {

@@ -12,7 +12,11 @@ export const NOT_QUEUED = 'The job could not be queued; nothing was charged';
 
 /** A screenshot the farm must capture: its record id, account and normalised spec. */
 export interface FarmWork {
-  id: number; companyId: number; priority: number; spec: CaptureSpec; route: Route;
+  id: number;
+  companyId: number;
+  priority: number;
+  spec: CaptureSpec;
+  route: Route;
   /** the record's request_id ('' or absent: none), carried in the job to the agent's log lines */
   requestId?: string;
 }
@@ -33,7 +37,10 @@ export class FarmDispatcher {
   /** Throws 503/429 when the farm cannot take these jobs; otherwise says how each would be routed. */
   async plan(specs: CaptureSpec[]): Promise<Route[]> {
     if (specs.length === 0) return [];
-    const nodes: NodeStatus[] = await this.admission.admit(specs.map((s) => s.browser), specs.length);
+    const nodes: NodeStatus[] = await this.admission.admit(
+      specs.map((s) => s.browser),
+      specs.length,
+    );
     return specs.map((s) => routeJob(s.country, s.browser, nodes, this.proxies));
   }
 
@@ -45,7 +52,15 @@ export class FarmDispatcher {
     const failed: number[] = [];
     for (const w of work) {
       const tier: QueueTier = bulk ? 'bulk' : w.priority >= HIGH_PRIORITY_THRESHOLD ? 'high' : 'normal';
-      const job: CaptureJob = { spec: { ...w.spec, id: w.id }, tier, companyId: w.companyId, egressCountry: w.route.egressCountry, proxy: w.route.proxy, enqueuedAt: Date.now(), ...(w.requestId ? { requestId: w.requestId } : {}) };
+      const job: CaptureJob = {
+        spec: { ...w.spec, id: w.id },
+        tier,
+        companyId: w.companyId,
+        egressCountry: w.route.egressCountry,
+        proxy: w.route.proxy,
+        enqueuedAt: Date.now(),
+        ...(w.requestId ? { requestId: w.requestId } : {}),
+      };
       try {
         await this.queue.enqueue(job);
       } catch (err) {

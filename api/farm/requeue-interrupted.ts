@@ -4,7 +4,16 @@ import type { Logger } from '../../core/logger.js';
 import { routeOfRecord } from '../../grid/scheduling/routing.js';
 import type { FarmDispatcher, FarmWork } from './farm-dispatcher.js';
 
-interface InterruptedRow { id: number; company_id: number; priority: number; capture_spec: CaptureSpec; routing: string; request_id: string; batch_id: number | null; crawl_id: number | null }
+interface InterruptedRow {
+  id: number;
+  company_id: number;
+  priority: number;
+  capture_spec: CaptureSpec;
+  routing: string;
+  request_id: string;
+  batch_id: number | null;
+  crawl_id: number | null;
+}
 
 /**
  * The in-process queue of embedded mode lives in memory: when the process dies without draining (kill -9,
@@ -17,14 +26,24 @@ interface InterruptedRow { id: number; company_id: number; priority: number; cap
  * Returns how many jobs were queued again.
  */
 export async function requeueInterrupted(db: Db, dispatcher: FarmDispatcher, proxies: Record<string, string>, log: Logger): Promise<number> {
-  const rows: InterruptedRow[] = await db('screenshots').where({ status: 'processing' }).orderBy('id')
+  const rows: InterruptedRow[] = await db('screenshots')
+    .where({ status: 'processing' })
+    .orderBy('id')
     .select('id', 'company_id', 'priority', 'capture_spec', 'routing', 'request_id', 'batch_id', 'crawl_id');
   if (rows.length === 0) return 0;
-  const work = (bulk: boolean): FarmWork[] => rows.filter((r) => (r.batch_id !== null || r.crawl_id !== null) === bulk).map((r) => ({
-    id: Number(r.id), companyId: Number(r.company_id), priority: Number(r.priority), spec: r.capture_spec, route: routeOfRecord(r.routing, proxies), requestId: r.request_id,
-  }));
+  const work = (bulk: boolean): FarmWork[] =>
+    rows
+      .filter((r) => (r.batch_id !== null || r.crawl_id !== null) === bulk)
+      .map((r) => ({
+        id: Number(r.id),
+        companyId: Number(r.company_id),
+        priority: Number(r.priority),
+        spec: r.capture_spec,
+        route: routeOfRecord(r.routing, proxies),
+        requestId: r.request_id,
+      }));
   // Batch and crawl pages go to the bulk tier, as when they were created. A job not queued ends its record.
-  const notQueued = [...await dispatcher.dispatch(work(false)), ...await dispatcher.dispatch(work(true), true)];
+  const notQueued = [...(await dispatcher.dispatch(work(false))), ...(await dispatcher.dispatch(work(true), true))];
   log.warn({ requeued: rows.length - notQueued.length, failed: notQueued.length }, 'queued again the captures a previous run left unfinished');
   return rows.length - notQueued.length;
 }

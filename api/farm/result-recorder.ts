@@ -12,7 +12,10 @@ export type ResultListener = (screenshot: EndedByResult) => Promise<void>;
 export class ResultRecorder {
   private readonly listeners: ResultListener[] = [];
 
-  constructor(private readonly records: ScreenshotRecords, private readonly log: Logger) {}
+  constructor(
+    private readonly records: ScreenshotRecords,
+    private readonly log: Logger,
+  ) {}
 
   onApplied(listener: ResultListener): void {
     this.listeners.push(listener);

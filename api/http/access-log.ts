@@ -39,7 +39,11 @@ const pathOf = (req: IncomingMessage): string => (req.url ?? '').split('?')[0] ?
  */
 export function accessLog(log: Logger): Middleware<AppState> {
   const line = (req: IncomingMessage, status: number, responseTime: unknown): Record<string, unknown> => ({
-    method: req.method, url: loggableUrl(req.url ?? ''), status, ms: responseTime, client: clients.get(req) ?? req.socket.remoteAddress,
+    method: req.method,
+    url: loggableUrl(req.url ?? ''),
+    status,
+    ms: responseTime,
+    client: clients.get(req) ?? req.socket.remoteAddress,
   });
   const httpLog = pinoHttp({
     logger: log,

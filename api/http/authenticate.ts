@@ -10,8 +10,12 @@ import type { AppContext } from './state.js';
 /** How fresh an API key's last_used_at is kept: a minute is what a "last used" column is read at. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-const csrfRejected = (): ApiError => new ApiError(403, 'CSRF_REJECTED',
-  `The session cookie counts only with its ${CSRF_HEADER} header (the proof GET /auth/session answers); API clients send an API key or Authorization: Bearer instead`);
+const csrfRejected = (): ApiError =>
+  new ApiError(
+    403,
+    'CSRF_REJECTED',
+    `The session cookie counts only with its ${CSRF_HEADER} header (the proof GET /auth/session answers); API clients send an API key or Authorization: Bearer instead`,
+  );
 
 /**
  * Accepts the spec's three credentials: `X-API-KEY` header, `key` query parameter, or
@@ -40,7 +44,10 @@ export function authenticate(db: Db, jwt: JwtService) {
       // times a second writes it at most once a minute (the row was just read: no extra query to decide).
       const lastUsed = row.last_used_at;
       if (!lastUsed || Date.now() - new Date(lastUsed).getTime() >= LAST_USED_RESOLUTION_MS) {
-        db('api_keys').where({ id: row.id }).update({ last_used_at: db.fn.now() }).catch(() => undefined);
+        db('api_keys')
+          .where({ id: row.id })
+          .update({ last_used_at: db.fn.now() })
+          .catch(() => undefined);
       }
     } else if (/^Bearer\s+\S+$/i.test(authorization)) {
       const caller = await sessionCaller(db, jwt, authorization.replace(/^Bearer\s+/i, ''));

@@ -6,7 +6,10 @@ import type { AppState } from './state.js';
 export const UNMATCHED_ROUTE = '(unmatched)';
 
 /** What @koa/router leaves in ctx.matched: every layer whose path matched, middleware (`use`) and routes. */
-interface MatchedLayer { path: string | RegExp; methods: string[] }
+interface MatchedLayer {
+  path: string | RegExp;
+  methods: string[];
+}
 
 /**
  * The template of the route that matched `method` (the last, as the router runs them), or UNMATCHED_ROUTE.

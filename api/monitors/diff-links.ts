@@ -10,7 +10,13 @@ import { signLinkToken, verifyLinkToken } from '../retrieval/link-token.js';
  * The same secret and lifetime as the screenshot image links beside it in the event.
  */
 export class DiffLinks {
-  constructor(private readonly db: Db, private readonly objects: ObjectStore, private readonly secret: string, private readonly publicUrl: string, private readonly ttlSeconds: number) {}
+  constructor(
+    private readonly db: Db,
+    private readonly objects: ObjectStore,
+    private readonly secret: string,
+    private readonly publicUrl: string,
+    private readonly ttlSeconds: number,
+  ) {}
 
   url(screenshotId: number): string {
     const expires = Math.floor(Date.now() / 1000) + this.ttlSeconds;

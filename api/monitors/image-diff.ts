@@ -2,7 +2,12 @@ import pixelmatch from 'pixelmatch';
 import sharp from 'sharp';
 
 /** A region in image pixels. */
-export interface PixelBox { x: number; y: number; width: number; height: number }
+export interface PixelBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 export interface ImageDiff {
   /** changed pixels / compared pixels (masked pixels are not compared), 0 to 1; width and height are the compared canvas */
@@ -33,7 +38,9 @@ async function rgba(image: Buffer, width: number, height: number, scaled: { widt
   const meta = await sharp(image).metadata();
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
-  const padded = sharp(image).ensureAlpha().extend({ right: width - w, bottom: height - h, background: PADDING });
+  const padded = sharp(image)
+    .ensureAlpha()
+    .extend({ right: width - w, bottom: height - h, background: PADDING });
   if (scaled.width === width && scaled.height === height) return padded.raw().toBuffer();
   // Two pipelines: sharp resizes before it extends within one, and the padding must be scaled too.
   const full = await padded.png({ compressionLevel: 0 }).toBuffer();
@@ -73,6 +80,8 @@ export async function diffImages(before: Buffer, after: Buffer, masks: PixelBox[
   const output = Buffer.alloc(width * height * 4);
   const changedPixels = pixelmatch(one, two, output, width, height, { threshold: COLOUR_THRESHOLD, includeAA: false });
   const comparedPixels = width * height - maskedPixels;
-  const png = await sharp(output, { raw: { width, height, channels: 4 } }).png().toBuffer();
+  const png = await sharp(output, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
   return { ratio: comparedPixels === 0 ? 0 : changedPixels / comparedPixels, changedPixels, comparedPixels, width, height, png };
 }

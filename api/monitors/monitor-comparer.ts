@@ -12,7 +12,11 @@ import { diffImages, type PixelBox } from './image-diff.js';
 import { toMonitorRecord, type MonitorRow, type TextChanges } from './monitor-record.js';
 import { textChanges } from './text-changes.js';
 
-interface RunToCompare { id: number; monitor_id: number; screenshot_id: number }
+interface RunToCompare {
+  id: number;
+  monitor_id: number;
+  screenshot_id: number;
+}
 
 /**
  * How long a claimed comparison may stay unfinished before another replica (or this one after a restart)
@@ -32,8 +36,14 @@ export class MonitorComparer {
 
   constructor(
     private readonly deps: {
-      db: Db; objects: ObjectStore; records: ScreenshotRecords; emitter: AppEventEmitter; registry: AppRegistry;
-      imageLinks: ImageLinks; diffLinks: DiffLinks; log: Logger;
+      db: Db;
+      objects: ObjectStore;
+      records: ScreenshotRecords;
+      emitter: AppEventEmitter;
+      registry: AppRegistry;
+      imageLinks: ImageLinks;
+      diffLinks: DiffLinks;
+      log: Logger;
     },
   ) {}
 
@@ -50,10 +60,15 @@ export class MonitorComparer {
    */
   async sweep(limit = 20): Promise<number> {
     const staleBefore = new Date(Date.now() - COMPARE_LEASE_MS);
-    const runs: RunToCompare[] = await this.deps.db('monitor_runs as r').join('screenshots as s', 's.id', 'r.screenshot_id')
-      .whereNull('r.compared_at').whereNot('s.status', 'processing')
+    const runs: RunToCompare[] = await this.deps
+      .db('monitor_runs as r')
+      .join('screenshots as s', 's.id', 'r.screenshot_id')
+      .whereNull('r.compared_at')
+      .whereNot('s.status', 'processing')
       .andWhere((q) => void q.where({ 'r.compared': false }).orWhere('r.compare_claimed_at', '<', staleBefore))
-      .orderBy('r.id').limit(limit).select('r.id', 'r.monitor_id', 'r.screenshot_id');
+      .orderBy('r.id')
+      .limit(limit)
+      .select('r.id', 'r.monitor_id', 'r.screenshot_id');
     for (const run of runs) await this.compare(run);
     return runs.length;
   }
@@ -64,7 +79,7 @@ export class MonitorComparer {
   }
 
   private async compareScreenshot(screenshotId: number): Promise<void> {
-    const run = await this.deps.db('monitor_runs').where({ screenshot_id: screenshotId, compared: false }).first('id', 'monitor_id', 'screenshot_id') as RunToCompare | undefined;
+    const run = (await this.deps.db('monitor_runs').where({ screenshot_id: screenshotId, compared: false }).first('id', 'monitor_id', 'screenshot_id')) as RunToCompare | undefined;
     if (run) await this.compare(run);
   }
 
@@ -73,7 +88,9 @@ export class MonitorComparer {
     // The claim: of the replicas (or a sweep and a listener) that see this run, one compares it. A claim
     // whose lease ran out is taken over (a conditional update: of two replicas taking it over, one does).
     const staleBefore = new Date(Date.now() - COMPARE_LEASE_MS);
-    const claimed = await db('monitor_runs').where({ id: run.id }).whereNull('compared_at')
+    const claimed = await db('monitor_runs')
+      .where({ id: run.id })
+      .whereNull('compared_at')
       .andWhere((q) => void q.where({ compared: false }).orWhere('compare_claimed_at', '<', staleBefore))
       .update({ compared: true, compare_claimed_at: new Date() });
     if (Number(claimed) === 0) return;
@@ -86,17 +103,24 @@ export class MonitorComparer {
 
   private async compareClaimed(run: RunToCompare): Promise<void> {
     const { db } = this.deps;
-    const monitor = await db('monitors').where({ id: run.monitor_id }).first() as MonitorRow | undefined;
+    const monitor = (await db('monitors').where({ id: run.monitor_id }).first()) as MonitorRow | undefined;
     const shot = await db('screenshots').where({ id: run.screenshot_id }).first('id', 'company_id', 'status', 'html', 'screen_width');
     if (!monitor || shot?.status !== 'finished') return;
-    const previous = await db('monitor_runs as r').join('screenshots as s', 's.id', 'r.screenshot_id')
-      .where({ 'r.monitor_id': run.monitor_id, 's.status': 'finished' }).andWhere('r.id', '<', run.id).orderBy('r.id', 'desc').first('s.id', 's.html');
+    const previous = await db('monitor_runs as r')
+      .join('screenshots as s', 's.id', 'r.screenshot_id')
+      .where({ 'r.monitor_id': run.monitor_id, 's.status': 'finished' })
+      .andWhere('r.id', '<', run.id)
+      .orderBy('r.id', 'desc')
+      .first('s.id', 's.html');
     // The first finished shot has nothing to compare with.
     if (!previous) return;
     const previousId = Number(previous.id);
     await db('monitor_runs').where({ id: run.id }).update({ previous_screenshot_id: previousId });
 
-    const files = await db('screenshot_files').whereIn('screenshot_id', [previousId, run.screenshot_id]).whereIn('kind', ['image', 'html']).where((q) => void q.where({ shot: 1 }).orWhereNull('shot'))
+    const files = await db('screenshot_files')
+      .whereIn('screenshot_id', [previousId, run.screenshot_id])
+      .whereIn('kind', ['image', 'html'])
+      .where((q) => void q.where({ shot: 1 }).orWhereNull('shot'))
       .select('screenshot_id', 'kind', 'storage_key');
     const key = (id: number, kind: string): string | undefined => files.find((f: { screenshot_id: unknown; kind: string }) => Number(f.screenshot_id) === id && f.kind === kind)?.storage_key;
     const beforeKey = key(previousId, 'image');
@@ -114,7 +138,9 @@ export class MonitorComparer {
     }
     const stored = await this.deps.objects.put(diffKey(run.screenshot_id), diff.png, { contentType: 'image/png', size: diff.png.length });
     await this.deps.records.recordComparison(run.screenshot_id, {
-      changeRatio: diff.ratio, textChanges: text as Record<string, unknown> | null, diff: { key: diffKey(run.screenshot_id), contentType: 'image/png', size: stored.size ?? diff.png.length },
+      changeRatio: diff.ratio,
+      textChanges: text as Record<string, unknown> | null,
+      diff: { key: diffKey(run.screenshot_id), contentType: 'image/png', size: stored.size ?? diff.png.length },
     });
     // The threshold is a percentage of the compared pixels; a change must be above it.
     const changed = diff.ratio * 100 > Number(monitor.threshold);
@@ -141,10 +167,20 @@ export class MonitorComparer {
       type: 'monitor.changed',
       messageId: `msg_monitor_changed_${run.screenshot_id}`,
       data: {
-        id: Number(monitor.id), url: monitor.url, status: 'changed', monitor: toMonitorRecord(monitor), run_id: Number(run.id),
-        screenshot_id: run.screenshot_id, previous_screenshot_id: previousId, change_ratio: ratio, threshold: Number(monitor.threshold),
-        before_url: imageLinks.url(previousId), after_url: imageLinks.url(run.screenshot_id), diff_url: diffLinks.url(run.screenshot_id),
-        text_changes: text, created_at: new Date().toISOString(),
+        id: Number(monitor.id),
+        url: monitor.url,
+        status: 'changed',
+        monitor: toMonitorRecord(monitor),
+        run_id: Number(run.id),
+        screenshot_id: run.screenshot_id,
+        previous_screenshot_id: previousId,
+        change_ratio: ratio,
+        threshold: Number(monitor.threshold),
+        before_url: imageLinks.url(previousId),
+        after_url: imageLinks.url(run.screenshot_id),
+        diff_url: diffLinks.url(run.screenshot_id),
+        text_changes: text,
+        created_at: new Date().toISOString(),
       },
     });
     // The apps that receive events got the event; the others run on the new screenshot (an upload, a message).

@@ -3,20 +3,50 @@ import type { QueryTree } from '../../core/request/query-input.js';
 
 /** A monitor row as stored. */
 export interface MonitorRow {
-  id: number; company_id: number; api_key_id: number | null; name: string | null; url: string; interval_seconds: number; cron: string | null;
-  threshold: number; ignore: IgnoreRegion[]; options: QueryTree; app_config_ids: number[]; status: 'active' | 'paused';
-  next_run_at: Date | string; last_run_at: Date | string | null; created_at: Date | string; updated_at: Date | string;
+  id: number;
+  company_id: number;
+  api_key_id: number | null;
+  name: string | null;
+  url: string;
+  interval_seconds: number;
+  cron: string | null;
+  threshold: number;
+  ignore: IgnoreRegion[];
+  options: QueryTree;
+  app_config_ids: number[];
+  status: 'active' | 'paused';
+  next_run_at: Date | string;
+  last_run_at: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
 }
 
 /** A run as GET /monitor/runs lists it: the run row with its screenshot's status and comparison. */
 export interface MonitorRunRow {
-  id: number; monitor_id: number; trigger: 'schedule' | 'manual'; scheduled_for: Date | string; screenshot_id: number | null;
-  previous_screenshot_id: number | null; error: string; compared: boolean; compared_at: Date | string | null; changed: boolean; created_at: Date | string;
-  screenshot_status: string | null; change_ratio: number | null; text_changes: TextChanges | null; has_diff: boolean;
+  id: number;
+  monitor_id: number;
+  trigger: 'schedule' | 'manual';
+  scheduled_for: Date | string;
+  screenshot_id: number | null;
+  previous_screenshot_id: number | null;
+  error: string;
+  compared: boolean;
+  compared_at: Date | string | null;
+  changed: boolean;
+  created_at: Date | string;
+  screenshot_status: string | null;
+  change_ratio: number | null;
+  text_changes: TextChanges | null;
+  has_diff: boolean;
 }
 
 /** Lines of visible text a run's HTML gained and lost against the previous run's (html=true only). */
-export interface TextChanges { added: string[]; removed: string[]; added_count: number; removed_count: number }
+export interface TextChanges {
+  added: string[];
+  removed: string[];
+  added_count: number;
+  removed_count: number;
+}
 
 const iso = (d: Date | string | null): string => (d === null ? '' : new Date(d).toISOString());
 

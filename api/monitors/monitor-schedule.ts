@@ -1,7 +1,10 @@
 import { nextCronRun } from '../../core/request/monitor-params.js';
 
 /** What the schedule of a monitor is: an interval, or a cron expression (which wins). */
-export interface Schedule { interval_seconds: number; cron: string | null }
+export interface Schedule {
+  interval_seconds: number;
+  cron: string | null;
+}
 
 /**
  * The first period of a schedule strictly after `now`. An interval keeps its phase: periods are

@@ -20,15 +20,26 @@ export class MonitorScheduler {
   private polling: Promise<void> | null = null;
   private stopped = false;
 
-  constructor(private readonly db: Db, private readonly service: MonitorService, private readonly comparer: MonitorComparer, private readonly pollMs: number, private readonly log: Logger) {}
+  constructor(
+    private readonly db: Db,
+    private readonly service: MonitorService,
+    private readonly comparer: MonitorComparer,
+    private readonly pollMs: number,
+    private readonly log: Logger,
+  ) {}
 
   start(): void {
     this.stopped = false;
     const loop = (): void => {
-      this.polling = this.poll().then(() => undefined, (err: unknown) => this.log.error({ err }, 'the monitor schedule could not poll')).finally(() => {
-        this.polling = null;
-        if (!this.stopped) this.timer = setTimeout(loop, this.pollMs);
-      });
+      this.polling = this.poll()
+        .then(
+          () => undefined,
+          (err: unknown) => this.log.error({ err }, 'the monitor schedule could not poll'),
+        )
+        .finally(() => {
+          this.polling = null;
+          if (!this.stopped) this.timer = setTimeout(loop, this.pollMs);
+        });
     };
     loop();
   }
@@ -62,8 +73,11 @@ export class MonitorScheduler {
     return this.db.transaction(async (trx) => {
       const moved = await trx('monitors').where({ id: monitor.id, status: 'active', next_run_at: period }).update({ next_run_at: next, last_run_at: now });
       if (Number(moved) === 0) return null;
-      const [run] = await trx('monitor_runs').insert({ monitor_id: monitor.id, company_id: monitor.company_id, trigger: 'schedule', scheduled_for: period })
-        .onConflict(['monitor_id', 'trigger', 'scheduled_for']).ignore().returning('id');
+      const [run] = await trx('monitor_runs')
+        .insert({ monitor_id: monitor.id, company_id: monitor.company_id, trigger: 'schedule', scheduled_for: period })
+        .onConflict(['monitor_id', 'trigger', 'scheduled_for'])
+        .ignore()
+        .returning('id');
       return run ? Number(run.id) : null;
     });
   }

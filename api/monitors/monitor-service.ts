@@ -34,7 +34,12 @@ function asInput(m: MonitorRow): QueryTree {
 
 /** The application service behind the /monitor operations, and the one place a run starts. */
 export class MonitorService {
-  constructor(private readonly db: Db, private readonly screenshots: ScreenshotService, private readonly config: Config, private readonly log: Logger) {}
+  constructor(
+    private readonly db: Db,
+    private readonly screenshots: ScreenshotService,
+    private readonly config: Config,
+    private readonly log: Logger,
+  ) {}
 
   private get ctx(): MonitorContext {
     return { pricing: this.config.pricing, cacheDefaultSeconds: this.config.cacheDefaultSeconds, minIntervalSeconds: this.config.monitors.minIntervalSeconds };
@@ -44,10 +49,17 @@ export class MonitorService {
     const request = buildMonitorRequest(input, this.ctx);
     const appConfigIds = await this.screenshots.appConfigIds(caller, request.apps);
     const now = new Date();
-    const [row] = await this.db('monitors').insert(toDb({
-      company_id: caller.companyId, api_key_id: caller.apiKeyId, ...this.columns(request, appConfigIds), status: 'active',
-      next_run_at: firstRun({ interval_seconds: request.intervalSeconds, cron: request.cron }, now),
-    })).returning('id');
+    const [row] = await this.db('monitors')
+      .insert(
+        toDb({
+          company_id: caller.companyId,
+          api_key_id: caller.apiKeyId,
+          ...this.columns(request, appConfigIds),
+          status: 'active',
+          next_run_at: firstRun({ interval_seconds: request.intervalSeconds, cron: request.cron }, now),
+        }),
+      )
+      .returning('id');
     return this.get(caller, Number(row.id));
   }
 
@@ -76,10 +88,15 @@ export class MonitorService {
     const appConfigIds = rest.apps !== undefined ? await this.screenshots.appConfigIds(caller, request.apps) : monitor.app_config_ids.map(Number);
     const schedule = { interval_seconds: request.intervalSeconds, cron: request.cron };
     const rescheduled = schedule.interval_seconds !== Number(monitor.interval_seconds) || schedule.cron !== monitor.cron;
-    await this.db('monitors').where({ id }).update(toDb({
-      ...this.columns(request, appConfigIds), updated_at: new Date(),
-      ...(rescheduled ? { next_run_at: firstRun(schedule, new Date()) } : {}),
-    }));
+    await this.db('monitors')
+      .where({ id })
+      .update(
+        toDb({
+          ...this.columns(request, appConfigIds),
+          updated_at: new Date(),
+          ...(rescheduled ? { next_run_at: firstRun(schedule, new Date()) } : {}),
+        }),
+      );
     return this.get(caller, id);
   }
 
@@ -93,7 +110,9 @@ export class MonitorService {
   async resume(caller: Caller, id: number): Promise<MonitorRow> {
     const monitor = await this.get(caller, id);
     if (monitor.status !== 'paused') return monitor;
-    await this.db('monitors').where({ id, status: 'paused' }).update({ status: 'active', next_run_at: firstRun(monitor, new Date()), updated_at: new Date() });
+    await this.db('monitors')
+      .where({ id, status: 'paused' })
+      .update({ status: 'active', next_run_at: firstRun(monitor, new Date()), updated_at: new Date() });
     return this.get(caller, id);
   }
 
@@ -128,11 +147,17 @@ export class MonitorService {
    * keeps the reason; the schedule goes on.
    */
   async startRun(monitor: MonitorRow, runId: number): Promise<void> {
-    const caller: Caller = { companyId: Number(monitor.company_id), apiKeyId: monitor.api_key_id === null ? null : Number(monitor.api_key_id), userId: null, credential: `monitor:${monitor.id}`, roles: [] };
+    const caller: Caller = {
+      companyId: Number(monitor.company_id),
+      apiKeyId: monitor.api_key_id === null ? null : Number(monitor.api_key_id),
+      userId: null,
+      credential: `monitor:${monitor.id}`,
+      roles: [],
+    };
     try {
       const draft = buildMonitorRun(monitor, this.ctx);
       const [shot] = await this.screenshots.createDrafts(caller, [draft], { prepare: async () => ({ monitor_id: Number(monitor.id) }) });
-      if (!shot) throw new Error('the run\'s screenshot was not created');
+      if (!shot) throw new Error("the run's screenshot was not created");
       await this.db('monitor_runs').where({ id: runId }).update({ screenshot_id: shot.id });
     } catch (err) {
       const reason = err instanceof ApiError && err.expose ? err.message : 'The run could not start';
@@ -143,20 +168,35 @@ export class MonitorService {
 
   /** Runs whose screenshot was never created (the process stopped between the claim and the create) end with a reason. */
   async endOrphanRuns(now = new Date()): Promise<number> {
-    return this.db('monitor_runs').whereNull('screenshot_id').where({ error: '' }).where('created_at', '<', new Date(now.getTime() - ORPHAN_RUN_MS))
-      .update({ error: 'The service stopped before the run\'s screenshot was created', compared: true, compared_at: now });
+    return this.db('monitor_runs')
+      .whereNull('screenshot_id')
+      .where({ error: '' })
+      .where('created_at', '<', new Date(now.getTime() - ORPHAN_RUN_MS))
+      .update({ error: "The service stopped before the run's screenshot was created", compared: true, compared_at: now });
   }
 
   private runQuery(): Knex.QueryBuilder {
-    return this.db('monitor_runs as r').leftJoin('screenshots as s', 's.id', 'r.screenshot_id')
-      .select('r.*', 's.status as screenshot_status', 's.change_ratio', 's.text_changes',
-        this.db.raw('exists (select 1 from screenshot_files f where f.screenshot_id = r.screenshot_id and f.kind = ?) as has_diff', ['diff']));
+    return this.db('monitor_runs as r')
+      .leftJoin('screenshots as s', 's.id', 'r.screenshot_id')
+      .select(
+        'r.*',
+        's.status as screenshot_status',
+        's.change_ratio',
+        's.text_changes',
+        this.db.raw('exists (select 1 from screenshot_files f where f.screenshot_id = r.screenshot_id and f.kind = ?) as has_diff', ['diff']),
+      );
   }
 
   private columns(request: MonitorRequest, appConfigIds: number[]): Record<string, unknown> {
     return {
-      name: request.name, url: request.url, interval_seconds: request.intervalSeconds, cron: request.cron, threshold: request.threshold,
-      ignore: request.ignore, options: request.options, app_config_ids: appConfigIds,
+      name: request.name,
+      url: request.url,
+      interval_seconds: request.intervalSeconds,
+      cron: request.cron,
+      threshold: request.threshold,
+      ignore: request.ignore,
+      options: request.options,
+      app_config_ids: appConfigIds,
     };
   }
 }

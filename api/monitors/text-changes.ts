@@ -12,8 +12,17 @@ export function visibleLines(html: string): string[] {
     .replace(/<!--[^]*?-->/g, '\n')
     .replace(/<(br|p|div|li|tr|h[1-6]|section|article|header|footer|nav|td|th|dt|dd|pre|blockquote)\b[^>]*>/gi, '\n')
     .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, '\'').replace(/&amp;/g, '&');
-  return text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter((l) => l !== '').map((l) => l.slice(0, MAX_LINE));
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+  return text
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter((l) => l !== '')
+    .map((l) => l.slice(0, MAX_LINE));
 }
 
 /** Lines of text the new document has that the old one did not, and the other way round (as multisets). */

@@ -28,9 +28,14 @@ export async function adminOverview(db: Db, now: Date = new Date()): Promise<Adm
     count('companies'),
     count('screenshots'),
     count('batches'),
-    db('screenshots').where('created_at', '>=', activeSince).countDistinct('company_id as n').first().then((r) => Number(r?.n ?? 0)),
+    db('screenshots')
+      .where('created_at', '>=', activeSince)
+      .countDistinct('company_id as n')
+      .first()
+      .then((r) => Number(r?.n ?? 0)),
     db('screenshots').where('created_at', '>=', daySince).first(db.raw('count(*) as total'), db.raw("count(*) filter (where status = 'error') as failed")),
-    db.raw(`
+    db.raw(
+      `
       with owners as (select company_id, min(id) as user_id from users group by company_id)
       select u.id as user_id, u.email, c.name as company_name, count(*) as screenshots
       from screenshots s
@@ -41,7 +46,9 @@ export async function adminOverview(db: Db, now: Date = new Date()): Promise<Adm
       where s.created_at >= ?
       group by u.id, u.email, c.name
       order by screenshots desc, u.id
-      limit ?`, [activeSince, TOP_USERS]),
+      limit ?`,
+      [activeSince, TOP_USERS],
+    ),
   ]);
   return {
     totals: { users, companies, screenshots, batches, active_clients: active },

@@ -27,18 +27,20 @@ const iso = (v: unknown): string => (v === null || v === undefined ? '' : (v ins
 export async function dashboardOverview(db: Db, plans: PlanCatalog, companyId: number): Promise<DashboardOverview> {
   const company = await getCompany(db, companyId);
   if (!company) throw notFound('Account');
-  const statusCounts = (table: string) => db(table).where({ company_id: companyId }).first(
-    db.raw('count(*) as total'),
-    db.raw("count(*) filter (where status = 'processing') as processing"),
-    db.raw("count(*) filter (where status = 'finished') as finished"),
-    db.raw("count(*) filter (where status = 'error') as error"),
-  );
+  const statusCounts = (table: string) =>
+    db(table)
+      .where({ company_id: companyId })
+      .first(
+        db.raw('count(*) as total'),
+        db.raw("count(*) filter (where status = 'processing') as processing"),
+        db.raw("count(*) filter (where status = 'finished') as finished"),
+        db.raw("count(*) filter (where status = 'error') as error"),
+      );
   const [shots, thisMonth, batches, recent, billing] = await Promise.all([
     statusCounts('screenshots'),
     db('screenshots').where({ company_id: companyId }).where('created_at', '>=', monthStartUtc()).count('* as n').first(),
     statusCounts('batches'),
-    db('screenshots').where({ company_id: companyId }).orderBy('id', 'desc').limit(RECENT_SCREENSHOTS)
-      .select('id', 'url', 'status', 'cost', 'error', 'created_at', 'finished_at'),
+    db('screenshots').where({ company_id: companyId }).orderBy('id', 'desc').limit(RECENT_SCREENSHOTS).select('id', 'url', 'status', 'cost', 'error', 'created_at', 'finished_at'),
     planUsageOf(db, plans, companyId),
   ]);
   const n = (v: unknown): number => Number(v ?? 0);
@@ -48,8 +50,13 @@ export async function dashboardOverview(db: Db, plans: PlanCatalog, companyId: n
     usage: { total_screenshots: n(shots?.total), screenshots_this_month: n(thisMonth?.n), processing: n(shots?.processing), finished: n(shots?.finished), error: n(shots?.error) },
     batches: { total: n(batches?.total), processing: n(batches?.processing), finished: n(batches?.finished), error: n(batches?.error) },
     recent_screenshots: recent.map((r) => ({
-      id: Number(r.id), url: String(r.url), status: String(r.status), cost: Number(r.cost), error: String(r.error ?? ''),
-      created_at: iso(r.created_at), finished_at: iso(r.finished_at),
+      id: Number(r.id),
+      url: String(r.url),
+      status: String(r.status),
+      cost: Number(r.cost),
+      error: String(r.error ?? ''),
+      created_at: iso(r.created_at),
+      finished_at: iso(r.finished_at),
     })),
   };
 }

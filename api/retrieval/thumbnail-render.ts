@@ -54,11 +54,11 @@ export async function renderThumbnail(source: Buffer, o: ThumbnailOptions): Prom
   if (o.width !== undefined || o.height !== undefined) {
     // With one side given, the other follows the aspect ratio: a width of 10,000 on a full-page capture
     // 30 times taller than wide would ask for 300,000 pixels of height (minutes of CPU, gigabytes of memory).
-    if (o.height === undefined && Math.round(h * (o.width as number) / w) > MAX_THUMBNAIL_SIDE) {
-      throw fieldError('width', `would make the image ${Math.round(h * (o.width as number) / w)} pixels high; each side may be at most ${MAX_THUMBNAIL_SIDE} pixels (give height too)`);
+    if (o.height === undefined && Math.round((h * (o.width as number)) / w) > MAX_THUMBNAIL_SIDE) {
+      throw fieldError('width', `would make the image ${Math.round((h * (o.width as number)) / w)} pixels high; each side may be at most ${MAX_THUMBNAIL_SIDE} pixels (give height too)`);
     }
-    if (o.width === undefined && Math.round(w * (o.height as number) / h) > MAX_THUMBNAIL_SIDE) {
-      throw fieldError('height', `would make the image ${Math.round(w * (o.height as number) / h)} pixels wide; each side may be at most ${MAX_THUMBNAIL_SIDE} pixels (give width too)`);
+    if (o.width === undefined && Math.round((w * (o.height as number)) / h) > MAX_THUMBNAIL_SIDE) {
+      throw fieldError('height', `would make the image ${Math.round((w * (o.height as number)) / h)} pixels wide; each side may be at most ${MAX_THUMBNAIL_SIDE} pixels (give width too)`);
     }
     img = img.resize(o.width ?? null, o.height ?? null, { fit: o.ratio === 'fill' ? 'cover' : 'inside' });
   }

@@ -8,8 +8,12 @@ import { defineRoute, type ApiRoute } from './route.js';
 /** GET /account/info: the caller's balance, plan and usage. */
 export const ACCOUNT_ROUTES: ApiRoute[] = [
   defineRoute({
-    method: 'get', path: '/account/info', operationId: 'getAccount', tag: 'Account', credentials: 'account',
-    summary: 'Balance and usage of the caller\'s account',
+    method: 'get',
+    path: '/account/info',
+    operationId: 'getAccount',
+    tag: 'Account',
+    credentials: 'account',
+    summary: "Balance and usage of the caller's account",
     response: { data: AccountInfo, description: 'The account' },
     handler: async (ctx, { db, billing }) => {
       const caller = callerOf(ctx);
@@ -17,7 +21,8 @@ export const ACCOUNT_ROUTES: ApiRoute[] = [
       if (!company) throw notFound('Account');
       const plan = (await livePlanOf(db, billing.plans, caller.companyId))?.plan ?? null;
       const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
-      const [usage] = await db('screenshots').where({ company_id: caller.companyId })
+      const [usage] = await db('screenshots')
+        .where({ company_id: caller.companyId })
         .select(db.raw('count(*) as total'), db.raw('count(*) filter (where created_at >= ?) as this_month', [monthStart]), db.raw("count(*) filter (where status = 'processing') as processing"));
       return {
         balance: company.balance,

@@ -24,9 +24,14 @@ const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** POST /admin/impersonate, GET /admin/users, POST /admin/credits and GET /admin/outbox: admin role only. */
 export const ADMIN_USER_ROUTES: ApiRoute[] = [
   defineRoute({
-    method: 'post', path: '/admin/impersonate', operationId: 'impersonateUser', tag, credentials: 'admin',
+    method: 'post',
+    path: '/admin/impersonate',
+    operationId: 'impersonateUser',
+    tag,
+    credentials: 'admin',
     summary: 'Admin: a token acting as another user, carrying impersonated_by',
-    body: IMPERSONATE_PARAMS, required: ['user_id'],
+    body: IMPERSONATE_PARAMS,
+    required: ['user_id'],
     response: { data: Impersonation, description: 'The impersonation token and the user' },
     handler: async (ctx, { db, jwt, config, log }, { user_id: userId }) => {
       const admin = adminUserId(ctx);
@@ -47,21 +52,33 @@ export const ADMIN_USER_ROUTES: ApiRoute[] = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/admin/users', operationId: 'listUsers', tag, credentials: 'admin',
+    method: 'get',
+    path: '/admin/users',
+    operationId: 'listUsers',
+    tag,
+    credentials: 'admin',
     summary: 'Admin: users with their account, roles and balance, newest first',
     query: USERS_PARAMS,
     response: { data: z.array(AdminUser), description: 'The users' },
     handler: async (_ctx, { db }, p) => {
-      const query = userSessionQuery(db).orderBy('users.id', 'desc').limit(p.limit ?? DEFAULT_PAGE_SIZE).offset(p.offset ?? 0);
+      const query = userSessionQuery(db)
+        .orderBy('users.id', 'desc')
+        .limit(p.limit ?? DEFAULT_PAGE_SIZE)
+        .offset(p.offset ?? 0);
       if (p.email) query.whereRaw("users.email like ? escape '\\'", [`%${likeEscape(p.email.toLowerCase())}%`]);
       const rows = await query;
       return rows.map((r: Record<string, unknown>) => ({ ...toUserSession(r), created_at: new Date(r.created_at as string).toISOString() }));
     },
   }),
   defineRoute({
-    method: 'post', path: '/admin/credits', operationId: 'changeCredits', tag, credentials: 'admin',
+    method: 'post',
+    path: '/admin/credits',
+    operationId: 'changeCredits',
+    tag,
+    credentials: 'admin',
     summary: 'Admin: grant or remove credits of an account through the ledger',
-    body: CREDITS_PARAMS, required: ['company_id', 'amount', 'reason'],
+    body: CREDITS_PARAMS,
+    required: ['company_id', 'amount', 'reason'],
     response: { data: CreditChange, description: 'The change and the new balance' },
     handler: async (ctx, { db, log }, p) => {
       const admin = adminUserId(ctx);
@@ -72,17 +89,32 @@ export const ADMIN_USER_ROUTES: ApiRoute[] = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/admin/outbox', operationId: 'listOutbox', tag, credentials: 'admin',
+    method: 'get',
+    path: '/admin/outbox',
+    operationId: 'listOutbox',
+    tag,
+    credentials: 'admin',
     summary: 'Admin: account email kept in the outbox, newest first',
     query: OUTBOX_PARAMS,
     response: { data: z.array(OutboxMessage), description: 'The messages' },
     handler: async (_ctx, { db }, p) => {
-      const query = db('email_outbox').orderBy('id', 'desc').limit(p.limit ?? DEFAULT_PAGE_SIZE).offset(p.offset ?? 0);
+      const query = db('email_outbox')
+        .orderBy('id', 'desc')
+        .limit(p.limit ?? DEFAULT_PAGE_SIZE)
+        .offset(p.offset ?? 0);
       if (p.status) query.where({ status: p.status });
       const rows = await query;
       return rows.map((r) => ({
-        id: Number(r.id), user_id: r.user_id === null ? null : Number(r.user_id), to: r.to_address, subject: r.subject, text: r.body_text, purpose: r.purpose,
-        status: r.status, error: r.error, created_at: new Date(r.created_at).toISOString(), sent_at: r.sent_at ? new Date(r.sent_at).toISOString() : null,
+        id: Number(r.id),
+        user_id: r.user_id === null ? null : Number(r.user_id),
+        to: r.to_address,
+        subject: r.subject,
+        text: r.body_text,
+        purpose: r.purpose,
+        status: r.status,
+        error: r.error,
+        created_at: new Date(r.created_at).toISOString(),
+        sent_at: r.sent_at ? new Date(r.sent_at).toISOString() : null,
       }));
     },
   }),

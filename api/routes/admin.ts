@@ -15,32 +15,56 @@ const tag = 'Admin';
  */
 export const ADMIN_ROUTES: ApiRoute[] = [
   defineRoute({
-    method: 'get', path: '/admin/overview', operationId: 'getAdminOverview', tag, credentials: 'admin',
+    method: 'get',
+    path: '/admin/overview',
+    operationId: 'getAdminOverview',
+    tag,
+    credentials: 'admin',
     summary: 'Admin: totals across every account, the last 24 hours, top users of the last 30 days',
     response: { data: AdminOverview, description: 'The overview' },
     handler: (_ctx, { db }) => adminOverview(db),
   }),
   defineRoute({
-    method: 'get', path: '/admin/browsers', operationId: 'listBrowserActivity', tag, credentials: 'admin',
+    method: 'get',
+    path: '/admin/browsers',
+    operationId: 'listBrowserActivity',
+    tag,
+    credentials: 'admin',
     summary: "Admin: per browser, the jobs queued, the oldest one's wait, and the last minutes' captures and error rate",
     response: { data: BrowserActivity, description: 'The window in minutes and one entry per browser' },
     handler: async (_ctx, { db, queue }) => ({ window_minutes: ACTIVITY_WINDOW_MINUTES, browsers: await browserActivity(db, queue) }),
   }),
   defineRoute({
-    method: 'get', path: '/admin/nodes', operationId: 'listNodes', tag, credentials: 'admin',
+    method: 'get',
+    path: '/admin/nodes',
+    operationId: 'listNodes',
+    tag,
+    credentials: 'admin',
     summary: 'Admin: the live nodes of the farm',
     response: { data: z.array(Node), description: 'The nodes' },
     handler: (_ctx, { registry }) => registry.list(),
   }),
-  ...([['drain', true], ['undrain', false]] as const).map(([name, drain]) => defineRoute({
-    method: 'post', path: `/admin/nodes/${name}`, operationId: drain ? 'drainNode' : 'undrainNode', tag, credentials: 'admin',
-    summary: drain ? 'Admin: ask a node to take no new job, finish those in flight and leave' : 'Admin: withdraw a drain request',
-    body: NODE_ID_PARAMS, required: ['id'],
-    response: { data: Node.nullable(), description: 'The node as it is now (null once it has left)' },
-    handler: async (_ctx, { registry }, p) => {
-      const id = p.id as string;
-      if (!(await registry.requestDrain(id, drain))) throw notFound('Node');
-      return (await registry.list()).find((n) => n.id === id) ?? null;
-    },
-  })),
+  ...(
+    [
+      ['drain', true],
+      ['undrain', false],
+    ] as const
+  ).map(([name, drain]) =>
+    defineRoute({
+      method: 'post',
+      path: `/admin/nodes/${name}`,
+      operationId: drain ? 'drainNode' : 'undrainNode',
+      tag,
+      credentials: 'admin',
+      summary: drain ? 'Admin: ask a node to take no new job, finish those in flight and leave' : 'Admin: withdraw a drain request',
+      body: NODE_ID_PARAMS,
+      required: ['id'],
+      response: { data: Node.nullable(), description: 'The node as it is now (null once it has left)' },
+      handler: async (_ctx, { registry }, p) => {
+        const id = p.id as string;
+        if (!(await registry.requestDrain(id, drain))) throw notFound('Node');
+        return (await registry.list()).find((n) => n.id === id) ?? null;
+      },
+    }),
+  ),
 ];

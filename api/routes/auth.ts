@@ -23,7 +23,10 @@ function startCookieSession(ctx: AppContext, jwt: JwtService, token: string): vo
 }
 
 /** captcha_token is reported missing with the other fields, so one 400 names everything to fix. */
-const withCaptcha = (...fields: string[]) => (deps: RouteDeps): readonly string[] => (deps.auth.captchaRequired ? [...fields, 'captcha_token'] : fields);
+const withCaptcha =
+  (...fields: string[]) =>
+  (deps: RouteDeps): readonly string[] =>
+    deps.auth.captchaRequired ? [...fields, 'captcha_token'] : fields;
 
 /**
  * POST /auth/signup, /auth/login, /auth/forgot-password, /auth/reset-password and /auth/verify-email:
@@ -34,9 +37,15 @@ const withCaptcha = (...fields: string[]) => (deps: RouteDeps): readonly string[
  */
 export const AUTH_ROUTES: ApiRoute[] = [
   defineRoute({
-    method: 'post', path: '/auth/signup', operationId: 'signup', tag, credentials: 'anonymous',
+    method: 'post',
+    path: '/auth/signup',
+    operationId: 'signup',
+    tag,
+    credentials: 'anonymous',
     summary: 'Create an account, its user and a first API key; captcha_token required in production',
-    body: SIGNUP_PARAMS, required: withCaptcha('email', 'password'), bodyOnly: true,
+    body: SIGNUP_PARAMS,
+    required: withCaptcha('email', 'password'),
+    bodyOnly: true,
     response: { data: SignupResponse, description: 'The session token, the user and the first API key (also sets the session cookie)' },
     handler: async (ctx, { auth }, p) => {
       const data = await auth.signup({ ...p, email: p.email as string, password: p.password as string }, ctx.ip);
@@ -45,9 +54,15 @@ export const AUTH_ROUTES: ApiRoute[] = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/auth/login', operationId: 'login', tag, credentials: 'anonymous',
+    method: 'post',
+    path: '/auth/login',
+    operationId: 'login',
+    tag,
+    credentials: 'anonymous',
     summary: 'A session token (JWT) and the User session; also sets them as the HttpOnly session cookie',
-    body: LOGIN_PARAMS, required: ['email', 'password'], bodyOnly: true,
+    body: LOGIN_PARAMS,
+    required: ['email', 'password'],
+    bodyOnly: true,
     response: { data: LoginResponse, description: 'The session token and the user' },
     handler: async (ctx, { auth }, p) => {
       const data = await auth.login({ email: p.email as string, password: p.password as string }, ctx.ip);
@@ -61,8 +76,12 @@ export const AUTH_ROUTES: ApiRoute[] = [
   // Should that ever change, a browser still says who asks: a request another origin started (a sibling
   // site, a sandboxed document) gets null, never the proof.
   defineRoute({
-    method: 'get', path: '/auth/session', operationId: 'getCookieSession', tag, credentials: 'anonymous',
-    summary: 'The session cookie\'s {user, csrf_token}, or null without a valid one',
+    method: 'get',
+    path: '/auth/session',
+    operationId: 'getCookieSession',
+    tag,
+    credentials: 'anonymous',
+    summary: "The session cookie's {user, csrf_token}, or null without a valid one",
     response: { data: CookieSession.nullable(), description: 'The cookie session, or null' },
     handler: async (ctx, { auth }) => {
       const token = FETCHED_BY_THIS_ORIGIN.has(ctx.get('Sec-Fetch-Site')) ? sessionCookieOf(ctx) : null;
@@ -73,7 +92,11 @@ export const AUTH_ROUTES: ApiRoute[] = [
   // Ends the cookie session (and an impersonation kept aside). It takes no credential (an expired cookie
   // must still be clearable): the worst another page can do with it is log the browser out.
   defineRoute({
-    method: 'post', path: '/auth/logout', operationId: 'logout', tag, credentials: 'anonymous',
+    method: 'post',
+    path: '/auth/logout',
+    operationId: 'logout',
+    tag,
+    credentials: 'anonymous',
     summary: 'Clear the session cookie (and an impersonation kept aside)',
     response: ack,
     handler: (ctx) => {
@@ -82,9 +105,15 @@ export const AUTH_ROUTES: ApiRoute[] = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/auth/forgot-password', operationId: 'forgotPassword', tag, credentials: 'anonymous',
+    method: 'post',
+    path: '/auth/forgot-password',
+    operationId: 'forgotPassword',
+    tag,
+    credentials: 'anonymous',
     summary: 'Email a password-reset link; the answer is {ok: true} whether or not the email has an account',
-    body: FORGOT_PASSWORD_PARAMS, required: withCaptcha('email'), bodyOnly: true,
+    body: FORGOT_PASSWORD_PARAMS,
+    required: withCaptcha('email'),
+    bodyOnly: true,
     response: ack,
     handler: async (ctx, { auth }, p) => {
       await auth.forgotPassword({ ...p, email: p.email as string }, ctx.ip);
@@ -92,9 +121,15 @@ export const AUTH_ROUTES: ApiRoute[] = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/auth/reset-password', operationId: 'resetPassword', tag, credentials: 'anonymous',
+    method: 'post',
+    path: '/auth/reset-password',
+    operationId: 'resetPassword',
+    tag,
+    credentials: 'anonymous',
     summary: 'Set a new password with the token of the reset email (once); ends older sessions',
-    body: RESET_PASSWORD_PARAMS, required: withCaptcha('token', 'password'), bodyOnly: true,
+    body: RESET_PASSWORD_PARAMS,
+    required: withCaptcha('token', 'password'),
+    bodyOnly: true,
     response: ack,
     handler: async (ctx, { auth }, p) => {
       await auth.resetPassword({ ...p, token: p.token as string, password: p.password as string }, ctx.ip);
@@ -102,9 +137,15 @@ export const AUTH_ROUTES: ApiRoute[] = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/auth/verify-email', operationId: 'verifyEmail', tag, credentials: 'anonymous',
+    method: 'post',
+    path: '/auth/verify-email',
+    operationId: 'verifyEmail',
+    tag,
+    credentials: 'anonymous',
     summary: 'Verify the email with the token of the verification email (once)',
-    body: VERIFY_EMAIL_PARAMS, required: ['token'], bodyOnly: true,
+    body: VERIFY_EMAIL_PARAMS,
+    required: ['token'],
+    bodyOnly: true,
     response: ack,
     handler: async (_ctx, { auth }, p) => {
       await auth.verifyEmail({ token: p.token as string });
@@ -113,7 +154,11 @@ export const AUTH_ROUTES: ApiRoute[] = [
   }),
 
   defineRoute({
-    method: 'get', path: '/auth/me', operationId: 'getMe', tag, credentials: 'account',
+    method: 'get',
+    path: '/auth/me',
+    operationId: 'getMe',
+    tag,
+    credentials: 'account',
     summary: 'The User session of the caller, with impersonated_by',
     response: { data: Me, description: 'The user' },
     handler: async (ctx, { db }) => {
@@ -127,9 +172,13 @@ export const AUTH_ROUTES: ApiRoute[] = [
   // Back to the admin's own cookie session, kept aside when the dashboard impersonated (POST
   // /admin/impersonate through the cookie); answers the admin's session and CSRF proof.
   defineRoute({
-    method: 'post', path: '/auth/impersonation/end', operationId: 'endImpersonation', tag, credentials: 'account',
-    summary: 'Back to the admin\'s own cookie session after acting as another user in the dashboard',
-    response: { data: z.looseObject({ user: Me, csrf_token: z.string() }), description: 'The admin\'s session' },
+    method: 'post',
+    path: '/auth/impersonation/end',
+    operationId: 'endImpersonation',
+    tag,
+    credentials: 'account',
+    summary: "Back to the admin's own cookie session after acting as another user in the dashboard",
+    response: { data: z.looseObject({ user: Me, csrf_token: z.string() }), description: "The admin's session" },
     handler: async (ctx, { db, jwt }) => {
       const caller = callerOf(ctx);
       if (caller.sessionCookie === undefined || !caller.impersonatedBy) throw forbidden('Only a dashboard session acting as another user can end an impersonation');

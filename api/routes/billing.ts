@@ -22,35 +22,57 @@ const MAX_RECEIPTS = 120;
 export const BILLING_ROUTES: ApiRoute[] = [
   // Users see the public plans; an admin sees every plan, each saying whether it is public.
   defineRoute({
-    method: 'get', path: '/billing/plans', operationId: 'listPlans', tag, credentials: 'account',
+    method: 'get',
+    path: '/billing/plans',
+    operationId: 'listPlans',
+    tag,
+    credentials: 'account',
     summary: 'The public plans (an admin also sees the others)',
     response: { data: z.array(Plan), description: 'The plans' },
     handler: (ctx, { billing }) => billing.plans.visibleTo(callerOf(ctx)),
   }),
   defineRoute({
-    method: 'post', path: '/billing/subscribe', operationId: 'subscribe', tag, credentials: 'account',
+    method: 'post',
+    path: '/billing/subscribe',
+    operationId: 'subscribe',
+    tag,
+    credentials: 'account',
     summary: 'Subscribe to a plan: a first period is charged (or invoiced) and granted; an upgrade within a period is charged and granted prorated, a downgrade waits for the next period',
-    body: SUBSCRIBE_PARAMS, required: ['planId'],
+    body: SUBSCRIBE_PARAMS,
+    required: ['planId'],
     response: { data: Subscription, description: 'The subscription' },
     handler: async (ctx, { billing }, p) => subscriptionShape(await billing.subscriptions.subscribe(callerOf(ctx), { planId: p.planId as string, paymentMethodToken: p.paymentMethodToken })),
   }),
   defineRoute({
-    method: 'post', path: '/billing/cancel', operationId: 'cancelSubscription', tag, credentials: 'account',
+    method: 'post',
+    path: '/billing/cancel',
+    operationId: 'cancelSubscription',
+    tag,
+    credentials: 'account',
     summary: 'Cancel the live subscription: it runs to the end of its period and does not renew',
     body: CANCEL_PARAMS,
     response: { data: Subscription, description: 'The subscription' },
     handler: async (ctx, { billing }, p) => subscriptionShape(await billing.subscriptions.cancel(callerOf(ctx), p)),
   }),
   defineRoute({
-    method: 'get', path: '/billing/payment-methods', operationId: 'listPaymentMethods', tag, credentials: 'account',
-    summary: 'The account\'s payment methods',
+    method: 'get',
+    path: '/billing/payment-methods',
+    operationId: 'listPaymentMethods',
+    tag,
+    credentials: 'account',
+    summary: "The account's payment methods",
     response: { data: z.array(PaymentMethod), description: 'The payment methods' },
     handler: async (ctx, { billing }) => (await billing.methods.list(callerOf(ctx).companyId)).map(paymentMethodShape),
   }),
   defineRoute({
-    method: 'post', path: '/billing/payment-methods', operationId: 'addPaymentMethod', tag, credentials: 'account',
+    method: 'post',
+    path: '/billing/payment-methods',
+    operationId: 'addPaymentMethod',
+    tag,
+    credentials: 'account',
     summary: 'Add a payment method (a processor nonce, or card brand/last4/expiry or a PayPal email with the offline provider)',
-    body: PAYMENT_METHOD_PARAMS, required: ['type'],
+    body: PAYMENT_METHOD_PARAMS,
+    required: ['type'],
     // Card numbers are refused by name before the fields are read: the handler reads them.
     validatedBy: 'handler',
     response: { data: PaymentMethod, description: 'The payment method' },
@@ -68,29 +90,51 @@ export const BILLING_ROUTES: ApiRoute[] = [
   }),
   // The operator sets up an invoiced customer: the account may then pay through the offline provider.
   defineRoute({
-    method: 'post', path: '/billing/invoiced-accounts', operationId: 'setInvoicedAccount', tag, credentials: 'admin',
+    method: 'post',
+    path: '/billing/invoiced-accounts',
+    operationId: 'setInvoicedAccount',
+    tag,
+    credentials: 'admin',
     summary: 'Admin: approve an account as an invoiced customer, who may then pay through the offline provider (SHOTFARM_OFFLINE_PAYMENTS=operator)',
-    body: INVOICED_ACCOUNT_PARAMS, required: ['companyId'],
-    response: { data: InvoicedAccount, description: 'The account\'s invoiced flag' },
+    body: INVOICED_ACCOUNT_PARAMS,
+    required: ['companyId'],
+    response: { data: InvoicedAccount, description: "The account's invoiced flag" },
     handler: async (ctx, { db, log }, p) => {
       const admin = callerOf(ctx);
       const invoiced = p.invoiced ?? true;
       const updated = await db('companies').where({ id: p.companyId }).update({ invoiced });
       if (updated === 0) throw notFound('Account');
-      log.info({ audit: 'invoiced_account', company_id: p.companyId, invoiced, admin_user_id: admin.userId, impersonated_by: admin.impersonatedBy ?? null, request_id: ctx.state.requestId }, 'invoiced customer set by an admin');
+      log.info(
+        { audit: 'invoiced_account', company_id: p.companyId, invoiced, admin_user_id: admin.userId, impersonated_by: admin.impersonatedBy ?? null, request_id: ctx.state.requestId },
+        'invoiced customer set by an admin',
+      );
       return { companyId: p.companyId, invoiced };
     },
   }),
   // Newest first.
   defineRoute({
-    method: 'get', path: '/billing/receipts', operationId: 'listReceipts', tag, credentials: 'account',
+    method: 'get',
+    path: '/billing/receipts',
+    operationId: 'listReceipts',
+    tag,
+    credentials: 'account',
     summary: 'One receipt per subscription period, newest first',
     response: { data: z.array(Receipt), description: 'The receipts' },
-    handler: async (ctx, { db }) => (await db('receipts').where({ company_id: callerOf(ctx).companyId }).orderBy('id', 'desc').limit(MAX_RECEIPTS)).map((r) => receiptShape(receiptRow(r))),
+    handler: async (ctx, { db }) =>
+      (
+        await db('receipts')
+          .where({ company_id: callerOf(ctx).companyId })
+          .orderBy('id', 'desc')
+          .limit(MAX_RECEIPTS)
+      ).map((r) => receiptShape(receiptRow(r))),
   }),
   defineRoute({
-    method: 'get', path: '/dashboard/overview', operationId: 'getDashboardOverview', tag: 'Account', credentials: 'account',
-    summary: 'The caller\'s account, plan and its period\'s usage, screenshot and batch counts, latest screenshots',
+    method: 'get',
+    path: '/dashboard/overview',
+    operationId: 'getDashboardOverview',
+    tag: 'Account',
+    credentials: 'account',
+    summary: "The caller's account, plan and its period's usage, screenshot and batch counts, latest screenshots",
     response: { data: DashboardOverview, description: 'The overview' },
     handler: (ctx, { db, billing }) => dashboardOverview(db, billing.plans, callerOf(ctx).companyId),
   }),

@@ -7,5 +7,5 @@ import type { ClientCompat } from '../../core/config/config.js';
  * record. Several records stay an array: an object would hide all but one of them.
  */
 export function createAnswerData<T>(records: T[], compat: ClientCompat): T | T[] {
-  return compat === 'screenshotcenter' && records.length === 1 ? records[0] as T : records;
+  return compat === 'screenshotcenter' && records.length === 1 ? (records[0] as T) : records;
 }

@@ -10,7 +10,12 @@ const tag = 'Operations';
 /** /healthz (the process answers), /readyz (every dependency answers; 503 otherwise) and /metrics. Unauthenticated. */
 export const HEALTH_ROUTES: ApiRoute[] = [
   defineRoute({
-    method: 'get', path: '/healthz', outside: true, operationId: 'healthz', tag, credentials: 'none',
+    method: 'get',
+    path: '/healthz',
+    outside: true,
+    operationId: 'healthz',
+    tag,
+    credentials: 'none',
     summary: 'The process answers',
     response: { json: z.object({ status: z.literal('ok') }), description: 'Alive' },
     handler: (ctx) => {
@@ -18,7 +23,12 @@ export const HEALTH_ROUTES: ApiRoute[] = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/readyz', outside: true, operationId: 'readyz', tag, credentials: 'none',
+    method: 'get',
+    path: '/readyz',
+    outside: true,
+    operationId: 'readyz',
+    tag,
+    credentials: 'none',
     summary: 'Every dependency (database, queue, storage) answers; 503 otherwise',
     response: { json: z.object({ status: z.enum(['ready', 'unavailable']), checks: z.record(z.string(), z.boolean()) }), description: 'Ready (503 with the same shape when not)' },
     handler: async (ctx, deps) => {
@@ -30,7 +40,12 @@ export const HEALTH_ROUTES: ApiRoute[] = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/metrics', outside: true, operationId: 'metrics', tag, credentials: 'none',
+    method: 'get',
+    path: '/metrics',
+    outside: true,
+    operationId: 'metrics',
+    tag,
+    credentials: 'none',
     summary: 'Prometheus metrics (text exposition format)',
     response: { content: ['text/plain'], description: 'The metrics' },
     handler: async (ctx, deps) => {

@@ -43,7 +43,7 @@ function refuseInUrl(ctx: AppContext, table: ParamTable): void {
 function readInput(ctx: AppContext, route: ApiRoute, deps: RouteDeps): Record<string, unknown> {
   const tables = { ...route.query, ...route.body };
   if (route.validatedBy === 'handler' || Object.keys(tables).length === 0) return {};
-  const required = typeof route.required === 'function' ? route.required(deps) : route.required ?? [];
+  const required = typeof route.required === 'function' ? route.required(deps) : (route.required ?? []);
   if (route.method === 'get') return readParams(tables, queryOf(ctx), required);
   if (route.bodyOnly) {
     refuseInUrl(ctx, route.body ?? {});

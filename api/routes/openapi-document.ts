@@ -10,9 +10,12 @@ import { API_PREFIX, type ApiRoute, type JsonSchema } from './route.js';
  */
 
 const errorSchema = {
-  type: 'object', required: ['success', 'error', 'code', 'details'],
+  type: 'object',
+  required: ['success', 'error', 'code', 'details'],
   properties: {
-    success: { const: false }, error: { type: 'string' }, code: { type: 'string' },
+    success: { const: false },
+    error: { type: 'string' },
+    code: { type: 'string' },
     details: { type: 'object', properties: { request_id: { type: 'string' } } },
     fields: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: '400 only: field → messages' },
     retry_after: { type: 'integer', description: '429 only: seconds to wait' },
@@ -21,8 +24,13 @@ const errorSchema = {
 };
 
 const ERROR_STATUSES: Record<string, string> = {
-  400: 'Invalid parameters: `fields` names each', 401: 'Missing or invalid credential (INVALID_API_KEY)', 403: 'Forbidden: insufficient balance, or a role the caller lacks',
-  404: 'Not found (a record of another account answers the same)', 413: 'The body is too large', 429: 'Rate limit exceeded: `retry_after` seconds', 500: 'Server error',
+  400: 'Invalid parameters: `fields` names each',
+  401: 'Missing or invalid credential (INVALID_API_KEY)',
+  403: 'Forbidden: insufficient balance, or a role the caller lacks',
+  404: 'Not found (a record of another account answers the same)',
+  413: 'The body is too large',
+  429: 'Rate limit exceeded: `retry_after` seconds',
+  500: 'Server error',
   503: 'Temporarily unavailable',
 };
 
@@ -38,14 +46,17 @@ function fieldsOf(table: ParamTable): { name: string; param: Param<unknown>; sch
     { name, param, schema: jsonSchemaOf(param.schema), description: param.schema.description, alias: false },
     // The spellings of the original service's clients: not both with the parameter.
     ...(param.aliases ?? []).map((alias) => ({
-      name: alias.name, param, schema: jsonSchemaOf(alias.schema ?? param.schema), alias: true,
+      name: alias.name,
+      param,
+      schema: jsonSchemaOf(alias.schema ?? param.schema),
+      alias: true,
       description: `alias of ${name}${alias.schema?.description ? `: ${alias.schema.description}` : ''}`,
     })),
   ]);
 }
 
 /** Names whose absence is a 400, as the document states them (a function of configuration says it in the description). */
-const requiredNames = (route: ApiRoute): readonly string[] => (typeof route.required === 'function' ? [] : route.required ?? []);
+const requiredNames = (route: ApiRoute): readonly string[] => (typeof route.required === 'function' ? [] : (route.required ?? []));
 
 function parametersOf(route: ApiRoute): object[] {
   const required = requiredNames(route);
@@ -53,9 +64,12 @@ function parametersOf(route: ApiRoute): object[] {
   const inBody = new Set(Object.keys(route.body ?? {}));
   const eitherPlace = (f: { name: string; alias: boolean }): boolean => !f.alias && required.includes(f.name) && inBody.has(f.name);
   const parameters: object[] = fieldsOf(route.query ?? {}).map((f) => ({
-    name: f.name, in: 'query', required: !f.alias && required.includes(f.name) && !inBody.has(f.name),
+    name: f.name,
+    in: 'query',
+    required: !f.alias && required.includes(f.name) && !inBody.has(f.name),
     description: eitherPlace(f) ? `${f.description ?? f.name} (required: here or in the JSON body)` : f.description,
-    ...(f.param.list ? { style: 'form', explode: true } : {}), schema: f.schema,
+    ...(f.param.list ? { style: 'form', explode: true } : {}),
+    schema: f.schema,
   }));
   for (const [name, spec] of Object.entries(route.extraQuery ?? {})) parameters.push({ name, in: 'query', required: false, ...spec });
   return parameters;
@@ -111,8 +125,7 @@ function responsesOf(route: ApiRoute, names: SchemaNames): object {
   } else {
     ok = { description: r.description, content: Object.fromEntries(r.content.map((t) => [t, { schema: t.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } }])) };
   }
-  const errors = route.credentials === 'none' ? ['500']
-    : ['400', ...(route.credentials === 'anonymous' ? [] : ['401', '403']), '404', ...(route.upload ? ['413'] : []), '429', '500', '503'];
+  const errors = route.credentials === 'none' ? ['500'] : ['400', ...(route.credentials === 'anonymous' ? [] : ['401', '403']), '404', ...(route.upload ? ['413'] : []), '429', '500', '503'];
   return {
     200: ok,
     ...Object.fromEntries(errors.map((s) => [s, { description: ERROR_STATUSES[s], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }])),
@@ -149,7 +162,7 @@ export function buildOpenApi(routes: readonly ApiRoute[], publicUrl: string): Re
         queryKey: { type: 'apiKey', in: 'query', name: 'key' },
         headerKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        signedLink: { type: 'apiKey', in: 'query', name: 'token', description: 'a signed, expiring link (a batch\'s zip_url, a webhook\'s image_url)' },
+        signedLink: { type: 'apiKey', in: 'query', name: 'token', description: "a signed, expiring link (a batch's zip_url, a webhook's image_url)" },
       },
       schemas: { Error: errorSchema, ...names.components() },
     },

@@ -28,10 +28,7 @@ export type Credentials = 'none' | 'anonymous' | 'account' | 'admin';
  * - `json`: a JSON body of its own shape (health, readiness); the handler sets ctx.body;
  * - `content`: a body of these media types (images, PDF, ZIP, text); the handler sets ctx.body.
  */
-export type RouteResponse =
-  | { data: z.ZodType; description: string }
-  | { json: z.ZodType; description: string }
-  | { content: readonly string[]; description: string };
+export type RouteResponse = { data: z.ZodType; description: string } | { json: z.ZodType; description: string } | { content: readonly string[]; description: string };
 
 /** Everything a handler may use: the application's dependencies and the services built from them once. */
 export interface RouteDeps extends AppDeps {

@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { z } from 'zod';
 import { CREATE_PARAMS } from '../../core/request/create-params.js';
-import { DEFAULT_PAGE_SIZE, FILE_PARAMS, HTML_PARAMS, SCREENSHOT_DELETE_PARAMS, SCREENSHOT_INFO_PARAMS, SCREENSHOT_LIST_PARAMS, SCREENSHOT_SEARCH_PARAMS, THUMBNAIL_PARAMS } from '../../core/request/endpoint-params.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  FILE_PARAMS,
+  HTML_PARAMS,
+  SCREENSHOT_DELETE_PARAMS,
+  SCREENSHOT_INFO_PARAMS,
+  SCREENSHOT_LIST_PARAMS,
+  SCREENSHOT_SEARCH_PARAMS,
+  THUMBNAIL_PARAMS,
+} from '../../core/request/endpoint-params.js';
 import { notFound } from '../../core/errors.js';
 import { readParams } from '../../core/request/read-params.js';
 import { stepSchema, trackerSchema } from '../../core/request/steps-and-trackers.js';
@@ -21,7 +30,8 @@ const tag = 'Screenshots';
 
 /** steps and trackers come as one JSON array in the query (or in bracket notation): their readers are their own. */
 const jsonArray = (description: string, items: z.ZodType): Record<string, unknown> => ({
-  description, content: { 'application/json': { schema: { type: 'array', items: z.toJSONSchema(items, { io: 'input' }) } } },
+  description,
+  content: { 'application/json': { schema: { type: 'array', items: z.toJSONSchema(items, { io: 'input' }) } } },
 });
 
 /** A screenshot's HTML, PDF or video: as stored, or as another (inert) type, shown or downloaded. */
@@ -39,9 +49,14 @@ async function sendOutput(ctx: AppContext, deps: RouteDeps, id: number, kind: 'h
 /** /screenshot/*: create, info, list, search, delete, and the stored outputs (image, HTML, PDF, video). */
 export const SCREENSHOT_ROUTES: ApiRoute[] = [
   defineRoute({
-    method: 'get', path: '/screenshot/create', operationId: 'createScreenshots', tag, credentials: 'account',
+    method: 'get',
+    path: '/screenshot/create',
+    operationId: 'createScreenshots',
+    tag,
+    credentials: 'account',
     summary: 'Create screenshot(s): one record per url × country',
-    query: CREATE_PARAMS, required: ['url'],
+    query: CREATE_PARAMS,
+    required: ['url'],
     extraQuery: {
       steps: jsonArray('JSON array of automation steps (or step[i][field] bracket notation)', stepSchema),
       trackers: jsonArray('JSON array of trackers (or tracker[i][field] bracket notation; not both)', trackerSchema),
@@ -51,14 +66,22 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
     response: { data: createAnswer(Screenshot), description: 'The new records, status processing' },
     handler: async (ctx, deps) => {
       const rows = await deps.screenshots.create(callerOf(ctx), queryOf(ctx));
-      return createAnswerData(rows.map((r) => toScreenshotRecord(r, 'create')), deps.config.clientCompat);
+      return createAnswerData(
+        rows.map((r) => toScreenshotRecord(r, 'create')),
+        deps.config.clientCompat,
+      );
     },
   }),
 
   defineRoute({
-    method: 'get', path: '/screenshot/info', operationId: 'getScreenshot', tag, credentials: 'account',
+    method: 'get',
+    path: '/screenshot/info',
+    operationId: 'getScreenshot',
+    tag,
+    credentials: 'account',
     summary: 'One screenshot record, with has_html/has_pdf/has_video',
-    query: SCREENSHOT_INFO_PARAMS, required: ['id'],
+    query: SCREENSHOT_INFO_PARAMS,
+    required: ['id'],
     response: { data: ScreenshotInfo, description: 'The record' },
     handler: async (ctx, deps, { id, wait }) => {
       const caller = callerOf(ctx);
@@ -76,7 +99,11 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
   }),
 
   defineRoute({
-    method: 'get', path: '/screenshot/list', operationId: 'listScreenshots', tag, credentials: 'account',
+    method: 'get',
+    path: '/screenshot/list',
+    operationId: 'listScreenshots',
+    tag,
+    credentials: 'account',
     summary: 'Screenshot records, newest first',
     query: SCREENSHOT_LIST_PARAMS,
     response: { data: z.array(Screenshot), description: 'The records' },
@@ -87,9 +114,14 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
   }),
 
   defineRoute({
-    method: 'get', path: '/screenshot/search', operationId: 'searchScreenshots', tag, credentials: 'account',
+    method: 'get',
+    path: '/screenshot/search',
+    operationId: 'searchScreenshots',
+    tag,
+    credentials: 'account',
     summary: 'Screenshot records whose url contains the text',
-    query: SCREENSHOT_SEARCH_PARAMS, required: ['url'],
+    query: SCREENSHOT_SEARCH_PARAMS,
+    required: ['url'],
     response: { data: z.array(Screenshot), description: 'The records' },
     handler: async (ctx, deps, p) => {
       const rows = await deps.screenshots.list(callerOf(ctx), { status: p.status, country: p.country, tag: p.tag, urlContains: p.url, limit: p.limit ?? DEFAULT_PAGE_SIZE, offset: p.offset ?? 0 });
@@ -98,9 +130,14 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
   }),
 
   defineRoute({
-    method: 'get', path: '/screenshot/delete', operationId: 'deleteScreenshot', tag, credentials: 'account',
+    method: 'get',
+    path: '/screenshot/delete',
+    operationId: 'deleteScreenshot',
+    tag,
+    credentials: 'account',
     summary: 'Delete a record or part of it',
-    query: SCREENSHOT_DELETE_PARAMS, required: ['id'],
+    query: SCREENSHOT_DELETE_PARAMS,
+    required: ['id'],
     response: { data: z.looseObject({ id: z.number().int(), deleted: SCREENSHOT_DELETE_PARAMS.data.schema }), description: 'What was deleted' },
     handler: async (ctx, deps, p) => {
       const scope = p.data ?? 'all';
@@ -110,10 +147,15 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
   }),
 
   defineRoute({
-    method: 'get', path: '/screenshot/thumbnail', operationId: 'getScreenshotThumbnail', tag, credentials: 'account',
+    method: 'get',
+    path: '/screenshot/thumbnail',
+    operationId: 'getScreenshotThumbnail',
+    tag,
+    credentials: 'account',
     summary: 'An image of a stored screenshot',
-    description: 'With `token` (a webhook\'s signed image_url) it answers the stored image without a credential; thumbnail options need the credential.',
-    query: THUMBNAIL_PARAMS, required: ['id'],
+    description: "With `token` (a webhook's signed image_url) it answers the stored image without a credential; thumbnail options need the credential.",
+    query: THUMBNAIL_PARAMS,
+    required: ['id'],
     response: { content: ['image/png', 'image/jpeg', 'image/webp'], description: 'The image (304 when If-None-Match matches its ETag)' },
     signedLink: async (ctx, deps) => {
       const token = new URLSearchParams(ctx.querystring).get('token') as string;
@@ -124,7 +166,10 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
     },
     handler: async (ctx, deps, { id, shot, filename, ...options }) => {
       const file = await findFile(deps.db, callerOf(ctx).companyId, id as number, 'image', shot ?? 1);
-      const etag = `"${createHash('sha256').update(JSON.stringify([file.storage_key, file.size_bytes, options])).digest('base64url').slice(0, 27)}"`;
+      const etag = `"${createHash('sha256')
+        .update(JSON.stringify([file.storage_key, file.size_bytes, options]))
+        .digest('base64url')
+        .slice(0, 27)}"`;
       // A finished screenshot never changes, so a client may keep it; `private` because it needs a key.
       ctx.set('Cache-Control', 'private, max-age=86400');
       ctx.set('ETag', etag);
@@ -145,25 +190,40 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
   // The HTML is the captured site's own markup: a download by default (text/html, as the spec types it),
   // or with view=text shown in the browser as plain text, which no browser runs.
   defineRoute({
-    method: 'get', path: '/screenshot/html', operationId: 'getScreenshotHtml', tag, credentials: 'account',
+    method: 'get',
+    path: '/screenshot/html',
+    operationId: 'getScreenshotHtml',
+    tag,
+    credentials: 'account',
     summary: 'The rendered HTML: a text/html download, or inert text/plain with view=text',
-    query: HTML_PARAMS, required: ['id'],
+    query: HTML_PARAMS,
+    required: ['id'],
     response: { content: ['text/html', 'text/plain'], description: 'The HTML' },
     handler: (ctx, deps, { id, view }) => sendOutput(ctx, deps, id as number, 'html', view === 'text' ? { download: false, type: 'text/plain; charset=utf-8' } : { download: true }),
   }),
   // PDFs show in the browser's viewer; videos are downloads: a sandboxed video document does not play in
   // Chromium (stored-content.ts).
   defineRoute({
-    method: 'get', path: '/screenshot/pdf', operationId: 'getScreenshotPdf', tag, credentials: 'account',
+    method: 'get',
+    path: '/screenshot/pdf',
+    operationId: 'getScreenshotPdf',
+    tag,
+    credentials: 'account',
     summary: 'The PDF',
-    query: FILE_PARAMS, required: ['id'],
+    query: FILE_PARAMS,
+    required: ['id'],
     response: { content: ['application/pdf'], description: 'The PDF' },
     handler: (ctx, deps, { id }) => sendOutput(ctx, deps, id as number, 'pdf', { download: false }),
   }),
   defineRoute({
-    method: 'get', path: '/screenshot/video', operationId: 'getScreenshotVideo', tag, credentials: 'account',
+    method: 'get',
+    path: '/screenshot/video',
+    operationId: 'getScreenshotVideo',
+    tag,
+    credentials: 'account',
     summary: 'The screencast video',
-    query: FILE_PARAMS, required: ['id'],
+    query: FILE_PARAMS,
+    required: ['id'],
     response: { content: ['video/mp4', 'video/webm', 'image/gif'], description: 'The video, by video_format' },
     handler: (ctx, deps, { id }) => sendOutput(ctx, deps, id as number, 'video', { download: true }),
   }),

@@ -10,9 +10,31 @@ import type { ScreenshotFields } from '../../core/screenshot-record.js';
  * and bookkeeping. Every other column is a ScreenshotFields field (the record is the request's fields).
  */
 const NOT_REQUEST_FIELDS = new Set([
-  'id', 'company_id', 'api_key_id', 'batch_id', 'crawl_id', 'monitor_id', 'status', 'error', 'final_url', 'final_urls', 'response_code', 'links',
-  'timings', 'browser_info', 'routing', 'node_id', 'spec_hash', 'capture_spec', 'created_at', 'finished_at', 'change_ratio', 'text_changes',
-  'attempt', 'retry_of', 'apps',
+  'id',
+  'company_id',
+  'api_key_id',
+  'batch_id',
+  'crawl_id',
+  'monitor_id',
+  'status',
+  'error',
+  'final_url',
+  'final_urls',
+  'response_code',
+  'links',
+  'timings',
+  'browser_info',
+  'routing',
+  'node_id',
+  'spec_hash',
+  'capture_spec',
+  'created_at',
+  'finished_at',
+  'change_ratio',
+  'text_changes',
+  'attempt',
+  'retry_of',
+  'apps',
 ]);
 
 /**

@@ -21,10 +21,22 @@ const INSERT_CHUNK = 200;
 export type RecordOutcome = 'applied' | 'duplicate' | 'orphan';
 
 /** A screenshot its result ended, as the batches and crawls it belongs to need to hear of it. */
-export interface EndedByResult { id: number; companyId: number; status: 'finished' | 'error'; batchId: number | null; crawlId: number | null; monitorId: number | null; links: string[] }
+export interface EndedByResult {
+  id: number;
+  companyId: number;
+  status: 'finished' | 'error';
+  batchId: number | null;
+  crawlId: number | null;
+  monitorId: number | null;
+  links: string[];
+}
 
 /** Who a record belongs to beyond its account (a batch, a crawl or a monitor). */
-export interface RecordOwner { batch_id?: number; crawl_id?: number; monitor_id?: number }
+export interface RecordOwner {
+  batch_id?: number;
+  crawl_id?: number;
+  monitor_id?: number;
+}
 
 /** A monitor run's comparison with the previous shot, as the record keeps it (extra fields and a `diff` file). */
 export interface Comparison {
@@ -36,7 +48,11 @@ export interface Comparison {
 export type DeleteScope = 'image' | 'url' | 'metadata' | 'all';
 
 /** Who creates records: the account, the key, and the HTTP request (its id is stored on each record). */
-export interface RecordCreator { companyId: number; apiKeyId: number | null; requestId?: string }
+export interface RecordCreator {
+  companyId: number;
+  apiKeyId: number | null;
+  requestId?: string;
+}
 
 /** How a record ended, as the results metric counts it: a cancel ends the record `error` too, but is no failure. */
 export type EndingStatus = 'finished' | 'error' | 'cancelled';
@@ -74,22 +90,38 @@ export class ScreenshotRecords {
 
   /** Inserts validated drafts as `processing` records with a `pending` run per app; returns the rows in draft order. */
   async insertDrafts(
-    trx: Knex.Transaction, caller: RecordCreator, drafts: ScreenshotDraft[],
+    trx: Knex.Transaction,
+    caller: RecordCreator,
+    drafts: ScreenshotDraft[],
     opts: RecordOwner & { appConfigIds?: number[]; routings?: string[]; runFilenames?: string[] } = {},
   ): Promise<ScreenshotRow[]> {
     if (drafts.length === 0) return [];
     const { appConfigIds = [], routings = [], runFilenames = [], ...owner } = opts;
-    const rows = drafts.map((d, i) => toDbValues({
-      ...d.fields, ...owner, company_id: caller.companyId, api_key_id: caller.apiKeyId, request_id: caller.requestId ?? '', status: 'processing', routing: routings[i] ?? '', capture_spec: d.spec, spec_hash: d.specHash,
-    }));
+    const rows = drafts.map((d, i) =>
+      toDbValues({
+        ...d.fields,
+        ...owner,
+        company_id: caller.companyId,
+        api_key_id: caller.apiKeyId,
+        request_id: caller.requestId ?? '',
+        status: 'processing',
+        routing: routings[i] ?? '',
+        capture_spec: d.spec,
+        spec_hash: d.specHash,
+      }),
+    );
     const inserted: ScreenshotRow[] = [];
     // Chunks bound the statement size (a batch inserts up to thousands of rows); ids ascend in insert order.
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      const chunk = await trx('screenshots').insert(rows.slice(i, i + INSERT_CHUNK)).returning(RECORD_COLUMNS) as Record<string, unknown>[];
+      const chunk = (await trx('screenshots')
+        .insert(rows.slice(i, i + INSERT_CHUNK))
+        .returning(RECORD_COLUMNS)) as Record<string, unknown>[];
       inserted.push(...chunk.map(normaliseRow).sort((a, b) => a.id - b.id));
     }
     // Each requested app gets a pending run per screenshot: it runs once the screenshot ends.
-    const runs = inserted.flatMap((r, i) => appConfigIds.map((appConfigId) => ({ company_id: caller.companyId, screenshot_id: r.id, app_config_id: appConfigId, status: 'pending', filename: runFilenames[i] ?? '' })));
+    const runs = inserted.flatMap((r, i) =>
+      appConfigIds.map((appConfigId) => ({ company_id: caller.companyId, screenshot_id: r.id, app_config_id: appConfigId, status: 'pending', filename: runFilenames[i] ?? '' })),
+    );
     if (runs.length > 0) await trx('app_runs').insert(runs);
     return this.store.withApps(inserted, trx);
   }
@@ -99,24 +131,47 @@ export class ScreenshotRecords {
    * record's results and the same stored files (the file rows are copied, the objects shared).
    */
   async insertCacheHit(
-    trx: Knex.Transaction, caller: RecordCreator, draft: ScreenshotDraft, sourceId: number, appConfigIds: number[],
-    owner: RecordOwner = {}, runFilename = '',
+    trx: Knex.Transaction,
+    caller: RecordCreator,
+    draft: ScreenshotDraft,
+    sourceId: number,
+    appConfigIds: number[],
+    owner: RecordOwner = {},
+    runFilename = '',
   ): Promise<ScreenshotRow> {
-    const source = await trx('screenshots').where({ company_id: caller.companyId, id: sourceId })
+    const source = await trx('screenshots')
+      .where({ company_id: caller.companyId, id: sourceId })
       .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'browser_info', 'node_id');
-    const [row] = await trx('screenshots').insert(toDbValues({
-      ...draft.fields, ...owner, ...source, final_urls: source.final_urls, links: source.links, trackers: source.trackers,
-      // The request's warnings, then the capture's; a same-worded request warning of the source once.
-      warnings: [...new Set([...draft.fields.warnings, ...(source.warnings as string[])])],
-      user_agent: draft.fields.user_agent || source.user_agent,
-      company_id: caller.companyId, api_key_id: caller.apiKeyId, request_id: caller.requestId ?? '', status: 'finished', cost: 0, routing: `cache:${sourceId}`,
-      capture_spec: draft.spec, spec_hash: draft.specHash, finished_at: trx.fn.now(),
-    })).returning('id');
+    const [row] = await trx('screenshots')
+      .insert(
+        toDbValues({
+          ...draft.fields,
+          ...owner,
+          ...source,
+          final_urls: source.final_urls,
+          links: source.links,
+          trackers: source.trackers,
+          // The request's warnings, then the capture's; a same-worded request warning of the source once.
+          warnings: [...new Set([...draft.fields.warnings, ...(source.warnings as string[])])],
+          user_agent: draft.fields.user_agent || source.user_agent,
+          company_id: caller.companyId,
+          api_key_id: caller.apiKeyId,
+          request_id: caller.requestId ?? '',
+          status: 'finished',
+          cost: 0,
+          routing: `cache:${sourceId}`,
+          capture_spec: draft.spec,
+          spec_hash: draft.specHash,
+          finished_at: trx.fn.now(),
+        }),
+      )
+      .returning('id');
     const id = Number(row.id);
     const files = await trx('screenshot_files').where({ screenshot_id: sourceId }).select('kind', 'shot', 'storage_key', 'content_type', 'size_bytes');
     if (files.length > 0) await trx('screenshot_files').insert(files.map((f: Record<string, unknown>) => ({ ...f, company_id: caller.companyId, screenshot_id: id })));
     // Apps still run for a cached record: it is finished, so its runs start queued (the caller's commit is before anyone waits for it).
-    if (appConfigIds.length > 0) await trx('app_runs').insert(appConfigIds.map((a) => ({ company_id: caller.companyId, screenshot_id: id, app_config_id: a, status: 'queued', filename: runFilename })));
+    if (appConfigIds.length > 0)
+      await trx('app_runs').insert(appConfigIds.map((a) => ({ company_id: caller.companyId, screenshot_id: id, app_config_id: a, status: 'queued', filename: runFilename })));
     const inserted = await trx('screenshots').where({ id }).first(RECORD_COLUMNS);
     return (await this.store.withApps([normaliseRow(inserted)], trx))[0] as ScreenshotRow;
   }
@@ -128,43 +183,57 @@ export class ScreenshotRecords {
    */
   async applyResult(result: CaptureResult): Promise<{ outcome: RecordOutcome; ended?: EndedByResult }> {
     // An agent older than the field says no cause: its error was the capture's, not the page's.
-    const errorCause: ErrorCause | null = result.status === 'finished' ? null : result.errorCause ?? 'capture_failed';
+    const errorCause: ErrorCause | null = result.status === 'finished' ? null : (result.errorCause ?? 'capture_failed');
     const applied = await this.db.transaction(async (trx) => {
       const row = await trx('screenshots').where({ id: result.id }).forUpdate().first('id', 'company_id', 'status', 'cost', 'user_agent', 'batch_id', 'crawl_id', 'request_id', 'monitor_id');
       if (!row) return 'orphan' as const;
       if (row.status !== 'processing') return 'duplicate' as const;
       const finished = result.status === 'finished';
-      await trx('screenshots').where({ id: result.id }).update({
-        status: result.status,
-        error: finished ? '' : result.error || 'The capture failed',
-        error_cause: errorCause,
-        cost: finished ? row.cost : 0,
-        final_url: result.finalUrl,
-        final_urls: JSON.stringify(result.finalUrls),
-        response_code: result.responseCode,
-        links: JSON.stringify(result.links),
-        trackers: JSON.stringify(result.trackers),
-        // The record says which User-Agent was really used, when the request did not set one.
-        user_agent: row.user_agent || result.userAgent,
-        // After the request's own warnings (an ignored parameter), written when the record was created.
-        warnings: trx.raw('warnings || ?::jsonb', [JSON.stringify(result.warnings)]),
-        timings: JSON.stringify(result.timings),
-        browser_info: result.browserInfo,
-        node_id: result.node.id,
-        finished_at: trx.fn.now(),
-      });
+      await trx('screenshots')
+        .where({ id: result.id })
+        .update({
+          status: result.status,
+          error: finished ? '' : result.error || 'The capture failed',
+          error_cause: errorCause,
+          cost: finished ? row.cost : 0,
+          final_url: result.finalUrl,
+          final_urls: JSON.stringify(result.finalUrls),
+          response_code: result.responseCode,
+          links: JSON.stringify(result.links),
+          trackers: JSON.stringify(result.trackers),
+          // The record says which User-Agent was really used, when the request did not set one.
+          user_agent: row.user_agent || result.userAgent,
+          // After the request's own warnings (an ignored parameter), written when the record was created.
+          warnings: trx.raw('warnings || ?::jsonb', [JSON.stringify(result.warnings)]),
+          timings: JSON.stringify(result.timings),
+          browser_info: result.browserInfo,
+          node_id: result.node.id,
+          finished_at: trx.fn.now(),
+        });
       if (result.files.length > 0) {
-        await trx('screenshot_files').insert(result.files.map((f) => ({
-          company_id: row.company_id, screenshot_id: result.id, kind: f.kind, shot: f.shot, storage_key: f.key, content_type: f.contentType, size_bytes: f.size,
-        })));
+        await trx('screenshot_files').insert(
+          result.files.map((f) => ({
+            company_id: row.company_id,
+            screenshot_id: result.id,
+            kind: f.kind,
+            shot: f.shot,
+            storage_key: f.key,
+            content_type: f.contentType,
+            size_bytes: f.size,
+          })),
+        );
       }
       if (finished && Number(row.cost) > 0) {
         await recordCredit(trx, { companyId: Number(row.company_id), delta: -Number(row.cost), reason: SCREENSHOT_DEBIT, screenshotId: result.id });
       }
       const runsQueued = await this.queueAppRuns(trx, [result.id]);
       const ended: EndedByResult = {
-        id: result.id, companyId: Number(row.company_id), status: result.status, links: result.links,
-        batchId: row.batch_id === null ? null : Number(row.batch_id), crawlId: row.crawl_id === null ? null : Number(row.crawl_id),
+        id: result.id,
+        companyId: Number(row.company_id),
+        status: result.status,
+        links: result.links,
+        batchId: row.batch_id === null ? null : Number(row.batch_id),
+        crawlId: row.crawl_id === null ? null : Number(row.crawl_id),
         monitorId: row.monitor_id === null ? null : Number(row.monitor_id),
       };
       return { ended, runsQueued, requestId: String(row.request_id ?? '') };
@@ -174,7 +243,11 @@ export class ScreenshotRecords {
       // The record was deleted, or ended without this result (cancelled with its batch, or this is a
       // redelivery). Files no record refers to have nowhere to belong; a redelivery's files are the
       // applied result's own, still referenced, and stay.
-      await deleteUnreferencedObjects(this.db, this.objects, result.files.map((f) => f.key)).catch((err: unknown) => this.log.warn({ err, id: result.id }, 'could not delete the files of an unused result'));
+      await deleteUnreferencedObjects(
+        this.db,
+        this.objects,
+        result.files.map((f) => f.key),
+      ).catch((err: unknown) => this.log.warn({ err, id: result.id }, 'could not delete the files of an unused result'));
       return { outcome: applied };
     }
     // The one log line of this capture's outcome: a redelivered result changes nothing and logs nothing here.
@@ -202,8 +275,11 @@ export class ScreenshotRecords {
   private async endWithout(ids: number[], reason: string, status: 'error' | 'cancelled', cause: ErrorCause, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
     if (ids.length === 0) return [];
     const { rows, runsQueued } = await this.db.transaction(async (trx) => {
-      const endedRows: { id: number; request_id: string }[] = await trx('screenshots').whereIn('id', ids).where({ status: 'processing' })
-        .update({ status: 'error', error: reason, error_cause: cause, cost: 0, finished_at: trx.fn.now() }).returning(['id', 'request_id']);
+      const endedRows: { id: number; request_id: string }[] = await trx('screenshots')
+        .whereIn('id', ids)
+        .where({ status: 'processing' })
+        .update({ status: 'error', error: reason, error_cause: cause, cost: 0, finished_at: trx.fn.now() })
+        .returning(['id', 'request_id']);
       const endedIds = endedRows.map((r) => Number(r.id));
       if (endedIds.length === 0) return { rows: endedRows, runsQueued: 0 };
       const queued = await this.queueAppRuns(trx, endedIds);
@@ -225,13 +301,25 @@ export class ScreenshotRecords {
     await this.db.transaction(async (trx) => {
       const row = await trx('screenshots').where({ id }).forUpdate().first('company_id', 'change_ratio');
       if (!row || row.change_ratio !== null) return;
-      await trx('screenshots').where({ id }).update({
-        change_ratio: comparison.changeRatio, text_changes: comparison.textChanges === null ? null : JSON.stringify(comparison.textChanges),
-      });
+      await trx('screenshots')
+        .where({ id })
+        .update({
+          change_ratio: comparison.changeRatio,
+          text_changes: comparison.textChanges === null ? null : JSON.stringify(comparison.textChanges),
+        });
       if (comparison.diff) {
-        await trx('screenshot_files').insert({
-          company_id: row.company_id, screenshot_id: id, kind: 'diff', shot: 1, storage_key: comparison.diff.key, content_type: comparison.diff.contentType, size_bytes: comparison.diff.size,
-        }).onConflict(['screenshot_id', 'kind', 'shot']).ignore();
+        await trx('screenshot_files')
+          .insert({
+            company_id: row.company_id,
+            screenshot_id: id,
+            kind: 'diff',
+            shot: 1,
+            storage_key: comparison.diff.key,
+            content_type: comparison.diff.contentType,
+            size_bytes: comparison.diff.size,
+          })
+          .onConflict(['screenshot_id', 'kind', 'shot'])
+          .ignore();
       }
     });
   }
@@ -272,7 +360,13 @@ export class ScreenshotRecords {
       case 'metadata': {
         const spec = await this.store.captureSpec(companyId, id);
         await this.update(companyId, id, {
-          cookie: '', header: '', post_data: '', script: '', script_inline: '', steps: [], trackers: [],
+          cookie: '',
+          header: '',
+          post_data: '',
+          script: '',
+          script_inline: '',
+          steps: [],
+          trackers: [],
           capture_spec: { ...spec, cookies: [], headers: [], postData: null, scripts: [], scriptInline: null, steps: [], trackers: [] },
         });
         return;

@@ -88,7 +88,7 @@ export class ScreenshotService {
       const out: ScreenshotRow[] = [];
       for (const [i, draft] of drafts.entries()) {
         const source = reuse[i];
-        out.push(source ? await this.records.insertCacheHit(trx, caller, draft, source, apps, owner, runFilename(i)) : byDraft.get(draft) as ScreenshotRow);
+        out.push(source ? await this.records.insertCacheHit(trx, caller, draft, source, apps, owner, runFilename(i)) : (byDraft.get(draft) as ScreenshotRow));
       }
       return { rows: out, owner };
     });

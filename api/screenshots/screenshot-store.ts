@@ -4,7 +4,15 @@ import type { Db } from '../../core/db/connect.js';
 import type { AppStatus, ScreenshotRow } from '../../core/screenshot-record.js';
 import { normaliseRow, RECORD_COLUMNS } from './screenshot-columns.js';
 
-export interface ListFilter { status?: string; country?: string; tag?: string[]; urlContains?: string; crawlId?: number; limit: number; offset: number }
+export interface ListFilter {
+  status?: string;
+  country?: string;
+  tag?: string[];
+  urlContains?: string;
+  crawlId?: number;
+  limit: number;
+  offset: number;
+}
 
 /** Reads screenshot rows (ScreenshotRecords writes them). Every query is scoped by company. */
 export class ScreenshotStore {
@@ -13,8 +21,12 @@ export class ScreenshotStore {
   /** Fills each row's `apps` with its AppStatus entries (one query for all rows). */
   async withApps(rows: ScreenshotRow[], db: Knex = this.db): Promise<ScreenshotRow[]> {
     if (rows.length === 0) return rows;
-    const runs = await db('app_runs as r').join('app_configs as c', 'c.id', 'r.app_config_id')
-      .whereIn('r.screenshot_id', rows.map((r) => r.id))
+    const runs = await db('app_runs as r')
+      .join('app_configs as c', 'c.id', 'r.app_config_id')
+      .whereIn(
+        'r.screenshot_id',
+        rows.map((r) => r.id),
+      )
       .orderBy('r.id')
       .select('r.screenshot_id', 'c.id', 'c.app_id', 'c.type', 'c.name', 'r.status', 'r.filename', 'r.error', 'r.output_url', 'r.output_data', 'r.updated_at');
     const byShot = new Map<number, AppStatus[]>();
@@ -66,7 +78,8 @@ export class ScreenshotStore {
     const row = await this.db('screenshots')
       .where({ company_id: companyId, spec_hash: specHash, status: 'finished' })
       .andWhere('finished_at', '>=', new Date(Date.now() - maxAgeSeconds * 1000))
-      .orderBy('finished_at', 'desc').first('id');
+      .orderBy('finished_at', 'desc')
+      .first('id');
     return row ? Number(row.id) : null;
   }
 

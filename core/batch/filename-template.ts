@@ -69,7 +69,10 @@ export interface FilenameVars {
 
 type Token = { text: string } | { variable: FilenameVariable };
 /** A piece of one segment; `keep` marks the id, which truncation must not cut. */
-interface Piece { text: string; keep: boolean }
+interface Piece {
+  text: string;
+  keep: boolean;
+}
 
 const KNOWN = new Set<string>(FILENAME_VARIABLES);
 const VARIABLE = /\{([^{}]*)\}/g;
@@ -103,7 +106,11 @@ function sanitise(text: string): string {
 
 /** The URL without its scheme, every run of characters outside `A-Za-z0-9._~-` made one `_`. */
 function urlForName(url: string): string {
-  return url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/+$/, '').replace(/[^A-Za-z0-9._~-]+/g, '_').replace(/^_+|_+$/g, '');
+  return url
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    .replace(/\/+$/, '')
+    .replace(/[^A-Za-z0-9._~-]+/g, '_')
+    .replace(/^_+|_+$/g, '');
 }
 
 function hostOf(url: string): string {
@@ -132,7 +139,10 @@ function valuesOf(vars: FilenameVars): Record<FilenameVariable, string> {
     dd,
     date: `${yyyy}-${mm}-${dd}`,
     random: randomBytes(4).toString('hex'), // 4 bytes: the 8 hex characters of the spec
-    tags: vars.tags.map((t) => t.trim()).filter((t) => t !== '').join('-'),
+    tags: vars.tags
+      .map((t) => t.trim())
+      .filter((t) => t !== '')
+      .join('-'),
     url: urlForName(vars.url),
   };
 }
@@ -204,7 +214,11 @@ function render(template: string, vars: FilenameVars, injectId: boolean): string
   if (injectId && !hasId) {
     if (last === undefined || endsInFolder) segments.push([{ text: id, keep: true }]);
     // The user's part is finished first, so its trailing dots and spaces go before `-<id>` is added.
-    else segments[segments.length - 1] = [{ text: finishSegment(last), keep: false }, { text: `-${id}`, keep: true }];
+    else
+      segments[segments.length - 1] = [
+        { text: finishSegment(last), keep: false },
+        { text: `-${id}`, keep: true },
+      ];
   }
   if (segments.length > MAX_FOLDERS + 1) {
     // Too deep (only an unvalidated template gets here): the extra levels join the file name, so nothing
@@ -256,11 +270,5 @@ export function validateTemplate(template: string): string | null {
 export function isSafeRelativeName(name: string): boolean {
   const segments = name.split('/');
   if (segments.length > MAX_FOLDERS + 1) return false;
-  return segments.every((s) =>
-    s !== '' &&
-    Buffer.byteLength(s) <= MAX_SEGMENT_BYTES &&
-    s === s.replace(EDGE_DOTS_SPACES, '') &&
-    s === sanitise(s) &&
-    !WINDOWS_DEVICE.test(s),
-  );
+  return segments.every((s) => s !== '' && Buffer.byteLength(s) <= MAX_SEGMENT_BYTES && s === s.replace(EDGE_DOTS_SPACES, '') && s === sanitise(s) && !WINDOWS_DEVICE.test(s));
 }

@@ -164,7 +164,7 @@ export function parseUrlList(text: string, opts: { maxUrls: number }): ParsedUrl
       if (!isSkipped(line)) out.add(line.trim(), null, i + 1, line);
     });
   } else {
-    for (let i = first + 1; i < lines.length; ) {
+    for (let i = first + 1; i < lines.length;) {
       const line = lines[i] as string;
       if (isSkipped(line)) {
         i += 1;

@@ -8,20 +8,36 @@ import type { Plan } from './plan.js';
  */
 export const DEFAULT_PLANS: readonly Plan[] = [
   {
-    id: 'free', name: 'Free', price_usd: 0, monthly_screenshots: 100, public: true,
+    id: 'free',
+    name: 'Free',
+    price_usd: 0,
+    monthly_screenshots: 100,
+    public: true,
     features: ['100 screenshots a month', 'All browsers and devices', 'Batches and crawls'],
   },
   {
-    id: 'starter', name: 'Starter', price_usd: 19, monthly_screenshots: 5_000, public: true,
+    id: 'starter',
+    name: 'Starter',
+    price_usd: 19,
+    monthly_screenshots: 5_000,
+    public: true,
     features: ['5,000 screenshots a month', 'All browsers and devices', 'Batches and crawls', 'Apps (webhook, S3, Slack, Drive, Dropbox, OneDrive)'],
   },
   {
-    id: 'pro', name: 'Pro', price_usd: 99, monthly_screenshots: 50_000, public: true,
+    id: 'pro',
+    name: 'Pro',
+    price_usd: 99,
+    monthly_screenshots: 50_000,
+    public: true,
     features: ['50,000 screenshots a month', 'All browsers and devices', 'Batches and crawls', 'Apps', 'Video and PDF outputs'],
   },
   // Not listed to users: an operator (admin) puts an account on it by arrangement.
   {
-    id: 'enterprise', name: 'Enterprise', price_usd: 499, monthly_screenshots: 500_000, public: false,
+    id: 'enterprise',
+    name: 'Enterprise',
+    price_usd: 499,
+    monthly_screenshots: 500_000,
+    public: false,
     features: ['500,000 screenshots a month', 'Everything in Pro', 'Invoiced monthly'],
   },
 ];

@@ -8,28 +8,40 @@ const providerIdsSchema = z.object({ monthly: z.string().min(1).max(200), yearly
  * are short slugs. Prices are in US dollars with at most cents; `monthly_screenshots` is granted as
  * credits at the start of every period of a subscription.
  */
-export const planSchema = z.object({
-  id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1 to 64 lowercase letters, digits, _ or -, starting with a letter or digit'),
-  name: z.string().min(1).max(200),
-  // Cents are the smallest unit a receipt shows; a million dollars a month is beyond any plan.
-  price_usd: z.number().min(0).max(1_000_000).refine((p) => Math.abs(p * 100 - Math.round(p * 100)) < 1e-6, 'must have at most two decimals'),
-  // A billion screenshots a month is far above what one installation captures; it bounds typos.
-  monthly_screenshots: z.number().int().min(0).max(1_000_000_000),
-  features: z.array(z.string().min(1).max(500)).max(100),
-  public: z.boolean(),
-  payment_plan_ids: providerIdsSchema.optional(),
-  addons: z.array(z.object({ id: z.string().min(1).max(100), quantity: z.number().int().min(0), payment_addon_ids: providerIdsSchema }).strict()).max(50).optional(),
-}).strict();
+export const planSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1 to 64 lowercase letters, digits, _ or -, starting with a letter or digit'),
+    name: z.string().min(1).max(200),
+    // Cents are the smallest unit a receipt shows; a million dollars a month is beyond any plan.
+    price_usd: z
+      .number()
+      .min(0)
+      .max(1_000_000)
+      .refine((p) => Math.abs(p * 100 - Math.round(p * 100)) < 1e-6, 'must have at most two decimals'),
+    // A billion screenshots a month is far above what one installation captures; it bounds typos.
+    monthly_screenshots: z.number().int().min(0).max(1_000_000_000),
+    features: z.array(z.string().min(1).max(500)).max(100),
+    public: z.boolean(),
+    payment_plan_ids: providerIdsSchema.optional(),
+    addons: z
+      .array(z.object({ id: z.string().min(1).max(100), quantity: z.number().int().min(0), payment_addon_ids: providerIdsSchema }).strict())
+      .max(50)
+      .optional(),
+  })
+  .strict();
 export type Plan = z.infer<typeof planSchema>;
 
 /** A plans file: a JSON array of plans with distinct ids. */
-export const plansSchema = z.array(planSchema).min(1, 'must list at least one plan').superRefine((plans, ctx) => {
-  const seen = new Set<string>();
-  plans.forEach((plan, i) => {
-    if (seen.has(plan.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `"${plan.id}" is listed twice` });
-    seen.add(plan.id);
+export const plansSchema = z
+  .array(planSchema)
+  .min(1, 'must list at least one plan')
+  .superRefine((plans, ctx) => {
+    const seen = new Set<string>();
+    plans.forEach((plan, i) => {
+      if (seen.has(plan.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `"${plan.id}" is listed twice` });
+      seen.add(plan.id);
+    });
   });
-});
 
 /** The price of one period of a plan in cents (receipts and processors count in cents). */
 export function planPriceCents(plan: Plan): number {

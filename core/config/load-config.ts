@@ -49,7 +49,9 @@ export function loadConfig(env: Env): Config {
     s3 = { endpoint: s3Endpoint, accessKey: accessKey ?? '', secretKey: secretKey ?? '', bucket: read(S.s3Bucket), region: read(S.s3Region) };
   }
   const proxies: Record<string, string> = {};
-  for (const name of Object.keys(env).filter((k) => COUNTRY_PROXY_VARIABLE.test(k)).sort()) {
+  for (const name of Object.keys(env)
+    .filter((k) => COUNTRY_PROXY_VARIABLE.test(k))
+    .sort()) {
     const proxy = read(S.countryProxy, name);
     if (proxy) proxies[name.slice(-2).toLowerCase()] = proxy;
   }

@@ -34,7 +34,11 @@ export function masked(value: string, secrecy: Secrecy | undefined): string {
   return value;
 }
 
-export interface SettingInForce { name: string; value: string; source: 'environment' | 'default' }
+export interface SettingInForce {
+  name: string;
+  value: string;
+  source: 'environment' | 'default';
+}
 
 /**
  * The settings in force for an environment, in the table's order: each given variable's text (masked),
@@ -47,7 +51,9 @@ export function settingsInForce(env: Env): SettingInForce[] {
   };
   return SETTINGS.flatMap((s) => {
     if (s !== SETTING.countryProxy) return [row(s, s.name)];
-    const family = Object.keys(env).filter((k) => COUNTRY_PROXY_VARIABLE.test(k) && settingText(env, k) !== null).sort();
+    const family = Object.keys(env)
+      .filter((k) => COUNTRY_PROXY_VARIABLE.test(k) && settingText(env, k) !== null)
+      .sort();
     return family.length > 0 ? family.map((name) => row(s, name)) : [row(s, s.name)];
   });
 }

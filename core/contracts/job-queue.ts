@@ -30,10 +30,17 @@ export interface CaptureJob {
 }
 
 /** How long the oldest job waiting in one lane (browser × tier) has waited, in seconds. */
-export interface LaneAge { browser: BrowserName; tier: QueueTier; seconds: number }
+export interface LaneAge {
+  browser: BrowserName;
+  tier: QueueTier;
+  seconds: number;
+}
 
 /** A stored output of a capture. */
-export interface CaptureFile extends StoredObject { kind: 'image' | 'html' | 'pdf' | 'video'; shot: number | null }
+export interface CaptureFile extends StoredObject {
+  kind: 'image' | 'html' | 'pdf' | 'video';
+  shot: number | null;
+}
 
 /** What an agent reports for a job; applied by the recorder in api/, idempotently. */
 export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | 'pdf' | 'video'> {

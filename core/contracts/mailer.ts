@@ -1,5 +1,11 @@
 /** One account email (verification, password reset). */
-export interface OutgoingMail { to: string; subject: string; text: string; purpose: string; userId: number | null }
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  purpose: string;
+  userId: number | null;
+}
 
 /** Sends account email; every message is kept so an admin can read it, whether or not it was delivered. */
 export interface Mailer {

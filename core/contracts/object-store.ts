@@ -1,7 +1,11 @@
 import type { Readable } from 'node:stream';
 
 /** What a stored object is: its key, size and type. */
-export interface StoredObject { key: string; size: number; contentType: string }
+export interface StoredObject {
+  key: string;
+  size: number;
+  contentType: string;
+}
 
 /**
  * Where outputs live: a folder in embedded mode, any S3 (MinIO, AWS…) in distributed mode.

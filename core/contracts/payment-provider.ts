@@ -71,11 +71,18 @@ export interface PeriodChargeInput {
  * The outcome of one period: `paid` (money taken), `invoiced` (owed, settled outside shotfarm) or
  * `failed` (declined: the period grants nothing and the subscription becomes `past_due`).
  */
-export interface PeriodCharge { status: 'paid' | 'invoiced' | 'failed'; providerRef: string; message?: string }
+export interface PeriodCharge {
+  status: 'paid' | 'invoiced' | 'failed';
+  providerRef: string;
+  message?: string;
+}
 
 /** Payment details a provider refuses; `field` is the request field to name in the 400. */
 export class PaymentDetailsError extends Error {
-  constructor(public readonly field: string, message: string) {
+  constructor(
+    public readonly field: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'PaymentDetailsError';
   }

@@ -9,7 +9,10 @@ import * as requestId from './migrations/007-request-id.js';
 import * as errorCause from './migrations/008-error-cause.js';
 import * as monitors from './migrations/009-monitors.js';
 
-interface Migration { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }
+interface Migration {
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
 
 /** Every migration, in order. Listed here (not discovered on disk) so the compiled package needs no loader. */
 const MIGRATIONS: Record<string, Migration> = {

@@ -46,19 +46,28 @@ export class FarmMetrics {
     collectDefaultMetrics({ register: this.registry });
     const registers = [this.registry];
     this.captureSeconds = new Histogram({
-      name: 'shotfarm_capture_duration_seconds', help: 'Time from taking a job to publishing its result', labelNames: ['browser', 'driver', 'outcome'],
+      name: 'shotfarm_capture_duration_seconds',
+      help: 'Time from taking a job to publishing its result',
+      labelNames: ['browser', 'driver', 'outcome'],
       // From a fast light page (~0.3 s) to a long video or a page at its deadline (60 s+).
-      buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120], registers,
+      buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120],
+      registers,
     });
     this.failures = new Counter({ name: 'shotfarm_capture_failures_total', help: 'Captures that failed, by reason', labelNames: ['reason'], registers });
     this.browserRestarts = new Counter({ name: 'shotfarm_browser_restarts_total', help: 'Browsers replaced after a crash or recycling', labelNames: ['browser', 'reason'], registers });
     this.results = new Counter({
-      name: 'shotfarm_results_total', help: 'Screenshots ended (once each; redelivered duplicates are not counted), by status: finished, error, or cancelled (with their batch or crawl)', labelNames: ['status'], registers,
+      name: 'shotfarm_results_total',
+      help: 'Screenshots ended (once each; redelivered duplicates are not counted), by status: finished, error, or cancelled (with their batch or crawl)',
+      labelNames: ['status'],
+      registers,
     });
     this.httpSeconds = new Histogram({
-      name: 'shotfarm_http_request_duration_seconds', help: 'HTTP requests to the API, by method, route template and status', labelNames: ['method', 'route', 'status'],
+      name: 'shotfarm_http_request_duration_seconds',
+      help: 'HTTP requests to the API, by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
       // Most API answers take a few ms; a synchronous create waits for its capture (seconds).
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
     });
     this.watch(sources);
   }
@@ -72,7 +81,10 @@ export class FarmMetrics {
     const { queueDepth, queueAges, nodes, appRuns, inFlight, poolSizes, treeRss } = sources;
     if (queueDepth) {
       new Gauge({
-        name: 'shotfarm_queue_depth', help: 'Jobs waiting in the queue, per browser', labelNames: ['browser'], registers,
+        name: 'shotfarm_queue_depth',
+        help: 'Jobs waiting in the queue, per browser',
+        labelNames: ['browser'],
+        registers,
         async collect() {
           for (const [browser, depth] of Object.entries(await queueDepth().catch(() => ({})))) this.set({ browser }, depth);
         },
@@ -80,7 +92,10 @@ export class FarmMetrics {
     }
     if (queueAges) {
       new Gauge({
-        name: 'shotfarm_queue_oldest_age_seconds', help: 'Age of the oldest job waiting in each lane (browser and tier); 0 when none waits', labelNames: ['browser', 'tier'], registers,
+        name: 'shotfarm_queue_oldest_age_seconds',
+        help: 'Age of the oldest job waiting in each lane (browser and tier); 0 when none waits',
+        labelNames: ['browser', 'tier'],
+        registers,
         async collect() {
           const ages = await queueAges().catch(() => null);
           // A queue that cannot be read leaves the last values (as queue depth does) rather than claiming 0.
@@ -94,7 +109,10 @@ export class FarmMetrics {
     if (nodes) this.nodeGauges(nodes);
     if (appRuns) {
       new Gauge({
-        name: 'shotfarm_app_runs', help: 'App runs, by app type and status', labelNames: ['type', 'status'], registers,
+        name: 'shotfarm_app_runs',
+        help: 'App runs, by app type and status',
+        labelNames: ['type', 'status'],
+        registers,
         async collect() {
           this.reset();
           for (const { type, status, count } of await appRuns().catch(() => [])) this.set({ type, status }, count);
@@ -102,11 +120,21 @@ export class FarmMetrics {
       });
     }
     if (inFlight) {
-      new Gauge({ name: 'shotfarm_jobs_in_flight', help: 'Jobs this node is working on', registers, collect() { this.set(inFlight()); } });
+      new Gauge({
+        name: 'shotfarm_jobs_in_flight',
+        help: 'Jobs this node is working on',
+        registers,
+        collect() {
+          this.set(inFlight());
+        },
+      });
     }
     if (poolSizes) {
       new Gauge({
-        name: 'shotfarm_browser_pool_size', help: 'Browsers started, per pool', labelNames: ['pool'], registers,
+        name: 'shotfarm_browser_pool_size',
+        help: 'Browsers started, per pool',
+        labelNames: ['pool'],
+        registers,
         collect() {
           for (const [pool, size] of Object.entries(poolSizes())) this.set({ pool }, size);
         },
@@ -114,7 +142,9 @@ export class FarmMetrics {
     }
     if (treeRss) {
       new Gauge({
-        name: 'shotfarm_node_resident_memory_bytes', help: 'Resident memory of this node\'s process tree (the agent, its browsers and their helpers)', registers,
+        name: 'shotfarm_node_resident_memory_bytes',
+        help: "Resident memory of this node's process tree (the agent, its browsers and their helpers)",
+        registers,
         collect() {
           const bytes = treeRss();
           if (bytes !== null) this.set(bytes);
@@ -128,11 +158,16 @@ export class FarmMetrics {
     // One registry read serves both gauges of a scrape (prom-client collects them one after the other).
     let pending: Promise<NodeStatus[]> | null = null;
     const read = (): Promise<NodeStatus[]> => {
-      pending ??= nodes().catch(() => []).finally(() => setTimeout(() => (pending = null), 0));
+      pending ??= nodes()
+        .catch(() => [])
+        .finally(() => setTimeout(() => (pending = null), 0));
       return pending;
     };
     new Gauge({
-      name: 'shotfarm_nodes', help: 'Live nodes of the farm, by state', labelNames: ['state'], registers: [this.registry],
+      name: 'shotfarm_nodes',
+      help: 'Live nodes of the farm, by state',
+      labelNames: ['state'],
+      registers: [this.registry],
       async collect() {
         const list = await read();
         const draining = list.filter((n) => n.draining).length;
@@ -141,7 +176,10 @@ export class FarmMetrics {
       },
     });
     new Gauge({
-      name: 'shotfarm_slots', help: 'Capture slots of the live nodes, by state', labelNames: ['state'], registers: [this.registry],
+      name: 'shotfarm_slots',
+      help: 'Capture slots of the live nodes, by state',
+      labelNames: ['state'],
+      registers: [this.registry],
       async collect() {
         const list = await read();
         const busy = list.reduce((sum, n) => sum + Math.min(n.inFlight, n.slots), 0);

@@ -1,7 +1,11 @@
 import net from 'node:net';
 
 /** A network as an allowlist entry: its base address, family and prefix length. */
-export interface Cidr { address: string; family: 'ipv4' | 'ipv6'; prefix: number }
+export interface Cidr {
+  address: string;
+  family: 'ipv4' | 'ipv6';
+  prefix: number;
+}
 
 /** Longest prefix per family: a bare address is a network of exactly itself. */
 const FULL_PREFIX = { ipv4: 32, ipv6: 128 } as const;

@@ -70,5 +70,8 @@ export function forwardedClient(peer: string, forwardedFor: string | string[] | 
 export function addressLimitKey(address: string): string {
   if (!net.isIPv6(address)) return address;
   const g = ipv6Groups(address);
-  return `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64`;
+  return `${g
+    .slice(0, 4)
+    .map((x) => x.toString(16))
+    .join(':')}::/64`;
 }

@@ -32,5 +32,9 @@ export class PrivateAllowlist {
 
 /** Lower case, without IPv6 brackets or the root label's trailing dot: the form host names are compared in. */
 export function normaliseHost(host: string): string {
-  return host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 }

@@ -7,11 +7,11 @@ import { bool, int, oneOf, text } from './param-kinds.js';
  */
 export const SUBSCRIBE_PARAMS = {
   planId: text(64, 'id of the plan (GET /billing/plans)'),
-  paymentMethodToken: text(64, 'token of one of the account\'s payment methods; default: the account\'s default method (required for a paid plan)'),
+  paymentMethodToken: text(64, "token of one of the account's payment methods; default: the account's default method (required for a paid plan)"),
 };
 
 export const CANCEL_PARAMS = {
-  subscriptionId: text(20, 'the subscription to cancel (default: the account\'s live subscription)', { re: /^\d{1,19}$/, says: 'a subscription id' }),
+  subscriptionId: text(20, "the subscription to cancel (default: the account's live subscription)", { re: /^\d{1,19}$/, says: 'a subscription id' }),
 };
 
 /** An admin approving (or no longer approving) an account as an invoiced customer of the offline provider. */
@@ -26,13 +26,13 @@ const MAX_YEAR = 2100;
 
 export const PAYMENT_METHOD_PARAMS = {
   type: oneOf(['card', 'paypal'] as const, 'kind of payment method'),
-  nonce: text(255, 'a card processor\'s one-time token for the method (from its client-side SDK); the offline provider takes the details below instead'),
+  nonce: text(255, "a card processor's one-time token for the method (from its client-side SDK); the offline provider takes the details below instead"),
   brand: text(40, 'card brand shown back (visa, mastercard, ...)'),
   last4: text(4, 'last four digits of the card', { re: /^\d{4}$/, says: 'four digits' }),
   expirationMonth: int(1, 12, 'card expiry month'),
   expirationYear: int(MIN_YEAR, MAX_YEAR, 'card expiry year (four digits)'),
   email: text(320, 'PayPal account e-mail', { re: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, says: 'an e-mail address' }),
-  default: bool('make this the account\'s default method (the first one always is)'),
+  default: bool("make this the account's default method (the first one always is)"),
 };
 
 /**

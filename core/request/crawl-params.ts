@@ -17,7 +17,7 @@ export const CRAWL_CREATE_PARAMS = {
     const r = normaliseTargetUrl(s);
     return r.ok ? { ok: true, value: r.url } : { ok: false, messages: [r.message] };
   }),
-  domain: custom(z.string().min(1).max(253).describe('host name whose pages (and subdomains\' pages) are followed'), false, (raw) => {
+  domain: custom(z.string().min(1).max(253).describe("host name whose pages (and subdomains' pages) are followed"), false, (raw) => {
     const s = oneString(raw);
     const domain = s === null ? null : normaliseDomain(s);
     return domain ? { ok: true, value: domain } : { ok: false, messages: ['must be a host name such as example.com (no scheme, port or path)'] };

@@ -26,12 +26,19 @@ const urlItem = custom(z.string().min(1).max(MAX_URL_LENGTH).describe('http or h
   return r.ok ? { ok: true, value: r.url } : { ok: false, messages: [r.message] };
 });
 
-const countryItem = custom(z.string().regex(/^[a-z]{2}$/).describe('ISO 3166-1 alpha-2 code, lowercase'), false, (raw) => {
-  const s = Array.isArray(raw) && typeof raw[0] === 'string' ? raw[0] : '';
-  if (!/^[a-z]{2}$/.test(s)) return { ok: false, messages: ['must be a two-letter lowercase country code such as us or fr'] };
-  if (!countryDefaults(s)) return { ok: false, messages: [`"${s}" is not an ISO 3166-1 country code`] };
-  return { ok: true, value: s };
-});
+const countryItem = custom(
+  z
+    .string()
+    .regex(/^[a-z]{2}$/)
+    .describe('ISO 3166-1 alpha-2 code, lowercase'),
+  false,
+  (raw) => {
+    const s = Array.isArray(raw) && typeof raw[0] === 'string' ? raw[0] : '';
+    if (!/^[a-z]{2}$/.test(s)) return { ok: false, messages: ['must be a two-letter lowercase country code such as us or fr'] };
+    if (!countryDefaults(s)) return { ok: false, messages: [`"${s}" is not an ISO 3166-1 country code`] };
+    return { ok: true, value: s };
+  },
+);
 
 const headerParam = custom(z.array(z.string()).describe('each a JSON object string, or `Name: value` lines'), true, (raw): ReadResult<string[]> => {
   if (!Array.isArray(raw) || raw.some((v) => typeof v !== 'string')) return { ok: false, messages: ['must be a list of values'] };
@@ -56,12 +63,13 @@ const cookieParam = custom(z.string().max(8192).describe('semicolon-separated na
   return r.ok ? { ok: true, value: s.trim() } : { ok: false, messages: [r.message] };
 });
 
-const httpUrl = (description: string): Param<string> => custom(z.string().max(MAX_URL_LENGTH).describe(description), false, (raw) => {
-  const s = Array.isArray(raw) && raw.length === 1 && typeof raw[0] === 'string' ? raw[0] : null;
-  if (s === null) return { ok: false, messages: ['must be given once'] };
-  const r = normaliseTargetUrl(s);
-  return r.ok ? { ok: true, value: r.url } : { ok: false, messages: [r.message] };
-});
+const httpUrl = (description: string): Param<string> =>
+  custom(z.string().max(MAX_URL_LENGTH).describe(description), false, (raw) => {
+    const s = Array.isArray(raw) && raw.length === 1 && typeof raw[0] === 'string' ? raw[0] : null;
+    if (s === null) return { ok: false, messages: ['must be given once'] };
+    const r = normaliseTargetUrl(s);
+    return r.ok ? { ok: true, value: r.url } : { ok: false, messages: [r.message] };
+  });
 
 /** `cache` in seconds, or a boolean (true = the configured default period, resolved later). */
 const cacheParam = custom(z.union([z.number().int().min(0).max(MAX_CACHE_SECONDS), z.boolean()]).describe('seconds, or a boolean (true = the default cache period)'), false, (raw) => {
@@ -75,13 +83,14 @@ const cacheParam = custom(z.union([z.number().int().min(0).max(MAX_CACHE_SECONDS
 });
 
 /** PDF margin: pixels (the create call's integer), or a CSS length with px, mm, cm or in. */
-const margin = (description: string): Param<string> => custom(z.union([z.number().int().min(0), z.string().regex(/^\d+(\.\d+)?(px|mm|cm|in)$/)]).describe(description) as unknown as z.ZodType<string>, false, (raw) => {
-  const s = Array.isArray(raw) && raw.length === 1 && typeof raw[0] === 'string' ? raw[0].trim().toLowerCase() : null;
-  if (s === null) return { ok: false, messages: ['must be given once'] };
-  const m = /^(\d{1,5}(?:\.\d{1,3})?)(px|mm|cm|in)?$/.exec(s);
-  if (!m) return { ok: false, messages: ['must be pixels (a number) or a CSS length such as 10px, 5mm, 1cm or 0.5in'] };
-  return { ok: true, value: `${m[1]}${m[2] ?? 'px'}` };
-});
+const margin = (description: string): Param<string> =>
+  custom(z.union([z.number().int().min(0), z.string().regex(/^\d+(\.\d+)?(px|mm|cm|in)$/)]).describe(description) as unknown as z.ZodType<string>, false, (raw) => {
+    const s = Array.isArray(raw) && raw.length === 1 && typeof raw[0] === 'string' ? raw[0].trim().toLowerCase() : null;
+    if (s === null) return { ok: false, messages: ['must be given once'] };
+    const m = /^(\d{1,5}(?:\.\d{1,3})?)(px|mm|cm|in)?$/.exec(s);
+    if (!m) return { ok: false, messages: ['must be pixels (a number) or a CSS length such as 10px, 5mm, 1cm or 0.5in'] };
+    return { ok: true, value: `${m[1]}${m[2] ?? 'px'}` };
+  });
 
 const timezoneParam = custom(z.string().describe('IANA time zone name such as Europe/Paris'), false, (raw) => {
   const s = Array.isArray(raw) && raw.length === 1 && typeof raw[0] === 'string' ? raw[0].trim() : null;
@@ -127,22 +136,45 @@ export const DEFAULT_COUNTRY = 'us';
  * by create-request.ts (`specText` says where).
  */
 export const CAPTURE_OPTIONS = {
-  url: { param: listOf(urlItem, { max: MAX_URLS_PER_REQUEST, commas: false, description: 'URLs to capture (repeat the parameter for several)' }), defaultText: 'required', specText: '`url` (one record per URL)', record: asText },
-  country: { param: listOf(countryItem, { max: MAX_COUNTRIES_PER_REQUEST, commas: true, description: 'countries to capture from; one record per url × country' }), defaultText: `\`${DEFAULT_COUNTRY}\``, specText: '`country`, `region` (one record per country)', record: asText },
+  url: {
+    param: listOf(urlItem, { max: MAX_URLS_PER_REQUEST, commas: false, description: 'URLs to capture (repeat the parameter for several)' }),
+    defaultText: 'required',
+    specText: '`url` (one record per URL)',
+    record: asText,
+  },
+  country: {
+    param: listOf(countryItem, { max: MAX_COUNTRIES_PER_REQUEST, commas: true, description: 'countries to capture from; one record per url × country' }),
+    defaultText: `\`${DEFAULT_COUNTRY}\``,
+    specText: '`country`, `region` (one record per country)',
+    record: asText,
+  },
   browser: { param: oneOf(BROWSERS, 'browser that captures'), default: 'chrome', spec: 'browser', record: shown },
   delay: { param: int(0, 60, 'seconds to wait after the page loaded'), default: 0, spec: 'delay', record: shown },
-  wait_until: { param: oneOf(WAIT_UNTIL, 'when the capture starts: `settled` (default: after load, once requests, fonts and layout are quiet, at most SHOTFARM_SETTLE_CAP_SECONDS), `networkidle` (no request for 500 ms after load), `load` or `domcontentloaded`; `delay` waits on top'), default: 'settled', spec: 'waitUntil' },
+  wait_until: {
+    param: oneOf(
+      WAIT_UNTIL,
+      'when the capture starts: `settled` (default: after load, once requests, fonts and layout are quiet, at most SHOTFARM_SETTLE_CAP_SECONDS), `networkidle` (no request for 500 ms after load), `load` or `domcontentloaded`; `delay` waits on top',
+    ),
+    default: 'settled',
+    spec: 'waitUntil',
+  },
   hide_ads: { param: bool('block ads and trackers on the network (brave always does)'), default: false, spec: 'hideAds', record: shown },
   hide_popups: { param: bool('decline cookie consent banners (autoconsent rules for the consent platforms) and hide other overlays'), default: false, spec: 'hidePopups', record: shown },
   // 1280 × 800 when the request says nothing else: a common laptop viewport.
   screen_width: { param: int(1, MAX_VIEWPORT, 'viewport width in pixels'), default: 1280, specText: '`device.width`', record: shown },
   screen_height: { param: int(1, MAX_VIEWPORT, 'viewport height in pixels'), default: 800, specText: '`device.height`', record: shown },
-  size: { param: aka(oneOf(['screen', 'page'] as const, '`screen`: the viewport; `page`: the full page (alias full_page=true)'), fullPage), default: 'screen', spec: 'size', cost: { pricing: 'full_page', when: 'when `page`', credits: (v, price) => (v === 'page' ? price : 0) }, record: shown },
+  size: {
+    param: aka(oneOf(['screen', 'page'] as const, '`screen`: the viewport; `page`: the full page (alias full_page=true)'), fullPage),
+    default: 'screen',
+    spec: 'size',
+    cost: { pricing: 'full_page', when: 'when `page`', credits: (v, price) => (v === 'page' ? price : 0) },
+    record: shown,
+  },
   cookie: { param: cookieParam, specText: '`cookies`', record: shown },
   header: { param: headerParam, specText: '`headers`', record: asText },
   post_data: { param: longText(65_536, 'URL-encoded form data: the page is loaded with a POST'), specText: '`postData`', record: shown },
   referer: { param: httpUrl('Referer sent with the first request'), specText: '`referer`', record: shown },
-  user_agent: { param: text(1024, 'User-Agent to use'), defaultText: 'the device\'s, else the browser\'s', specText: '`userAgent`', record: { schema: z.string().optional() } },
+  user_agent: { param: text(1024, 'User-Agent to use'), defaultText: "the device's, else the browser's", specText: '`userAgent`', record: { schema: z.string().optional() } },
   max_wait: { param: int(0, MAX_WAIT_SECONDS, 'deadline in seconds: capture what is there when it passes; 0 = the service default'), default: 0, spec: 'maxWait', record: shown },
   script: { param: listOf(httpUrl('script URL'), { max: 10, commas: false, description: 'URLs of scripts run after load, in order' }), specText: '`scripts`', record: asText },
   script_inline: { param: longText(65_536, 'JavaScript run after load (after `script`)'), specText: '`scriptInline`', record: { shown: false } },
@@ -150,18 +182,36 @@ export const CAPTURE_OPTIONS = {
   strict_ssl: { param: bool('fail on certificate errors instead of ignoring them'), default: false, spec: 'strictSsl', record: shown },
   cache: { param: cacheParam, default: 0, specText: 'not in the spec: the cache lookup', record: { schema: z.number().int() } },
   max_height: { param: int(0, MAX_PAGE_HEIGHT, 'cap in pixels on a full-page capture; 0 = unlimited'), default: 0, spec: 'maxHeight', record: shown },
-  shots: { param: int(1, 10, 'number of sequential shots'), default: 1, spec: 'shots', cost: { pricing: 'extra_shot', when: 'per shot after the first', credits: (v, price) => Math.max(0, v - 1) * price }, record: shown },
+  shots: {
+    param: int(1, 10, 'number of sequential shots'),
+    default: 1,
+    spec: 'shots',
+    cost: { pricing: 'extra_shot', when: 'per shot after the first', credits: (v, price) => Math.max(0, v - 1) * price },
+    record: shown,
+  },
   shot_interval: { param: int(0, 60, 'seconds between shots'), default: 1, spec: 'shotInterval', record: shown },
   tag: { param: listOf(text(64, 'tag'), { max: 20, commas: true, description: 'tags (repeat or comma-separate)' }), specText: 'not in the spec', record: shown },
   target: { param: text(1024, 'CSS selector of the element to capture; falls back to the page when not found'), specText: '`target`', record: asText },
-  apps: { param: listOf(text(100, 'user-defined app id', { re: /^[A-Za-z0-9_.:-]+$/, says: 'an app id of letters, digits, _ . : or -' }), { max: 10, commas: true, description: 'user-defined app IDs run after completion' }), specText: 'not in the spec: the record\'s `apps`' },
+  apps: {
+    param: listOf(text(100, 'user-defined app id', { re: /^[A-Za-z0-9_.:-]+$/, says: 'an app id of letters, digits, _ . : or -' }), {
+      max: 10,
+      commas: true,
+      description: 'user-defined app IDs run after completion',
+    }),
+    specText: "not in the spec: the record's `apps`",
+  },
   html: { param: bool('also save the rendered HTML'), default: false, spec: 'html', cost: { pricing: 'html', when: 'when on', credits: (v, price) => (v ? price : 0) }, record: shown },
   geo_enable: { param: bool('emulate geolocation'), defaultText: 'on when a latitude or longitude is given', specText: '`geo` (null when off)', record: shown },
   geo_latitude: { param: num(-90, 90, 'latitude in decimal degrees'), specText: '`geo.latitude`', record: { schema: z.number() } },
   // The spec's option list also spells the longitude `geo_longitute`.
   geo_longitude: { param: aka(num(-180, 180, 'longitude in decimal degrees (alias geo_longitute)'), 'geo_longitute'), specText: '`geo.longitude`', record: { schema: z.number() } },
-  language: { param: aka(text(5, 'language such as fr-FR (default: from the country; alias lang)', { re: /^[a-z]{2}-[A-Z]{2}$/, says: 'a language such as en-US' }), 'lang'), defaultText: 'the country\'s', specText: '`language`', record: asText },
-  timezone: { param: aka(timezoneParam, 'tz'), defaultText: 'the country\'s', specText: '`timezone`', record: asText },
+  language: {
+    param: aka(text(5, 'language such as fr-FR (default: from the country; alias lang)', { re: /^[a-z]{2}-[A-Z]{2}$/, says: 'a language such as en-US' }), 'lang'),
+    defaultText: "the country's",
+    specText: '`language`',
+    record: asText,
+  },
+  timezone: { param: aka(timezoneParam, 'tz'), defaultText: "the country's", specText: '`timezone`', record: asText },
   device_name: { param: text(100, 'a device_name from GET /device/list; overrides the other device_* parameters and the viewport'), specText: '`device.name`', record: asText },
   device_landscape: { param: bool('landscape orientation (without device_name)'), default: false, specText: '`device.landscape`', record: shown },
   device_mobile: { param: bool('mobile viewport (without device_name)'), default: false, specText: '`device.mobile`', record: { schema: z.boolean().optional() } },
@@ -177,7 +227,13 @@ export const CAPTURE_OPTIONS = {
   pdf_margin_bottom: { param: margin('bottom margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.bottom`', record: marginRecord },
   pdf_margin_left: { param: margin('left margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.left`', record: marginRecord },
   pdf_margin_right: { param: margin('right margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.right`', record: marginRecord },
-  video: { param: bool('also record a screencast'), default: false, specText: '`video` (null when off)', cost: { pricing: 'video', when: 'when on', credits: (v, price) => (v ? price : 0) }, record: shown },
+  video: {
+    param: bool('also record a screencast'),
+    default: false,
+    specText: '`video` (null when off)',
+    cost: { pricing: 'video', when: 'when on', credits: (v, price) => (v ? price : 0) },
+    record: shown,
+  },
   video_format: { param: oneOf(VIDEO_FORMATS, 'video container/codec'), default: 'mp4', specText: '`video.format`', record: asText },
   video_quality: { param: int(0, 63, 'quality, lower is better'), default: 23, specText: '`video.quality`', record: shown },
   video_speed: { param: num(0.1, 5, 'playback speed multiplier'), default: 1, specText: '`video.speed`', record: shown },
@@ -185,7 +241,7 @@ export const CAPTURE_OPTIONS = {
   video_fps: { param: int(1, 60, 'frames per second'), default: 25, specText: '`video.fps`', record: shown },
   video_colors: { param: int(2, 256, 'GIF palette size'), default: 256, specText: '`video.colors`', record: shown },
   video_scale: { param: num(0.1, 1, 'video scale relative to the viewport'), default: 1, specText: '`video.scale`', record: shown },
-  priority: { param: int(0, 10, 'queue priority: higher starts first'), default: 0, specText: 'not in the spec: the queue\'s priority', record: shown },
+  priority: { param: int(0, 10, 'queue priority: higher starts first'), default: 0, specText: "not in the spec: the queue's priority", record: shown },
 } as const satisfies OptionTable;
 
 /** The parameter table of create (validation and the OpenAPI parameters): the options' `param`. */

@@ -20,7 +20,11 @@ type Options = WithDefaults<typeof CAPTURE_OPTIONS>;
 type PlainRecordName = { [K in keyof typeof CAPTURE_OPTIONS]: (typeof CAPTURE_OPTIONS)[K] extends { spec: string; record: object } ? K : never }[keyof typeof CAPTURE_OPTIONS] & keyof ScreenshotFields;
 
 /** One screenshot to create: the record's columns, the spec that travels to the farm, and its cache key. */
-export interface ScreenshotDraft { fields: ScreenshotFields; spec: CaptureSpec; specHash: string }
+export interface ScreenshotDraft {
+  fields: ScreenshotFields;
+  spec: CaptureSpec;
+  specHash: string;
+}
 
 export interface CreateRequest {
   drafts: ScreenshotDraft[];
@@ -28,7 +32,10 @@ export interface CreateRequest {
   apps: string[];
 }
 
-export interface CreateContext { pricing: Pricing; cacheDefaultSeconds: number }
+export interface CreateContext {
+  pricing: Pricing;
+  cacheDefaultSeconds: number;
+}
 
 /**
  * Validates and normalises a GET /screenshot/create query into one draft per url × country.
@@ -86,7 +93,9 @@ function ignoredParamWarnings(input: QueryTree): string[] {
  * characters, cut between code points.
  */
 function printable(name: string): string {
-  return Array.from(name.replace(/[\x00-\x1f\x7f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '?')).slice(0, 64).join('');
+  return Array.from(name.replace(/[\x00-\x1f\x7f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '?'))
+    .slice(0, 64)
+    .join('');
 }
 
 /** A `screenshot` step (the original clients' documentation has one) is a no-op here: the record says so. */
@@ -102,7 +111,16 @@ function resolveDevice(p: CreateParams, addError: (f: string, m: string) => void
       addError('device_name', `unknown device "${p.device_name.slice(0, 100)}"; GET /device/list gives the names`);
       return null;
     }
-    return { name: d.device_name, width: d.screen_width, height: d.screen_height, scale: d.device_scale, mobile: d.device_mobile, touch: d.device_touch, landscape: d.device_landscape, userAgent: d.user_agent };
+    return {
+      name: d.device_name,
+      width: d.screen_width,
+      height: d.screen_height,
+      scale: d.device_scale,
+      mobile: d.device_mobile,
+      touch: d.device_touch,
+      landscape: d.device_landscape,
+      userAgent: d.user_agent,
+    };
   }
   const o = withDefaults(CAPTURE_OPTIONS, p);
   let width = o.screen_width;
@@ -113,8 +131,15 @@ function resolveDevice(p: CreateParams, addError: (f: string, m: string) => void
 }
 
 function draft(
-  url: string, country: string, p: CreateParams, device: DeviceEmulation & { userAgent: string | null },
-  steps: Step[], trackers: TrackerSpec[], geoEnable: boolean, ctx: CreateContext, warnings: string[],
+  url: string,
+  country: string,
+  p: CreateParams,
+  device: DeviceEmulation & { userAgent: string | null },
+  steps: Step[],
+  trackers: TrackerSpec[],
+  geoEnable: boolean,
+  ctx: CreateContext,
+  warnings: string[],
 ): ScreenshotDraft {
   const place = countryDefaults(country);
   if (!place) throw new Error(`country ${country} passed validation but has no defaults`);
@@ -127,7 +152,7 @@ function draft(
   const video = { format: o.video_format, quality: o.video_quality, speed: o.video_speed, duration: o.video_duration, fps: o.video_fps, colors: o.video_colors, scale: o.video_scale };
   const headers = (p.header ?? []).map((line) => {
     const parsed = parseHeaderItem(line);
-    return parsed.ok ? parsed.value[0] as { name: string; value: string } : { name: '', value: '' };
+    return parsed.ok ? (parsed.value[0] as { name: string; value: string }) : { name: '', value: '' };
   });
   const cookies = p.cookie !== undefined ? (parseCookieString(p.cookie) as { ok: true; value: { name: string; value: string }[] }).value : [];
   const userAgent = p.user_agent ?? device.userAgent;
@@ -218,9 +243,39 @@ function draft(
  * (fields added since follow, in the order they were built), so that a spec built another way hashes the same.
  */
 const HASHED_ORDER = [
-  'id', 'url', 'browser', 'country', 'region', 'language', 'timezone', 'geo', 'size', 'maxHeight', 'device', 'userAgent', 'target', 'waitUntil',
-  'delay', 'maxWait', 'shots', 'shotInterval', 'cookies', 'headers', 'postData', 'referer', 'scripts', 'scriptInline', 'steps', 'trackers', 'dark',
-  'hidePopups', 'hideAds', 'strictSsl', 'html', 'pdf', 'video',
+  'id',
+  'url',
+  'browser',
+  'country',
+  'region',
+  'language',
+  'timezone',
+  'geo',
+  'size',
+  'maxHeight',
+  'device',
+  'userAgent',
+  'target',
+  'waitUntil',
+  'delay',
+  'maxWait',
+  'shots',
+  'shotInterval',
+  'cookies',
+  'headers',
+  'postData',
+  'referer',
+  'scripts',
+  'scriptInline',
+  'steps',
+  'trackers',
+  'dark',
+  'hidePopups',
+  'hideAds',
+  'strictSsl',
+  'html',
+  'pdf',
+  'video',
 ];
 
 /** The cache key: every option that changes what the browser produces (the id excluded). */

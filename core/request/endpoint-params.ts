@@ -28,7 +28,7 @@ export const SCREENSHOT_LIST_PARAMS = {
 
 export const SCREENSHOT_SEARCH_PARAMS = {
   ...SCREENSHOT_LIST_PARAMS,
-  url: text(4096, 'text the record\'s url contains (case-insensitive)'),
+  url: text(4096, "text the record's url contains (case-insensitive)"),
 };
 
 export const SCREENSHOT_DELETE_PARAMS = {
@@ -72,7 +72,6 @@ export const THUMBNAIL_PARAMS = {
 
 export const BATCH_LIST_PARAMS = { ...paging };
 export const BATCH_ID_PARAMS = { id: idParam };
-
 
 export const APP_LIST_PARAMS = { ...paging };
 export const APP_ID_PARAMS = { id: idParam };

@@ -17,16 +17,29 @@ const MAX_SELECTOR_LENGTH = 500;
 const MAX_BOX_SIDE = 100_000;
 
 /** A region of the page in CSS pixels from its top-left corner. */
-export interface IgnoreBox { x: number; y: number; width: number; height: number }
+export interface IgnoreBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 /** What a monitor ignores: elements (CSS selectors, hidden at capture time in every run) or boxes. */
 export type IgnoreRegion = { selector: string } | { box: IgnoreBox };
 
-const boxSchema = z.object({
-  x: z.number().int().min(0).max(MAX_BOX_SIDE), y: z.number().int().min(0).max(MAX_BOX_SIDE),
-  width: z.number().int().min(1).max(MAX_BOX_SIDE), height: z.number().int().min(1).max(MAX_BOX_SIDE),
-}).strict();
+const boxSchema = z
+  .object({
+    x: z.number().int().min(0).max(MAX_BOX_SIDE),
+    y: z.number().int().min(0).max(MAX_BOX_SIDE),
+    width: z.number().int().min(1).max(MAX_BOX_SIDE),
+    height: z.number().int().min(1).max(MAX_BOX_SIDE),
+  })
+  .strict();
 // A selector ends up inside a style sheet: braces, `<` and control characters could leave its rule.
-const selectorSchema = z.string().min(1).max(MAX_SELECTOR_LENGTH).regex(/^[^{}<\\\x00-\x1f\x7f]+$/);
+const selectorSchema = z
+  .string()
+  .min(1)
+  .max(MAX_SELECTOR_LENGTH)
+  .regex(/^[^{}<\\\x00-\x1f\x7f]+$/);
 const regionSchema = z.union([selectorSchema, boxSchema]);
 
 const oneString = (raw: QueryValue): string | null => (Array.isArray(raw) && raw.length === 1 && typeof raw[0] === 'string' ? raw[0] : null);
@@ -94,7 +107,14 @@ export const MONITOR_OWN_PARAMS = {
     return s === null || s.trim() === '' ? { ok: false, messages: ['must be one cron expression'] } : { ok: true, value: s.trim() };
   }),
   threshold: num(0, 100, `percent of changed pixels above which a run is a change (default ${DEFAULT_THRESHOLD_PERCENT})`),
-  ignore: custom(z.array(regionSchema).max(MAX_IGNORE_REGIONS).describe('regions left out of the comparison: CSS selectors (hidden in every run\'s capture) and boxes {x, y, width, height} in CSS pixels') as unknown as z.ZodType<IgnoreRegion[]>, true, readIgnore),
+  ignore: custom(
+    z
+      .array(regionSchema)
+      .max(MAX_IGNORE_REGIONS)
+      .describe("regions left out of the comparison: CSS selectors (hidden in every run's capture) and boxes {x, y, width, height} in CSS pixels") as unknown as z.ZodType<IgnoreRegion[]>,
+    true,
+    readIgnore,
+  ),
 };
 
 export const MONITOR_ID_PARAMS = { id: idParam };

@@ -15,7 +15,9 @@ const NOT_OPTIONS = new Set([...paramNames(MONITOR_OWN_PARAMS), 'key', 'apps', '
 /** Stands in for a URL that is itself invalid, so that the options are still checked and reported. */
 const OPTIONS_PROBE_URL = 'https://example.com/';
 
-export interface MonitorContext extends CreateContext { minIntervalSeconds: number }
+export interface MonitorContext extends CreateContext {
+  minIntervalSeconds: number;
+}
 
 export interface MonitorRequest {
   url: string;

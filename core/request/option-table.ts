@@ -87,7 +87,10 @@ export function optionsCost(table: OptionTable, pricing: Pricing, values: Record
 }
 
 /** The columns of the record that options fill (every option with a `record` kept in a column). */
-export const optionColumns = (table: OptionTable): string[] => Object.entries(table).filter(([, o]) => o.record && o.record.column !== false).map(([name]) => name);
+export const optionColumns = (table: OptionTable): string[] =>
+  Object.entries(table)
+    .filter(([, o]) => o.record && o.record.column !== false)
+    .map(([name]) => name);
 
 /** Whether the record answer reads options from the stored CaptureSpec (some have no column). */
 export const recordReadsSpec = (table: OptionTable): boolean => Object.values(table).some((o) => o.record && o.record.column === false);
@@ -112,8 +115,11 @@ export function optionRecordFields(table: OptionTable, row: Record<string, unkno
 
 /** The zod shape of the option fields of the Screenshot response (the record's schema, else the parameter's). */
 export function optionRecordShape(table: OptionTable): Record<string, z.ZodType> {
-  return Object.fromEntries(Object.entries(table).filter(([, o]) => o.record && o.record.shown !== false)
-    .map(([name, o]) => [name, o.record?.schema ?? o.param.schema]));
+  return Object.fromEntries(
+    Object.entries(table)
+      .filter(([, o]) => o.record && o.record.shown !== false)
+      .map(([name, o]) => [name, o.record?.schema ?? o.param.schema]),
+  );
 }
 
 type JsonSchema = { type?: string | string[]; enum?: unknown[]; minimum?: number; maximum?: number; maxLength?: number; items?: JsonSchema; anyOf?: JsonSchema[]; maxItems?: number };
@@ -140,10 +146,18 @@ export const OPTIONS_TABLE_END = '<!-- end of capture options table -->';
 export function optionsMarkdownTable(table: OptionTable): string {
   const rows = Object.entries(table).map(([name, o]) => {
     const schema = z.toJSONSchema(o.param.schema, { unrepresentable: 'any', io: 'input' }) as JsonSchema;
-    const def = o.default !== undefined ? `\`${String(o.default)}\`` : o.defaultText ?? '';
+    const def = o.default !== undefined ? `\`${String(o.default)}\`` : (o.defaultText ?? '');
     const aliases = (o.param.aliases ?? []).map((a) => `\`${a.name}\``).join(', ');
-    const spec = o.spec !== undefined ? `\`${o.spec}\`` : o.specText ?? '';
+    const spec = o.spec !== undefined ? `\`${o.spec}\`` : (o.specText ?? '');
     return `| \`${name}\` | ${cell(typeText(schema))} | ${cell(def)} | ${aliases} | ${o.cost ? cell(`\`${o.cost.pricing}\` ${o.cost.when}`) : ''} | ${spec} | ${cell(o.param.schema.description ?? '')} |`;
   });
-  return [OPTIONS_TABLE_START, '', '| option | type and range | default | aliases | extra cost (pricing key) | CaptureSpec | what it does |', '|---|---|---|---|---|---|---|', ...rows, '', OPTIONS_TABLE_END].join('\n');
+  return [
+    OPTIONS_TABLE_START,
+    '',
+    '| option | type and range | default | aliases | extra cost (pricing key) | CaptureSpec | what it does |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    OPTIONS_TABLE_END,
+  ].join('\n');
 }

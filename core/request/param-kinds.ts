@@ -49,14 +49,11 @@ export const toInt = (s: string): unknown => (INTEGER.test(s) ? Number(s) : s);
 export const toNumber = (s: string): unknown => (DECIMAL.test(s) ? Number(s) : s);
 export const toBool = (s: string): unknown => BOOLEANS[s.toLowerCase()] ?? s;
 
-export const int = (min: number, max: number, description: string): Param<number> =>
-  scalar(z.number().int().min(min).max(max).describe(description), toInt, `a whole number from ${min} to ${max}`);
+export const int = (min: number, max: number, description: string): Param<number> => scalar(z.number().int().min(min).max(max).describe(description), toInt, `a whole number from ${min} to ${max}`);
 
-export const num = (min: number, max: number, description: string): Param<number> =>
-  scalar(z.number().min(min).max(max).describe(description), toNumber, `a number from ${min} to ${max}`);
+export const num = (min: number, max: number, description: string): Param<number> => scalar(z.number().min(min).max(max).describe(description), toNumber, `a number from ${min} to ${max}`);
 
-export const bool = (description: string): Param<boolean> =>
-  scalar(z.boolean().describe(description), toBool, 'a boolean: 1/0, true/false, yes/no, on/off (empty is false)');
+export const bool = (description: string): Param<boolean> => scalar(z.boolean().describe(description), toBool, 'a boolean: 1/0, true/false, yes/no, on/off (empty is false)');
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, description: string, aliases: Record<string, T[number]> = {}): Param<T[number]> {
   return scalar(z.enum(values).describe(description), (s) => aliases[s.toLowerCase()] ?? s.toLowerCase(), `one of ${values.join(', ')}`);
@@ -64,14 +61,25 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T,
 
 /** Free text without control characters (they have no place in a header, a cookie or a selector). */
 export const text = (max: number, description: string, pattern?: { re: RegExp; says: string }): Param<string> => {
-  let schema = z.string().max(max).regex(/^[^\x00-\x08\x0a-\x1f\x7f]*$/);
+  let schema = z
+    .string()
+    .max(max)
+    .regex(/^[^\x00-\x08\x0a-\x1f\x7f]*$/);
   if (pattern) schema = schema.regex(pattern.re);
   return scalar(schema.describe(description), (s) => s, pattern ? `${pattern.says} (at most ${max} characters)` : `text of at most ${max} characters without control characters`);
 };
 
 /** Multi-line text (inline scripts, form bodies): only NUL is refused. */
 export const longText = (max: number, description: string): Param<string> =>
-  scalar(z.string().max(max).regex(/^[^\x00]*$/).describe(description), (s) => s, `text of at most ${max} characters`);
+  scalar(
+    z
+      .string()
+      .max(max)
+      .regex(/^[^\x00]*$/)
+      .describe(description),
+    (s) => s,
+    `text of at most ${max} characters`,
+  );
 
 /**
  * A list parameter: repeated keys and comma-separated values both add items (unless `commas` is false,
@@ -83,7 +91,10 @@ export function listOf<T>(item: Param<T>, opts: { max: number; commas: boolean; 
     list: true,
     read(raw) {
       if (!Array.isArray(raw) || raw.some((v) => typeof v !== 'string')) return fail('must be a list of values, not bracket notation');
-      const items = (raw as string[]).flatMap((v) => (opts.commas ? v.split(',') : [v])).map((v) => v.trim()).filter((v) => v !== '');
+      const items = (raw as string[])
+        .flatMap((v) => (opts.commas ? v.split(',') : [v]))
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
       if (items.length > opts.max) return fail(`must have at most ${opts.max} items`);
       const values: T[] = [];
       const messages: string[] = [];

@@ -5,14 +5,19 @@
  * Leaves are always string arrays; the parameter table decides what a leaf may be.
  */
 export type QueryValue = string[] | QueryTree | QueryValue[];
-export interface QueryTree { [key: string]: QueryValue }
+export interface QueryTree {
+  [key: string]: QueryValue;
+}
 
 /** Bracket nesting deeper than this, or list indexes above MAX_INDEX, are refused: no client needs them. */
 const MAX_DEPTH = 4;
 const MAX_INDEX = 99;
 
 export class QueryShapeError extends Error {
-  constructor(public readonly field: string, message: string) {
+  constructor(
+    public readonly field: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -12,7 +12,13 @@ const MAX_STEP_SECONDS = 30;
 /** NUL is refused in every text of a step or tracker: Postgres cannot store it (jsonb and text). */
 const NO_NUL = /^[^\x00]*$/;
 const selector = z.string().min(1).max(1024).regex(NO_NUL);
-const numeric = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
+const numeric = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .transform(Number),
+]);
 
 /**
  * Commands the original clients' documentation uses: `fill` is `type`; `screenshot` is accepted and
@@ -22,66 +28,84 @@ export const STEP_COMMAND_ALIASES = { fill: 'type' } as const satisfies Record<s
 export const SKIPPED_STEP = 'screenshot';
 const STEP_NAMES = [...STEP_COMMANDS, ...(Object.keys(STEP_COMMAND_ALIASES) as (keyof typeof STEP_COMMAND_ALIASES)[]), SKIPPED_STEP] as const;
 /** The command a step name means; null for the skipped one. */
-const commandOf = (name: (typeof STEP_NAMES)[number]): StepCommand | null =>
-  (name === SKIPPED_STEP ? null : (STEP_COMMAND_ALIASES as Record<string, StepCommand>)[name] ?? name as StepCommand);
+const commandOf = (name: (typeof STEP_NAMES)[number]): StepCommand | null => (name === SKIPPED_STEP ? null : ((STEP_COMMAND_ALIASES as Record<string, StepCommand>)[name] ?? (name as StepCommand)));
 
-export const stepSchema = z.object({
-  command: z.enum(STEP_NAMES),
-  selector: selector.optional(),
-  value: z.union([z.string().max(10_000).regex(NO_NUL), z.number().transform(String)]).optional(),
-  timeout: numeric.pipe(z.number().min(0).max(MAX_STEP_SECONDS)).optional(),
-}).strict().superRefine((step, ctx) => {
-  const need = (field: 'selector' | 'value', why: string): void => {
-    if (step[field] === undefined || step[field] === '') ctx.addIssue({ code: 'custom', path: [field], message: `is required for ${step.command} (${why})` });
-  };
-  switch (commandOf(step.command)) {
-    case 'click': case 'hover': case 'wait_for': need('selector', 'the element to act on'); break;
-    case 'type': need('selector', 'the field to type into'); need('value', 'the text to type'); break;
-    case 'select': need('selector', 'the <select> element'); need('value', 'the option value'); break;
-    case 'press': need('value', 'a key name such as Enter'); break;
-    case 'wait': {
-      need('value', 'seconds to wait');
-      const n = Number(step.value);
-      if (step.value !== undefined && !(Number.isFinite(n) && n >= 0 && n <= MAX_STEP_SECONDS)) {
-        ctx.addIssue({ code: 'custom', path: ['value'], message: `must be seconds from 0 to ${MAX_STEP_SECONDS}` });
+export const stepSchema = z
+  .object({
+    command: z.enum(STEP_NAMES),
+    selector: selector.optional(),
+    value: z.union([z.string().max(10_000).regex(NO_NUL), z.number().transform(String)]).optional(),
+    timeout: numeric.pipe(z.number().min(0).max(MAX_STEP_SECONDS)).optional(),
+  })
+  .strict()
+  .superRefine((step, ctx) => {
+    const need = (field: 'selector' | 'value', why: string): void => {
+      if (step[field] === undefined || step[field] === '') ctx.addIssue({ code: 'custom', path: [field], message: `is required for ${step.command} (${why})` });
+    };
+    switch (commandOf(step.command)) {
+      case 'click':
+      case 'hover':
+      case 'wait_for':
+        need('selector', 'the element to act on');
+        break;
+      case 'type':
+        need('selector', 'the field to type into');
+        need('value', 'the text to type');
+        break;
+      case 'select':
+        need('selector', 'the <select> element');
+        need('value', 'the option value');
+        break;
+      case 'press':
+        need('value', 'a key name such as Enter');
+        break;
+      case 'wait': {
+        need('value', 'seconds to wait');
+        const n = Number(step.value);
+        if (step.value !== undefined && !(Number.isFinite(n) && n >= 0 && n <= MAX_STEP_SECONDS)) {
+          ctx.addIssue({ code: 'custom', path: ['value'], message: `must be seconds from 0 to ${MAX_STEP_SECONDS}` });
+        }
+        break;
       }
-      break;
-    }
-    case 'scroll':
-      if (step.selector === undefined && step.value !== undefined && step.value !== 'bottom' && !/^-?\d+$/.test(step.value)) {
-        ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be a pixel offset or "bottom" (or give a selector)' });
+      case 'scroll':
+        if (step.selector === undefined && step.value !== undefined && step.value !== 'bottom' && !/^-?\d+$/.test(step.value)) {
+          ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be a pixel offset or "bottom" (or give a selector)' });
+        }
+        break;
+      case 'navigate': {
+        need('value', 'the URL to load');
+        if (step.value !== undefined && !normaliseTargetUrl(step.value).ok) ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be an http or https URL' });
+        break;
       }
-      break;
-    case 'navigate': {
-      need('value', 'the URL to load');
-      if (step.value !== undefined && !normaliseTargetUrl(step.value).ok) ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be an http or https URL' });
-      break;
     }
-  }
-}).transform((s): Step | null => {
-  // A skipped step becomes null: the caller drops it and says so in the record's warnings.
-  const command = commandOf(s.command);
-  if (command === null) return null;
-  const out: Step = { command };
-  if (s.selector !== undefined) out.selector = s.selector;
-  if (s.value !== undefined) out.value = out.command === 'navigate' ? (normaliseTargetUrl(s.value) as { url: string }).url : s.value;
-  if (s.timeout !== undefined) out.timeout = s.timeout;
-  return out;
-});
+  })
+  .transform((s): Step | null => {
+    // A skipped step becomes null: the caller drops it and says so in the record's warnings.
+    const command = commandOf(s.command);
+    if (command === null) return null;
+    const out: Step = { command };
+    if (s.selector !== undefined) out.selector = s.selector;
+    if (s.value !== undefined) out.value = out.command === 'navigate' ? (normaliseTargetUrl(s.value) as { url: string }).url : s.value;
+    if (s.timeout !== undefined) out.timeout = s.timeout;
+    return out;
+  });
 
-export const trackerSchema = z.object({
-  id: z.string().min(1).max(64).regex(NO_NUL),
-  name: z.string().max(200).regex(NO_NUL).default(''),
-  selector,
-  value: z.union([z.string().max(1000).regex(NO_NUL), z.number().transform(String)]).default(''),
-  input: z.string().max(200).regex(NO_NUL).default(''),
-  name_type: z.enum(TRACKER_NAME_TYPES).default('static'),
-  value_type: z.enum(TRACKER_VALUE_TYPES).default('text'),
-}).strict().superRefine((t, ctx) => {
-  if ((t.value_type === 'attribute' || t.name_type === 'attribute') && t.input === '') {
-    ctx.addIssue({ code: 'custom', path: ['input'], message: 'is required (the attribute name) when value_type or name_type is attribute' });
-  }
-}) satisfies z.ZodType<TrackerSpec, unknown>;
+export const trackerSchema = z
+  .object({
+    id: z.string().min(1).max(64).regex(NO_NUL),
+    name: z.string().max(200).regex(NO_NUL).default(''),
+    selector,
+    value: z.union([z.string().max(1000).regex(NO_NUL), z.number().transform(String)]).default(''),
+    input: z.string().max(200).regex(NO_NUL).default(''),
+    name_type: z.enum(TRACKER_NAME_TYPES).default('static'),
+    value_type: z.enum(TRACKER_VALUE_TYPES).default('text'),
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    if ((t.value_type === 'attribute' || t.name_type === 'attribute') && t.input === '') {
+      ctx.addIssue({ code: 'custom', path: ['input'], message: 'is required (the attribute name) when value_type or name_type is attribute' });
+    }
+  }) satisfies z.ZodType<TrackerSpec, unknown>;
 
 /**
  * Reads automation steps or trackers from any of their encodings and validates each item.
@@ -110,11 +134,12 @@ export function readItems<T>(
   items.value.forEach((item, i) => {
     const r = schema.safeParse(item);
     if (r.success) value.push(r.data);
-    else for (const issue of r.error.issues) {
-      const key = `${source}[${i}]${issue.path.length ? `.${issue.path.join('.')}` : ''}`;
-      const message = issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : humanise(issue);
-      (fields[key] ??= []).push(message);
-    }
+    else
+      for (const issue of r.error.issues) {
+        const key = `${source}[${i}]${issue.path.length ? `.${issue.path.join('.')}` : ''}`;
+        const message = issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : humanise(issue);
+        (fields[key] ??= []).push(message);
+      }
   });
   return Object.keys(fields).length > 0 ? { ok: false, fields } : { ok: true, value };
 }

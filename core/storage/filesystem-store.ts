@@ -90,10 +90,7 @@ export class FilesystemObjectStore implements ObjectStore {
       const folder = dirname(path);
       // The object and its sidecar are written and synced at the same time (their two fsyncs overlap; the
       // capture's result waits for them); the renames below keep the order that matters.
-      const [data, sidecar] = await Promise.allSettled([
-        this.writeTemp(folder, body, meta.size),
-        this.writeTemp(folder, Buffer.from(JSON.stringify({ contentType: meta.contentType })), undefined),
-      ]);
+      const [data, sidecar] = await Promise.allSettled([this.writeTemp(folder, body, meta.size), this.writeTemp(folder, Buffer.from(JSON.stringify({ contentType: meta.contentType })), undefined)]);
       const temps = [data, sidecar].flatMap((written) => (written.status === 'fulfilled' ? [written.value.path] : []));
       try {
         if (data.status === 'rejected') throw data.reason;

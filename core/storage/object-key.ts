@@ -15,7 +15,10 @@ const MAX_SEGMENT_BYTES = 200;
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 export class InvalidObjectKeyError extends Error {
-  constructor(public readonly key: string, reason: string) {
+  constructor(
+    public readonly key: string,
+    reason: string,
+  ) {
     super(`invalid object key ${JSON.stringify(key)}: ${reason}`);
     this.name = 'InvalidObjectKeyError';
   }

@@ -36,9 +36,7 @@ const MISSING_OBJECT_CODES = new Set(['NoSuchKey', 'NotFound']);
 /** Creating a bucket another process has just created is not a failure. */
 const BUCKET_EXISTS_CODES = new Set(['BucketAlreadyOwnedByYou', 'BucketAlreadyExists']);
 
-const isS3Code = (error: unknown, codes: Set<string>): boolean =>
-  error instanceof S3Error && error.code !== undefined && codes.has(error.code);
-
+const isS3Code = (error: unknown, codes: Set<string>): boolean => error instanceof S3Error && error.code !== undefined && codes.has(error.code);
 
 /** Objects in one bucket of MinIO or any S3-compatible server, through the `minio` client. */
 export class S3ObjectStore implements ObjectStore {

@@ -30,8 +30,7 @@ export interface ConsentLog {
 export function consentBootstrap(key: string, config: unknown, rules: unknown): void {
   const log: ConsentLog = { lifecycle: 'loading', cmp: null, optOut: null, looks: 0, lastLookAt: 0 };
   Object.defineProperty(window, Symbol.for(key), { value: log, configurable: true });
-  const receiver = (): ((message: unknown) => Promise<void>) | undefined =>
-    (window as unknown as { autoconsentReceiveMessage?: (message: unknown) => Promise<void> }).autoconsentReceiveMessage;
+  const receiver = (): ((message: unknown) => Promise<void>) | undefined => (window as unknown as { autoconsentReceiveMessage?: (message: unknown) => Promise<void> }).autoconsentReceiveMessage;
   (window as unknown as { autoconsentSendMessage: (message: Record<string, unknown>) => Promise<void> }).autoconsentSendMessage = (message) => {
     switch (message.type) {
       case 'init':

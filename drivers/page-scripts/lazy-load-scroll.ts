@@ -52,10 +52,11 @@ export async function lazyLoadScroll(options: LazyLoadScrollOptions): Promise<La
   // them half-loaded. Their load/error events end the wait at once (polling would add up to a period);
   // images that start meanwhile (a loader reacting to the last scroll) are waited for in the next turn.
   const incomplete = (): HTMLImageElement[] => Array.from(document.images).filter((image) => !image.complete);
-  const settled = (image: HTMLImageElement): Promise<void> => new Promise((resolve) => {
-    image.addEventListener('load', () => resolve(), { once: true });
-    image.addEventListener('error', () => resolve(), { once: true });
-  });
+  const settled = (image: HTMLImageElement): Promise<void> =>
+    new Promise((resolve) => {
+      image.addEventListener('load', () => resolve(), { once: true });
+      image.addEventListener('error', () => resolve(), { once: true });
+    });
   for (let images = incomplete(); images.length > 0 && Date.now() - started < options.budgetMs; images = incomplete()) {
     await Promise.race([Promise.all(images.map(settled)), sleep(options.budgetMs - (Date.now() - started))]);
   }

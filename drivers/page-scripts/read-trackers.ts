@@ -23,8 +23,7 @@ export function readTrackers(trackers: TrackerSpec[]): TrackerReading[] {
       matches = [];
     }
     const first = matches[0];
-    const textOf = (element: Element): string =>
-      (element instanceof HTMLElement ? element.innerText : element.textContent ?? '').trim();
+    const textOf = (element: Element): string => (element instanceof HTMLElement ? element.innerText : (element.textContent ?? '')).trim();
     let name = tracker.name;
     if (first && tracker.name_type === 'text') name = textOf(first);
     if (first && tracker.name_type === 'attribute') name = first.getAttribute(tracker.input) ?? tracker.name;

@@ -51,13 +51,14 @@ export async function waitSettled(options: WaitSettledOptions): Promise<WaitSett
   const mutations = watch ? null : new MutationObserver(() => (lastMutation = performance.now()));
   mutations?.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
 
-  const nextFrame = (): Promise<void> => new Promise((resolve) => {
-    const timer = setTimeout(resolve, 100);
-    requestAnimationFrame(() => {
-      clearTimeout(timer);
-      resolve();
+  const nextFrame = (): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(resolve, 100);
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
-  });
   const layout = (): string => {
     const root = document.documentElement;
     const body = document.body?.getBoundingClientRect();
@@ -103,11 +104,7 @@ export async function waitSettled(options: WaitSettledOptions): Promise<WaitSett
           sameFrames = 0;
         }
       }
-      const lastActivity = Math.max(
-        watch ? watch.lastRequest : 0,
-        lastResource,
-        options.visual ? Math.max(watch ? watch.lastMutation : 0, lastMutation, lastLayoutChange) : 0,
-      );
+      const lastActivity = Math.max(watch ? watch.lastRequest : 0, lastResource, options.visual ? Math.max(watch ? watch.lastMutation : 0, lastMutation, lastLayoutChange) : 0);
       const busy = busyNow(now);
       const quiet = now - lastActivity >= options.quietMs;
       if (busy.length === 0 && quiet && (!options.visual || sameFrames >= options.frames)) {

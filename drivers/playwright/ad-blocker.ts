@@ -18,9 +18,7 @@ export class AdBlocker {
   private load(): Promise<PlaywrightBlocker> {
     let engine = AdBlocker.engines.get(this.filterListPath);
     if (!engine) {
-      engine = readFile(this.filterListPath, 'utf8').then((list) =>
-        PlaywrightBlocker.parse(list, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }),
-      );
+      engine = readFile(this.filterListPath, 'utf8').then((list) => PlaywrightBlocker.parse(list, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }));
       // A list that could not be read is not cached: the next capture tries again.
       engine.catch(() => AdBlocker.engines.delete(this.filterListPath));
       AdBlocker.engines.set(this.filterListPath, engine);

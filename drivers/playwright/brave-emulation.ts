@@ -27,7 +27,11 @@ export async function applyBraveEmulation(page: Page, spec: CaptureSpec): Promis
     ...(spec.language ? { acceptLanguage: spec.language } : {}),
     userAgentMetadata: {
       brands: [{ brand: 'Brave', version: major }, { brand: 'Chromium', version: major }, grease],
-      fullVersionList: [{ brand: 'Brave', version: fullVersion }, { brand: 'Chromium', version: fullVersion }, { ...grease, version: '24.0.0.0' }],
+      fullVersionList: [
+        { brand: 'Brave', version: fullVersion },
+        { brand: 'Chromium', version: fullVersion },
+        { ...grease, version: '24.0.0.0' },
+      ],
       fullVersion,
       platform: 'Linux',
       platformVersion: '',

@@ -43,11 +43,12 @@ export async function renderPdf(page: Page, pdf: PdfSpec, engine: Engine): Promi
   const paper = PAPER_PX[pdf.format];
   const margins = marginsPx(pdf);
   const margin = {
-    top: lengthFor(engine, margins.top), right: lengthFor(engine, margins.right),
-    bottom: lengthFor(engine, margins.bottom), left: lengthFor(engine, margins.left),
+    top: lengthFor(engine, margins.top),
+    right: lengthFor(engine, margins.right),
+    bottom: lengthFor(engine, margins.bottom),
+    left: lengthFor(engine, margins.left),
   };
-  const print = (options: Parameters<Page['pdf']>[0]): Promise<Buffer> =>
-    withTimeout(page.pdf({ printBackground: pdf.background, margin, ...options }), OUTPUT_TIMEOUT_MS, 'the PDF timed out');
+  const print = (options: Parameters<Page['pdf']>[0]): Promise<Buffer> => withTimeout(page.pdf({ printBackground: pdf.background, margin, ...options }), OUTPUT_TIMEOUT_MS, 'the PDF timed out');
   if (!pdf.onePage) {
     return print({ width: lengthFor(engine, paper.width), height: lengthFor(engine, paper.height), landscape: pdf.landscape });
   }

@@ -16,12 +16,16 @@ export function unsupportedOptionWarnings(spec: CaptureSpec, engine: Engine): st
       warnings.push('device_touch is not emulated on firefox: WebDriver BiDi has no touch emulation, so the page saw a mouse, not a touch screen.');
     }
     if (spec.referer) {
-      warnings.push('On firefox the referer is sent as a Referer request header (also on the page\'s sub-resources); document.referrer stays empty because WebDriver BiDi navigation takes no referrer.');
+      warnings.push(
+        "On firefox the referer is sent as a Referer request header (also on the page's sub-resources); document.referrer stays empty because WebDriver BiDi navigation takes no referrer.",
+      );
     }
     if (spec.dark !== engine.launchedDark) {
-      warnings.push(spec.dark
-        ? 'dark was requested but this firefox was launched without dark mode (on firefox it is a launch option); the page was captured in light mode.'
-        : 'This firefox was launched in dark mode (a launch option on firefox), so the page was captured in dark mode although dark was not requested.');
+      warnings.push(
+        spec.dark
+          ? 'dark was requested but this firefox was launched without dark mode (on firefox it is a launch option); the page was captured in light mode.'
+          : 'This firefox was launched in dark mode (a launch option on firefox), so the page was captured in dark mode although dark was not requested.',
+      );
     }
   }
   return warnings;

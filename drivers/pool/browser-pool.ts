@@ -41,7 +41,9 @@ interface SharedBrowser {
 }
 
 /** What the pool lends: one capture's place (a context) in a shared browser. */
-interface Lane { readonly browser: SharedBrowser }
+interface Lane {
+  readonly browser: SharedBrowser;
+}
 
 /**
  * A pool of capture lanes on started browsers for ONE (driver, browser, launch variant), on generic-pool.

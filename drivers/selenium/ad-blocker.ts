@@ -17,9 +17,7 @@ export class AdBlocker {
   load(): Promise<FiltersEngine> {
     let engine = AdBlocker.engines.get(this.filterListPath);
     if (!engine) {
-      engine = readFile(this.filterListPath, 'utf8').then((list) =>
-        FiltersEngine.parse(list, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }),
-      );
+      engine = readFile(this.filterListPath, 'utf8').then((list) => FiltersEngine.parse(list, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }));
       // A list that could not be read is not cached: the next capture tries again.
       engine.catch(() => AdBlocker.engines.delete(this.filterListPath));
       AdBlocker.engines.set(this.filterListPath, engine);
@@ -45,7 +43,11 @@ export function isBlocked(engine: FiltersEngine, url: string, resourceType: stri
 }
 
 /** What the page's DOM names, for the cosmetic filters that depend on it. */
-interface DomFeatures { classes: string[]; ids: string[]; hrefs: string[] }
+interface DomFeatures {
+  classes: string[];
+  ids: string[];
+  hrefs: string[];
+}
 
 /** The CSS that hides what the cosmetic filters name for this page (the empty containers of blocked ads). */
 function cosmeticStyles(engine: FiltersEngine, pageUrl: string, features: DomFeatures): string {

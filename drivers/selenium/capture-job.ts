@@ -37,8 +37,7 @@ export async function runCapture(
   /** the handle's open sessions, so that closing the handle can end them */
   sessions: Set<WebDriver>,
 ): Promise<CaptureOutput> {
-  const open = async (): Promise<SeleniumSession> =>
-    new SeleniumSession(await openSession(gridUrl, sessionCapabilities(spec, services.chromeFlags, binary)), spec, services, sessions);
+  const open = async (): Promise<SeleniumSession> => new SeleniumSession(await openSession(gridUrl, sessionCapabilities(spec, services.chromeFlags, binary)), spec, services, sessions);
   try {
     return await runCapturePipeline(spec, signal, { defaultMaxWaitMs: services.defaultMaxWaitMs, settleCapMs: services.settleCapMs, warnings: [] }, open);
   } catch (error) {

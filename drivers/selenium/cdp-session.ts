@@ -1,8 +1,19 @@
 import WebSocket from 'ws';
 
 type Listener = (params: Record<string, unknown>) => void;
-interface Pending { resolve: (result: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }
-interface Message { id?: number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { message?: string }; sessionId?: string }
+interface Pending {
+  resolve: (result: unknown) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+interface Message {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: unknown;
+  error?: { message?: string };
+  sessionId?: string;
+}
 
 /**
  * The Chrome DevTools Protocol through the grid: the session's `se:cdp` capability is a WebSocket the
@@ -20,7 +31,10 @@ export class CdpSession {
   /** the page target, which is also the id of its main frame */
   targetId = '';
 
-  private constructor(private readonly socket: WebSocket, private readonly commandTimeoutMs: number) {
+  private constructor(
+    private readonly socket: WebSocket,
+    private readonly commandTimeoutMs: number,
+  ) {
     socket.on('message', (data: WebSocket.RawData) => this.receive(data.toString()));
     socket.on('close', () => this.failAll(new Error('the CDP connection closed')));
     socket.on('error', () => undefined); // 'close' follows and fails what is pending
@@ -31,8 +45,14 @@ export class CdpSession {
     const socket = new WebSocket(url);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the CDP connection did not open in time')), commandTimeoutMs);
-      socket.once('open', () => { clearTimeout(timer); resolve(); });
-      socket.once('error', (error) => { clearTimeout(timer); reject(error); });
+      socket.once('open', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      socket.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
     });
     const session = new CdpSession(socket, commandTimeoutMs);
     try {

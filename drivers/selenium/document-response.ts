@@ -1,7 +1,14 @@
 import type { CdpSession } from './cdp-session.js';
 
-interface ResponseReceived { type?: string; frameId?: string; response?: { status?: number } }
-interface LoadingFailed { type?: string; frameId?: string }
+interface ResponseReceived {
+  type?: string;
+  frameId?: string;
+  response?: { status?: number };
+}
+interface LoadingFailed {
+  type?: string;
+  frameId?: string;
+}
 
 /**
  * Follows the main frame's document responses for the whole capture (CDP Network events), so the

@@ -16,7 +16,12 @@ export async function openSession(gridUrl: string, capabilities: Record<string, 
   try {
     return await withTimeout(building, SESSION_START_TIMEOUT_MS, `the grid did not start a session within ${SESSION_START_TIMEOUT_MS} ms`);
   } catch (error) {
-    building.then((late) => late.quit(), () => undefined).catch(() => undefined);
+    building
+      .then(
+        (late) => late.quit(),
+        () => undefined,
+      )
+      .catch(() => undefined);
     throw error;
   }
 }

@@ -10,7 +10,12 @@ import { inPage } from './in-page.js';
 /** CDP's paper sizes and margins are in inches; CSS has 96 px per inch. */
 const PX_PER_INCH = 96;
 
-interface DeviceMetrics { width: number; height: number; deviceScaleFactor: number; mobile: boolean }
+interface DeviceMetrics {
+  width: number;
+  height: number;
+  deviceScaleFactor: number;
+  mobile: boolean;
+}
 
 /**
  * The document height when laid out at `width` CSS pixels: the width the printed content gets. The
@@ -39,8 +44,10 @@ export async function renderPdf(driver: WebDriver, cdp: CdpSession, pdf: PdfSpec
       cdp.send<{ data: string }>('Page.printToPDF', {
         ...sheet,
         printBackground: pdf.background,
-        marginTop: inches(margins.top), marginRight: inches(margins.right),
-        marginBottom: inches(margins.bottom), marginLeft: inches(margins.left),
+        marginTop: inches(margins.top),
+        marginRight: inches(margins.right),
+        marginBottom: inches(margins.bottom),
+        marginLeft: inches(margins.left),
         preferCSSPageSize: false,
       }),
       OUTPUT_TIMEOUT_MS,

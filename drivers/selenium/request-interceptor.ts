@@ -2,7 +2,12 @@ import type { FiltersEngine } from '@ghostery/adblocker';
 import { isBlocked } from './ad-blocker.js';
 import type { CdpSession } from './cdp-session.js';
 
-interface RequestPaused { requestId: string; resourceType: string; frameId?: string; request: { url: string; headers: Record<string, string> } }
+interface RequestPaused {
+  requestId: string;
+  resourceType: string;
+  frameId?: string;
+  request: { url: string; headers: Record<string, string> };
+}
 
 /**
  * CDP Fetch interception for the two things a WebDriver session cannot do on its own:

@@ -29,7 +29,10 @@ export class SeleniumSteps implements StepActions {
   }
 
   async hover(selector: string, timeout: number): Promise<void> {
-    await this.driver.actions().move({ origin: await this.target(selector, timeout) }).perform();
+    await this.driver
+      .actions()
+      .move({ origin: await this.target(selector, timeout) })
+      .perform();
   }
 
   async type(selector: string, text: string, timeout: number): Promise<void> {

@@ -9,7 +9,10 @@ import type { CdpSession } from './cdp-session.js';
  */
 const FRAME_JPEG_QUALITY = 90;
 
-interface ScreencastFrame { data: string; sessionId: number }
+interface ScreencastFrame {
+  data: string;
+  sessionId: number;
+}
 
 /**
  * Records the page with CDP Page.startScreencast (a JPEG frame per repaint), which is also what

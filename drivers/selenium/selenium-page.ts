@@ -21,7 +21,9 @@ import { SeleniumSteps } from './run-steps.js';
 import { Screencast } from './screencast.js';
 import { SeleniumShots } from './take-shot.js';
 
-interface FrameTree { frameTree: { frame: { url: string; urlFragment?: string } } }
+interface FrameTree {
+  frameTree: { frame: { url: string; urlFragment?: string } };
+}
 
 /** The page of a WebDriver session as the capture pipeline (drivers/shared/capture-pipeline.ts) drives it. */
 export class SeleniumPage implements CapturePage {
@@ -64,7 +66,8 @@ export class SeleniumPage implements CapturePage {
 
   async beforeShot(warnings: string[]): Promise<void> {
     // Blocked ads leave empty containers; the cosmetic filters hide them, with what the page shows now.
-    if (this.adEngine) await withinOutputTime(hideAdContainers(this.driver, this.adEngine), 'hiding ad containers').catch((error: unknown) => warnings.push(`Ad containers could not be hidden: ${errorText(error)}`));
+    if (this.adEngine)
+      await withinOutputTime(hideAdContainers(this.driver, this.adEngine), 'hiding ad containers').catch((error: unknown) => warnings.push(`Ad containers could not be hidden: ${errorText(error)}`));
   }
 
   /**

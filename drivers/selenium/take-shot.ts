@@ -30,11 +30,7 @@ export class SeleniumShots implements ShotSource {
 
   fullPage(warnings: string[]): Promise<Buffer> {
     const options = { maxHeight: this.spec.maxHeight, maxPageHeight: this.maxPageHeight, hasTouch: this.spec.device.touch, encoding: this.pngEncoding };
-    return withTimeout(
-      fullPageScreenshot(this.driver, this.cdp, viewportOf(this.spec), options, warnings),
-      OUTPUT_TIMEOUT_MS,
-      'the full-page screenshot timed out',
-    );
+    return withTimeout(fullPageScreenshot(this.driver, this.cdp, viewportOf(this.spec), options, warnings), OUTPUT_TIMEOUT_MS, 'the full-page screenshot timed out');
   }
 
   async viewport(): Promise<Buffer> {

@@ -4,9 +4,16 @@ import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 export type CdpSend = (method: string, params: Record<string, unknown>) => Promise<unknown>;
 
 /** A document rectangle in CSS pixels. */
-export interface Clip { x: number; y: number; width: number; height: number }
+export interface Clip {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
-interface LayoutMetrics { cssLayoutViewport: { pageX: number; pageY: number } }
+interface LayoutMetrics {
+  cssLayoutViewport: { pageX: number; pageY: number };
+}
 
 /**
  * One Chromium PNG screenshot of a document rectangle, as one CDP Page.captureScreenshot: the call

@@ -10,6 +10,13 @@ export async function waitForMinimumDuration(recording: VideoRecording, video: V
   if (missing <= 0) return;
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, missing);
-    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -22,11 +22,13 @@ const DOCUMENT_REPLACED = /execution context was destroyed|cannot find context|n
  * or fails it for any reason but a replaced document (a renderer that ran out of memory and crashed).
  */
 export async function expectResponsive(page: Pick<CapturePage, 'evaluate'>): Promise<void> {
-  const answered = page.evaluate(() => 1).then(
-    () => undefined,
-    (error: unknown) => {
-      if (!DOCUMENT_REPLACED.test(String(error))) throw new Error(UNRESPONSIVE_PAGE);
-    },
-  );
+  const answered = page
+    .evaluate(() => 1)
+    .then(
+      () => undefined,
+      (error: unknown) => {
+        if (!DOCUMENT_REPLACED.test(String(error))) throw new Error(UNRESPONSIVE_PAGE);
+      },
+    );
   await withTimeout(answered, RESPONSE_PROBE_MS, UNRESPONSIVE_PAGE);
 }

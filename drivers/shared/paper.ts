@@ -14,13 +14,20 @@ export const PAPER_PX = {
  */
 export const ONE_PAGE_SLACK_PX = 16;
 
-export interface PdfMarginsPx { top: number; right: number; bottom: number; left: number }
+export interface PdfMarginsPx {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
 
 /** The spec's margins in CSS pixels. */
 export function marginsPx(pdf: PdfSpec): PdfMarginsPx {
   return {
-    top: cssLengthToPx(pdf.margin.top), right: cssLengthToPx(pdf.margin.right),
-    bottom: cssLengthToPx(pdf.margin.bottom), left: cssLengthToPx(pdf.margin.left),
+    top: cssLengthToPx(pdf.margin.top),
+    right: cssLengthToPx(pdf.margin.right),
+    bottom: cssLengthToPx(pdf.margin.bottom),
+    left: cssLengthToPx(pdf.margin.left),
   };
 }
 

@@ -54,7 +54,10 @@ export class PopupHider {
     if (this.page.responseCode() === null) return;
     if (this.outcome === null || !handled(this.outcome)) {
       const waitMs = Math.max(0, Math.min(CONSENT_WAIT_MS, deadline.remaining()));
-      const outcome = await withinOutputTime(this.page.evaluate(consentOutcome, { key: CONSENT_LOG_KEY, waitMs, looks: CONSENT_LOOKS, lookMs: CONSENT_LOOK_MS, searchMs: CONSENT_SEARCH_MS }), 'the consent engine').catch((error: unknown) => {
+      const outcome = await withinOutputTime(
+        this.page.evaluate(consentOutcome, { key: CONSENT_LOG_KEY, waitMs, looks: CONSENT_LOOKS, lookMs: CONSENT_LOOK_MS, searchMs: CONSENT_SEARCH_MS }),
+        'the consent engine',
+      ).catch((error: unknown) => {
         warnings.push(`Popups could not be hidden: ${errorText(error)}`);
         return null;
       });

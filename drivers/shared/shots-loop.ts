@@ -35,10 +35,12 @@ export async function takeShots(page: CapturePage, spec: CaptureSpec, deadline: 
     images.push(await shots.take(deadline));
     finalUrls.push(await withinOutputTime(page.shownUrl(), 'reading the URL'));
     if (spec.trackers.length > 0) {
-      readings.push(await withinOutputTime(page.evaluate(readTrackers, spec.trackers), 'reading trackers').catch((error: unknown) => {
-        warnings.push(`Trackers could not be read at shot ${shot}: ${errorText(error)}`);
-        return spec.trackers.map((tracker) => ({ found: 0 as const, name: tracker.name }));
-      }));
+      readings.push(
+        await withinOutputTime(page.evaluate(readTrackers, spec.trackers), 'reading trackers').catch((error: unknown) => {
+          warnings.push(`Trackers could not be read at shot ${shot}: ${errorText(error)}`);
+          return spec.trackers.map((tracker) => ({ found: 0 as const, name: tracker.name }));
+        }),
+      );
     }
   }
   const trackers: TrackerResult[] = spec.trackers.map((tracker, index) => ({

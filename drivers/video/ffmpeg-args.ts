@@ -28,47 +28,83 @@ function baseFilter(video: VideoSpec): string {
 export function ffmpegArgs(video: VideoSpec, outputPath: string): string[] {
   const input = [
     '-hide_banner', // no build banner on stderr: stderr is kept only for error messages
-    '-loglevel', 'error', // and only errors go there
-    '-f', 'image2pipe', // the input is a stream of concatenated images, not a file with a container
-    '-c:v', 'mjpeg', // those images are JPEG (the screencast's frame format)
-    '-framerate', String(video.fps), // one image per 1/fps s: the frames arrive already at a constant rate
-    '-i', 'pipe:0', // read them from stdin
+    '-loglevel',
+    'error', // and only errors go there
+    '-f',
+    'image2pipe', // the input is a stream of concatenated images, not a file with a container
+    '-c:v',
+    'mjpeg', // those images are JPEG (the screencast's frame format)
+    '-framerate',
+    String(video.fps), // one image per 1/fps s: the frames arrive already at a constant rate
+    '-i',
+    'pipe:0', // read them from stdin
   ];
   const common = [
     '-an', // no audio stream: a screencast has none
-    '-r', String(video.fps), // output frame rate: setpts changes timestamps, this keeps the rate at fps by dropping/duplicating
+    '-r',
+    String(video.fps), // output frame rate: setpts changes timestamps, this keeps the rate at fps by dropping/duplicating
   ];
   switch (video.format) {
     case 'mp4':
-      return [...input, ...common,
-        '-vf', baseFilter(video),
-        '-c:v', 'libx264', // H.264: plays everywhere
-        '-preset', 'veryfast', // encoding speed over size: two cores also run the browser
-        '-crf', String(Math.round((video.quality * X264_CRF_MAX) / QUALITY_MAX)), // constant quality, mapped from 0–63
-        '-pix_fmt', 'yuv420p', // 4:2:0 chroma: the only layout browsers and phones decode
-        '-movflags', '+faststart', // index at the front, so playback starts before the download ends
-        '-f', 'mp4', '-y', outputPath, // container; overwrite the temp file
+      return [
+        ...input,
+        ...common,
+        '-vf',
+        baseFilter(video),
+        '-c:v',
+        'libx264', // H.264: plays everywhere
+        '-preset',
+        'veryfast', // encoding speed over size: two cores also run the browser
+        '-crf',
+        String(Math.round((video.quality * X264_CRF_MAX) / QUALITY_MAX)), // constant quality, mapped from 0–63
+        '-pix_fmt',
+        'yuv420p', // 4:2:0 chroma: the only layout browsers and phones decode
+        '-movflags',
+        '+faststart', // index at the front, so playback starts before the download ends
+        '-f',
+        'mp4',
+        '-y',
+        outputPath, // container; overwrite the temp file
       ];
     case 'webm':
-      return [...input, ...common,
-        '-vf', baseFilter(video),
-        '-c:v', 'libvpx-vp9', // VP9: WebM's modern codec
-        '-crf', String(video.quality), // VP9's CRF scale is 0–63, the API's scale as it is
-        '-b:v', '0', // no bitrate target: with -crf this is VP9's constant-quality mode
-        '-deadline', 'realtime', // fastest encoder mode: two cores also run the browser
-        '-cpu-used', '8', // realtime mode's fastest speed setting (0–8)
-        '-row-mt', '1', // encode rows in parallel threads
-        '-pix_fmt', 'yuv420p', // 4:2:0 chroma, as browsers expect
-        '-f', 'webm', '-y', outputPath,
+      return [
+        ...input,
+        ...common,
+        '-vf',
+        baseFilter(video),
+        '-c:v',
+        'libvpx-vp9', // VP9: WebM's modern codec
+        '-crf',
+        String(video.quality), // VP9's CRF scale is 0–63, the API's scale as it is
+        '-b:v',
+        '0', // no bitrate target: with -crf this is VP9's constant-quality mode
+        '-deadline',
+        'realtime', // fastest encoder mode: two cores also run the browser
+        '-cpu-used',
+        '8', // realtime mode's fastest speed setting (0–8)
+        '-row-mt',
+        '1', // encode rows in parallel threads
+        '-pix_fmt',
+        'yuv420p', // 4:2:0 chroma, as browsers expect
+        '-f',
+        'webm',
+        '-y',
+        outputPath,
       ];
     case 'gif':
-      return [...input, ...common,
+      return [
+        ...input,
+        ...common,
         // split the stream: one copy computes an optimal palette of `colors`, the other is mapped onto it.
         // stats_mode=diff builds the palette from what changes between frames, which is what animates.
         '-filter_complex',
         `[0:v]${baseFilter(video)}:flags=lanczos,split[a][b];[a]palettegen=max_colors=${video.colors}:stats_mode=diff[p];[b][p]paletteuse=dither=${gifDither(video.quality)}`,
-        '-loop', '0', // loop forever, as a screencast GIF is expected to
-        '-f', 'gif', '-y', outputPath,
+        '-loop',
+        '0', // loop forever, as a screencast GIF is expected to
+        '-f',
+        'gif',
+        '-y',
+        outputPath,
       ];
   }
 }

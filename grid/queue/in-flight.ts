@@ -9,10 +9,12 @@ export class InFlight {
   /** Tracks `work` until it settles; `onSettled` runs after it has left the set (a slot is free). */
   track(work: Promise<void>, onSettled: () => void): void {
     // `work` reports its own failures; a rejection here would only become an unhandled one.
-    const tracked: Promise<void> = work.catch(() => undefined).finally(() => {
-      this.running.delete(tracked);
-      onSettled();
-    });
+    const tracked: Promise<void> = work
+      .catch(() => undefined)
+      .finally(() => {
+        this.running.delete(tracked);
+        onSettled();
+      });
     this.running.add(tracked);
   }
 

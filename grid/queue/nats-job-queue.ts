@@ -190,13 +190,15 @@ export class NatsJobQueue implements JobQueue {
     const unique = [...new Set(ids.filter((id) => id !== 0))];
     let dropped = 0;
     for (let i = 0; i < unique.length; i += CANCEL_CONCURRENCY) {
-      await Promise.all(unique.slice(i, i + CANCEL_CONCURRENCY).map(async (id) => {
-        const { cancelled, seq } = await jobState.cancel(id);
-        if (!cancelled) return;
-        dropped += 1;
-        // Deleting the message makes depth drop now; should it fail, the agent that pulls it drops it.
-        if (seq !== undefined) await jsm.streams.deleteMessage(this.ctx.names.jobsStream, seq, false).catch(() => false);
-      }));
+      await Promise.all(
+        unique.slice(i, i + CANCEL_CONCURRENCY).map(async (id) => {
+          const { cancelled, seq } = await jobState.cancel(id);
+          if (!cancelled) return;
+          dropped += 1;
+          // Deleting the message makes depth drop now; should it fail, the agent that pulls it drops it.
+          if (seq !== undefined) await jsm.streams.deleteMessage(this.ctx.names.jobsStream, seq, false).catch(() => false);
+        }),
+      );
     }
     return dropped;
   }
@@ -233,7 +235,9 @@ export class NatsJobQueue implements JobQueue {
         return { js: jetstream(nc, { timeout: this.ctx.requestTimeoutMs }), jsm, jobState: new JobStateStore(kv) };
       })();
       // A failed setup (NATS down) is attempted again by the next call.
-      setup.catch(() => { if (this.setup === setup) this.setup = undefined; });
+      setup.catch(() => {
+        if (this.setup === setup) this.setup = undefined;
+      });
       this.setup = setup;
     }
     return this.setup;
@@ -241,17 +245,21 @@ export class NatsJobQueue implements JobQueue {
 
   private async ensureConsumers(queues: readonly AccountQueue[]): Promise<void> {
     const { jsm } = await this.handles();
-    await Promise.all(queues.map((queue) => {
-      let ready = this.consumersReady.get(queue.consumer);
-      if (!ready) {
-        ready = ensureQueueConsumer(jsm, this.ctx.names, queue, this.settings.ackWaitMs);
-        const attempt = ready;
-        // A failed creation is attempted again by the next pull round.
-        attempt.catch(() => { if (this.consumersReady.get(queue.consumer) === attempt) this.consumersReady.delete(queue.consumer); });
-        this.consumersReady.set(queue.consumer, attempt);
-      }
-      return ready;
-    }));
+    await Promise.all(
+      queues.map((queue) => {
+        let ready = this.consumersReady.get(queue.consumer);
+        if (!ready) {
+          ready = ensureQueueConsumer(jsm, this.ctx.names, queue, this.settings.ackWaitMs);
+          const attempt = ready;
+          // A failed creation is attempted again by the next pull round.
+          attempt.catch(() => {
+            if (this.consumersReady.get(queue.consumer) === attempt) this.consumersReady.delete(queue.consumer);
+          });
+          this.consumersReady.set(queue.consumer, attempt);
+        }
+        return ready;
+      }),
+    );
   }
 
   private assertOpen(): void {

@@ -88,7 +88,9 @@ export class NatsNodeRegistry implements NodeRegistry {
     if (!natsConnected(this.options.connection)) return Promise.reject(serviceUnavailable('The node registry (NATS) is unreachable; try again shortly'));
     if (!this.drainBucket) {
       const opening = new Kvm(this.options.connection).create(this.drainBucketName, { history: 1 });
-      opening.catch(() => { if (this.drainBucket === opening) this.drainBucket = undefined; });
+      opening.catch(() => {
+        if (this.drainBucket === opening) this.drainBucket = undefined;
+      });
       this.drainBucket = opening;
     }
     return this.drainBucket;
@@ -102,7 +104,9 @@ export class NatsNodeRegistry implements NodeRegistry {
     if (!this.bucket) {
       const opening = openTtlBucket(this.options.connection, this.bucketName, this.options.ttlMs);
       // A failed open (NATS down) is retried by the next call instead of being remembered.
-      opening.catch(() => { if (this.bucket === opening) this.bucket = undefined; });
+      opening.catch(() => {
+        if (this.bucket === opening) this.bucket = undefined;
+      });
       this.bucket = opening;
     }
     return this.bucket;

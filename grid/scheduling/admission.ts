@@ -25,7 +25,9 @@ class SharedLookup<T> {
     if (!this.pending) {
       const started = this.lookup();
       this.pending = started;
-      const clear = (): void => { if (this.pending === started) this.pending = null; };
+      const clear = (): void => {
+        if (this.pending === started) this.pending = null;
+      };
       started.then(clear, clear);
     }
     return this.pending;
@@ -40,7 +42,11 @@ export class Admission {
   private readonly nodes: SharedLookup<NodeStatus[]>;
   private readonly depth: SharedLookup<Record<BrowserName, number>>;
 
-  constructor(queue: JobQueue, registry: NodeRegistry, private readonly maxBacklog: number) {
+  constructor(
+    queue: JobQueue,
+    registry: NodeRegistry,
+    private readonly maxBacklog: number,
+  ) {
     this.nodes = new SharedLookup(() => registry.list());
     this.depth = new SharedLookup(() => queue.depth());
   }

@@ -27,7 +27,9 @@ const STATUS_REQUEST_TIMEOUT_MS = 2_000;
 /** The JVM's shutdown hooks end the sessions; after 10 s the process group is killed outright. */
 const STOP_GRACE_MS = 10_000;
 
-interface GridStatus { value?: { ready?: boolean; message?: string } }
+interface GridStatus {
+  value?: { ready?: boolean; message?: string };
+}
 
 /**
  * A Selenium Grid 4 standalone server (router, distributor and one Chromium node in one JVM), for

@@ -21,7 +21,13 @@ function explain(block: BlockedRequest): string {
  * refused (an https redirect refused at CONNECT leaves the browser on its own error page). Every other
  * refusal was a subresource: the page is still captured, and says what it could not load.
  */
-export function blockedVerdict(requestedUrl: string, finalUrl: string, responseCode: number | null, blocked: readonly BlockedRequest[], unreachable: readonly UnreachableRequest[] = []): BlockedVerdict {
+export function blockedVerdict(
+  requestedUrl: string,
+  finalUrl: string,
+  responseCode: number | null,
+  blocked: readonly BlockedRequest[],
+  unreachable: readonly UnreachableRequest[] = [],
+): BlockedVerdict {
   const pageHosts = new Set([requestedUrl, finalUrl].map(hostOf).filter((h): h is string => h !== null));
   const unreachableError = unreachablePageError(pageHosts, responseCode, unreachable);
   if (blocked.length === 0) return { pageFailure: unreachableError, warnings: [] };

@@ -36,14 +36,20 @@ export class EgressGuard {
   private server: { port: number; close(): Promise<void> } | null = null;
   private readonly allowlist: PrivateAllowlist;
 
-  constructor(private readonly options: EgressGuardOptions, private readonly log: Logger) {
+  constructor(
+    private readonly options: EgressGuardOptions,
+    private readonly log: Logger,
+  ) {
     this.allowlist = new PrivateAllowlist(options.allowlist);
   }
 
   async start(): Promise<void> {
     if (this.server) return;
     this.server = await startProxyServer({
-      sessions: this.sessions, lookup: this.options.lookup ?? systemLookup, allowlist: this.allowlist, log: this.log,
+      sessions: this.sessions,
+      lookup: this.options.lookup ?? systemLookup,
+      allowlist: this.allowlist,
+      log: this.log,
     });
   }
 

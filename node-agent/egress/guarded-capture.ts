@@ -8,7 +8,10 @@ import { probeCertificate } from './tls-certificate.js';
 import { openConnection } from './upstream.js';
 
 /** A capture's output with the guard's refusals folded in, and why there is no page when there is none. */
-export interface GuardedOutput { output: CaptureOutput; pageFailure: PageFailure | null }
+export interface GuardedOutput {
+  output: CaptureOutput;
+  pageFailure: PageFailure | null;
+}
 
 /**
  * Runs one capture through the egress guard, or without it (guard null: private targets are allowed, and
@@ -31,7 +34,7 @@ export async function captureGuarded(guard: EgressGuard | null, spec: CaptureSpe
       const socket = await guard.connect(at.host, at.port, countryProxy);
       return socket ? probeCertificate(socket, at.host) : null;
     };
-    const pageFailure = verdict.pageFailure ?? await browserFailure(output, spec, probe);
+    const pageFailure = verdict.pageFailure ?? (await browserFailure(output, spec, probe));
     return { output: { ...output, warnings: [...output.warnings, ...verdict.warnings] }, pageFailure };
   } finally {
     pass.close();

@@ -3,7 +3,12 @@ import type { PrivateKind } from '../../core/net/ip-ranges.js';
 import type { UnreachableRequest } from './unreachable-cause.js';
 
 /** One request the guard refused: the host the browser asked for, and where it resolved. */
-export interface BlockedRequest { host: string; port: number; address: string; kind: PrivateKind }
+export interface BlockedRequest {
+  host: string;
+  port: number;
+  address: string;
+  kind: PrivateKind;
+}
 
 /** A capture as the guard knows it: its credentials, its upstream proxy and what it blocked. */
 export interface JobSession {

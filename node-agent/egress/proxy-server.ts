@@ -12,7 +12,12 @@ import { unreachableCause } from './unreachable-cause.js';
 const PROXY_HEADERS = ['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive'];
 const AUTH_CHALLENGE = 'Basic realm="shotfarm egress guard"';
 
-export interface ProxyDeps { sessions: JobSessions; lookup: HostLookup; allowlist: PrivateAllowlist; log: Logger }
+export interface ProxyDeps {
+  sessions: JobSessions;
+  lookup: HostLookup;
+  allowlist: PrivateAllowlist;
+  log: Logger;
+}
 
 /**
  * The egress guard's HTTP forward proxy, on 127.0.0.1: absolute-URI requests (plain http) and CONNECT

@@ -62,7 +62,10 @@ function isIpAddress(host: string): boolean {
 }
 
 function namesOf(cert: DetailedPeerCertificate): string[] {
-  const alt = (cert.subjectaltname ?? '').split(/,\s*/).map((n) => n.replace(/^(DNS|IP Address):/, '')).filter((n) => n.length > 0);
+  const alt = (cert.subjectaltname ?? '')
+    .split(/,\s*/)
+    .map((n) => n.replace(/^(DNS|IP Address):/, ''))
+    .filter((n) => n.length > 0);
   if (alt.length > 0) return alt;
   const cn = cert.subject?.CN;
   return cn ? [Array.isArray(cn) ? cn.join(', ') : cn] : [];
@@ -100,11 +103,17 @@ export function certificateFailure(at: Endpoint, facts: CertificateFacts | null,
   if (flaw) return flaw;
   const host = hostOf(at);
   switch (browserSays) {
-    case 'tls_expired': return { cause: browserSays, error: `The TLS certificate of ${host} has expired.` };
-    case 'tls_not_yet_valid': return { cause: browserSays, error: `The TLS certificate of ${host} is not valid yet.` };
-    case 'tls_wrong_host': return { cause: browserSays, error: `The TLS certificate of ${host} is for another host name.` };
-    case 'tls_self_signed': return { cause: browserSays, error: `The TLS certificate of ${host} is self-signed (strict_ssl is on).` };
-    case 'tls_untrusted': return { cause: browserSays, error: `The TLS certificate of ${host} is not signed by a trusted authority (strict_ssl is on).` };
-    case 'tls': return { cause: browserSays, error: `The TLS handshake with ${host} failed (${browserCode}).` };
+    case 'tls_expired':
+      return { cause: browserSays, error: `The TLS certificate of ${host} has expired.` };
+    case 'tls_not_yet_valid':
+      return { cause: browserSays, error: `The TLS certificate of ${host} is not valid yet.` };
+    case 'tls_wrong_host':
+      return { cause: browserSays, error: `The TLS certificate of ${host} is for another host name.` };
+    case 'tls_self_signed':
+      return { cause: browserSays, error: `The TLS certificate of ${host} is self-signed (strict_ssl is on).` };
+    case 'tls_untrusted':
+      return { cause: browserSays, error: `The TLS certificate of ${host} is not signed by a trusted authority (strict_ssl is on).` };
+    case 'tls':
+      return { cause: browserSays, error: `The TLS handshake with ${host} failed (${browserCode}).` };
   }
 }

@@ -4,7 +4,11 @@ import type { ErrorCause } from '../../core/error-cause.js';
 export type UnreachableCause = Extract<ErrorCause, 'dns' | 'refused' | 'reset' | 'timeout' | 'no_route' | 'unreachable'>;
 
 /** One request the guard let through but could not deliver: the host the browser asked for, and why. */
-export interface UnreachableRequest { host: string; port: number; cause: UnreachableCause }
+export interface UnreachableRequest {
+  host: string;
+  port: number;
+  cause: UnreachableCause;
+}
 
 /** The cause of a failed resolution or connection, from Node's error code. */
 export function unreachableCause(error: unknown): UnreachableCause {
@@ -24,11 +28,17 @@ export function unreachableCause(error: unknown): UnreachableCause {
 export function unreachableSentence(request: UnreachableRequest, detail = ''): string {
   const where = `${request.host}:${request.port}`;
   switch (request.cause) {
-    case 'dns': return `Could not resolve host ${request.host}.`;
-    case 'refused': return `${where} refused the connection.`;
-    case 'reset': return `${where} reset the connection.`;
-    case 'timeout': return `${where} did not answer in time.`;
-    case 'no_route': return `${where} is unreachable: there is no route to it.`;
-    case 'unreachable': return detail ? `${where} could not be reached (${detail}).` : `${where} could not be reached.`;
+    case 'dns':
+      return `Could not resolve host ${request.host}.`;
+    case 'refused':
+      return `${where} refused the connection.`;
+    case 'reset':
+      return `${where} reset the connection.`;
+    case 'timeout':
+      return `${where} did not answer in time.`;
+    case 'no_route':
+      return `${where} is unreachable: there is no route to it.`;
+    case 'unreachable':
+      return detail ? `${where} could not be reached (${detail}).` : `${where} could not be reached.`;
   }
 }

@@ -16,9 +16,10 @@ export async function openConnection(address: string, port: number, upstream: st
   const proxy = new URL(upstream);
   const proxyPort = Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : proxy.protocol === 'socks5:' ? 1080 : 80);
   const proxyHost = proxy.hostname.replace(/^\[(.*)\]$/, '$1');
-  const socket = proxy.protocol === 'https:'
-    ? await connected(tls.connect({ host: proxyHost, port: proxyPort, servername: net.isIP(proxyHost) ? undefined : proxyHost }), 'secureConnect')
-    : await connected(net.connect({ host: proxyHost, port: proxyPort }));
+  const socket =
+    proxy.protocol === 'https:'
+      ? await connected(tls.connect({ host: proxyHost, port: proxyPort, servername: net.isIP(proxyHost) ? undefined : proxyHost }), 'secureConnect')
+      : await connected(net.connect({ host: proxyHost, port: proxyPort }));
   try {
     if (proxy.protocol === 'socks5:') await socksConnect(socket, address, port, proxy);
     else await httpConnect(socket, address, port, proxy);
@@ -32,8 +33,15 @@ export async function openConnection(address: string, port: number, upstream: st
 function connected<T extends net.Socket>(socket: T, event: 'connect' | 'secureConnect' = 'connect'): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => socket.destroy(new Error('connection timed out')), CONNECT_TIMEOUT_MS);
-    socket.once(event, () => { clearTimeout(timer); socket.off('error', reject); resolve(socket); });
-    socket.once('error', (err) => { clearTimeout(timer); reject(err); });
+    socket.once(event, () => {
+      clearTimeout(timer);
+      socket.off('error', reject);
+      resolve(socket);
+    });
+    socket.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
   });
 }
 

@@ -84,5 +84,8 @@ export function createDropboxApp(endpoints: DropboxEndpoints, options: DropboxAp
 
 /** `https://www.dropbox.com/home` + the path, each segment percent-encoded. */
 export function dropboxWebUrl(pathDisplay: string): string {
-  return `https://www.dropbox.com/home${pathDisplay.split('/').map((segment) => encodeURIComponent(segment)).join('/')}`;
+  return `https://www.dropbox.com/home${pathDisplay
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/')}`;
 }

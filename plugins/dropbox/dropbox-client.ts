@@ -90,7 +90,9 @@ export class TokenCache {
   constructor(private readonly maxEntries = 1000) {}
 
   static keyOf(credentials: Extract<DropboxCredentials, { kind: 'refresh_token' }>): string {
-    return createHash('sha256').update(JSON.stringify([credentials.appKey, credentials.appSecret, credentials.refreshToken])).digest('hex');
+    return createHash('sha256')
+      .update(JSON.stringify([credentials.appKey, credentials.appSecret, credentials.refreshToken]))
+      .digest('hex');
   }
 
   get(key: string): { accessToken: string; expiresAt: Date } | undefined {
@@ -160,10 +162,15 @@ export class DropboxUploader {
 
   constructor(private readonly options: UploaderOptions) {
     this.limits = options.limits ?? DEFAULT_UPLOAD_LIMITS;
-    const fetch = dropboxFetch(options.endpoints, options.signal, (kind) => {
-      this.lastRequest = kind;
-      if (kind === 'token') this.refreshedThisRun = true;
-    }, options.fetchImpl);
+    const fetch = dropboxFetch(
+      options.endpoints,
+      options.signal,
+      (kind) => {
+        this.lastRequest = kind;
+        if (kind === 'token') this.refreshedThisRun = true;
+      },
+      options.fetchImpl,
+    );
     const { credentials } = options;
     if (credentials.kind === 'access_token') {
       this.cacheKey = null;
@@ -172,8 +179,13 @@ export class DropboxUploader {
       this.cacheKey = TokenCache.keyOf(credentials);
       const cached = options.tokens.get(this.cacheKey);
       this.auth = new DropboxAuth({
-        fetch, dataOnBody: true, refreshToken: credentials.refreshToken, clientId: credentials.appKey, clientSecret: credentials.appSecret,
-        accessToken: cached?.accessToken, accessTokenExpiresAt: cached?.expiresAt,
+        fetch,
+        dataOnBody: true,
+        refreshToken: credentials.refreshToken,
+        clientId: credentials.appKey,
+        clientSecret: credentials.appSecret,
+        accessToken: cached?.accessToken,
+        accessTokenExpiresAt: cached?.expiresAt,
       });
     }
     this.dbx = new Dropbox({ auth: this.auth });
@@ -238,8 +250,14 @@ export class DropboxUploader {
   }
 
   private mayRefreshAfter(error: unknown): boolean {
-    return this.cacheKey !== null && !this.refreshedThisRun && this.lastRequest !== 'token' && !this.options.signal.aborted &&
-      error instanceof DropboxResponseError && (error as DropboxResponseError<unknown>).status === 401;
+    return (
+      this.cacheKey !== null &&
+      !this.refreshedThisRun &&
+      this.lastRequest !== 'token' &&
+      !this.options.signal.aborted &&
+      error instanceof DropboxResponseError &&
+      (error as DropboxResponseError<unknown>).status === 401
+    );
   }
 
   private remember(): void {

@@ -67,9 +67,12 @@ function responseError(error: DropboxResponseError<unknown>, where: ErrorContext
       return fail(`Dropbox refused the request${target} as malformed${said}`, false);
     case 401: {
       const tag = tagOf(error.error);
-      const hint = tag === 'expired_access_token' ? ': the access token has expired; replace it, or use refresh_token with app_key and app_secret'
-        : tag === 'missing_scope' ? ': the app needs the files.content.write scope'
-        : ': check the access token, it may have been revoked';
+      const hint =
+        tag === 'expired_access_token'
+          ? ': the access token has expired; replace it, or use refresh_token with app_key and app_secret'
+          : tag === 'missing_scope'
+            ? ': the app needs the files.content.write scope'
+            : ': check the access token, it may have been revoked';
       return fail(`Dropbox refused the credentials${said}${hint}`, false);
     }
     case 403:

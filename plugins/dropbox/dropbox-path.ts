@@ -30,5 +30,3 @@ export function splitPathSetting(pathSetting: string): { folder: string; name: s
   const cut = Math.max(inner.lastIndexOf('/'), inner.lastIndexOf('\\'));
   return cut < 0 ? { folder: '', name: inner } : { folder: inner.slice(0, cut), name: inner.slice(cut + 1) };
 }
-
-

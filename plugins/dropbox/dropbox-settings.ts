@@ -38,13 +38,10 @@ export const dropboxSettingsSchema = z
       })
       .describe(
         'Where each output goes, a template starting with /. The part before the last / is the folder; the last part names the file ' +
-          '({id} is added when missing, then the extension). A batch\'s own filename replaces the file name, the folder stays. ' +
+          "({id} is added when missing, then the extension). A batch's own filename replaces the file name, the folder stays. " +
           'Variables: {id} {domain} {shot} {browser} {country} {yyyy} {mm} {dd} {date} {random} {tags} {url}.',
       ),
-    mode: z
-      .enum(['add', 'overwrite'])
-      .default('add')
-      .describe('add (default): never replace a file, a different file of the same name is renamed "name (1).png"; overwrite: replace it.'),
+    mode: z.enum(['add', 'overwrite']).default('add').describe('add (default): never replace a file, a different file of the same name is renamed "name (1).png"; overwrite: replace it.'),
   })
   .superRefine((s, ctx) => {
     const refreshFields = [s.refresh_token, s.app_key, s.app_secret];
@@ -65,9 +62,7 @@ export const dropboxSettingsSchema = z
 export type DropboxSettings = z.output<typeof dropboxSettingsSchema>;
 
 /** The credentials of validated settings, in the shape the client takes. */
-export type DropboxCredentials =
-  | { kind: 'access_token'; accessToken: string }
-  | { kind: 'refresh_token'; refreshToken: string; appKey: string; appSecret: string };
+export type DropboxCredentials = { kind: 'access_token'; accessToken: string } | { kind: 'refresh_token'; refreshToken: string; appKey: string; appSecret: string };
 
 export function credentialsOf(settings: DropboxSettings): DropboxCredentials {
   if (settings.access_token !== undefined) return { kind: 'access_token', accessToken: settings.access_token };

@@ -54,7 +54,7 @@ export function createGdriveApp(endpoints: Pick<AppEndpoints, 'googleDriveApiUrl
   return defineAppPlugin({
     type: 'gdrive',
     name: 'Google Drive',
-    description: 'Uploads the screenshot\'s files (images, HTML, PDF, video) to a Google Drive folder.',
+    description: "Uploads the screenshot's files (images, HTML, PDF, video) to a Google Drive folder.",
     settingsSchema: gdriveSettingsSchema,
     uploads: true,
     runsOnError: false,

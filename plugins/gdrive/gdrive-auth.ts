@@ -57,9 +57,10 @@ export function clearDriveTokenCache(): void {
 
 /** The client for `credentials`, wired to `tokenUrl` and `signal`, with no retries of its own. */
 export function createAuthClient(credentials: GdriveCredentials, tokenUrl: string, signal: AbortSignal): DriveAuthClient {
-  const client: DriveAuthClient = credentials.kind === 'oauth'
-    ? new auth.OAuth2({ clientId: credentials.clientId, clientSecret: credentials.clientSecret, endpoints: { oauth2TokenUrl: tokenUrl } })
-    : new auth.JWT({ email: credentials.key.clientEmail, key: credentials.key.privateKey, keyId: credentials.key.privateKeyId, scopes: [DRIVE_SCOPE] });
+  const client: DriveAuthClient =
+    credentials.kind === 'oauth'
+      ? new auth.OAuth2({ clientId: credentials.clientId, clientSecret: credentials.clientSecret, endpoints: { oauth2TokenUrl: tokenUrl } })
+      : new auth.JWT({ email: credentials.key.clientEmail, key: credentials.key.privateKey, keyId: credentials.key.privateKeyId, scopes: [DRIVE_SCOPE] });
   if (credentials.kind === 'oauth') client.setCredentials({ refresh_token: credentials.refreshToken });
   client.transporter.interceptors.request.add({
     resolved: async (opts) => {
@@ -109,8 +110,9 @@ function grantTypeOf(data: unknown): string | null {
 
 /** A digest, so the cache's keys hold no secret in clear. */
 function cacheKey(credentials: GdriveCredentials, tokenUrl: string): string {
-  const parts = credentials.kind === 'oauth'
-    ? ['oauth', credentials.clientId, credentials.clientSecret, credentials.refreshToken]
-    : ['service_account', credentials.key.clientEmail, credentials.key.privateKey];
-  return createHash('sha256').update(JSON.stringify([tokenUrl, ...parts])).digest('hex');
+  const parts =
+    credentials.kind === 'oauth' ? ['oauth', credentials.clientId, credentials.clientSecret, credentials.refreshToken] : ['service_account', credentials.key.clientEmail, credentials.key.privateKey];
+  return createHash('sha256')
+    .update(JSON.stringify([tokenUrl, ...parts]))
+    .digest('hex');
 }

@@ -65,9 +65,10 @@ function tokenError(e: HttpError, where: ErrorContext): AppRunError {
   const data = record(e.data);
   const what = [text(data.error), text(data.error_description)].filter(Boolean).join(': ') || `HTTP ${e.status}`;
   if (e.status === 400 || e.status === 401 || e.status === 403) {
-    const hint = where.account === OAUTH_ACCOUNT
-      ? 'check client_id and client_secret; a refresh token that was revoked or has expired has to be granted again'
-      : `check service_account_json: the key of ${where.account} may have been deleted or disabled`;
+    const hint =
+      where.account === OAUTH_ACCOUNT
+        ? 'check client_id and client_secret; a refresh token that was revoked or has expired has to be granted again'
+        : `check service_account_json: the key of ${where.account} may have been deleted or disabled`;
     return new AppRunError(`Google refused the credentials (${what}): ${hint}`, { retryable: false, cause });
   }
   if (isTransient(e.status)) return new AppRunError(`Google's token endpoint answered HTTP ${e.status} (${what})`, { retryable: true, cause });
@@ -93,12 +94,16 @@ function driveError(e: HttpError, where: ErrorContext): AppRunError {
     case 403:
       if (reason !== undefined && RATE_LIMIT_REASONS.has(reason)) return new AppRunError(`Google Drive rate-limited the upload (HTTP 403, ${what})`, { retryable: true, cause });
       if (reason === 'storageQuotaExceeded') {
-        return new AppRunError(`Google Drive has no storage left for ${where.account} (${what}); service accounts have none of their own: upload into a shared drive (supports_all_drives)`, { retryable: false, cause });
+        return new AppRunError(`Google Drive has no storage left for ${where.account} (${what}); service accounts have none of their own: upload into a shared drive (supports_all_drives)`, {
+          retryable: false,
+          cause,
+        });
       }
       return new AppRunError(`Google Drive refused the upload into ${folder} (HTTP 403, ${what}): ${where.account} needs write access to it`, { retryable: false, cause });
     case 404:
       return new AppRunError(
-        `Google Drive did not find ${folder} (${what}): check folder_id, share the folder with ${where.account}` + (where.supportsAllDrives ? '' : ', and set supports_all_drives if it is in a shared drive'),
+        `Google Drive did not find ${folder} (${what}): check folder_id, share the folder with ${where.account}` +
+          (where.supportsAllDrives ? '' : ', and set supports_all_drives if it is in a shared drive'),
         { retryable: false, cause },
       );
     default:

@@ -30,7 +30,7 @@ export const gdriveSettingsSchema = z
     folder_id: z
       .string()
       .trim()
-      .regex(DRIVE_ID, 'must be a Drive folder ID: the last part of the folder\'s address, https://drive.google.com/drive/folders/<ID>')
+      .regex(DRIVE_ID, "must be a Drive folder ID: the last part of the folder's address, https://drive.google.com/drive/folders/<ID>")
       .optional()
       .describe('The ID of the Drive folder to upload into (the last part of its address, …/drive/folders/<ID>). Without it files go to the root of My Drive.'),
     service_account_json: secret(z.string().trim().min(1, 'service_account_json must not be empty').max(20_000))
@@ -52,7 +52,7 @@ export const gdriveSettingsSchema = z
       .describe(
         'How files are named, a template (default {id}-{domain}; {id} is added when missing, then the extension). Drive has no paths: ' +
           'a / in the rendered name becomes _, so {domain}/{date} names a file "www.example.com_2026-11-21-4242.png" in the folder. ' +
-          'A batch\'s own filename wins. Variables: {id} {domain} {shot} {browser} {country} {yyyy} {mm} {dd} {date} {random} {tags} {url}.',
+          "A batch's own filename wins. Variables: {id} {domain} {shot} {browser} {country} {yyyy} {mm} {dd} {date} {random} {tags} {url}.",
       ),
     supports_all_drives: z.boolean().default(false).describe('Set it when folder_id is in a shared drive (Drive answers "not found" otherwise).'),
   })
@@ -88,9 +88,7 @@ export interface ServiceAccountKey {
 }
 
 /** The credentials of validated settings. */
-export type GdriveCredentials =
-  | { kind: 'service_account'; key: ServiceAccountKey }
-  | { kind: 'oauth'; clientId: string; clientSecret: string; refreshToken: string };
+export type GdriveCredentials = { kind: 'service_account'; key: ServiceAccountKey } | { kind: 'oauth'; clientId: string; clientSecret: string; refreshToken: string };
 
 /**
  * The service account key in `text`, or why it is not one (a message for the user: it never repeats the

@@ -3,7 +3,11 @@ import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { AppRunError, type AppEgress } from '../contract.js';
 
-export interface SentResponse { status: number; headers: http.IncomingHttpHeaders; body: string }
+export interface SentResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 /** A response body is read up to this size for error messages; receivers' answers beyond it are not ours to keep. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -14,7 +18,10 @@ const MAX_BODY_BYTES = 16 * 1024;
  * would go around the guard, and a webhook receiver that moved should be reconfigured. Connection
  * failures become retryable AppRunErrors.
  */
-export async function sendRequest(url: URL, opts: { method: string; headers: Record<string, string | number>; body?: Buffer | string | Readable; egress: AppEgress; signal: AbortSignal }): Promise<SentResponse> {
+export async function sendRequest(
+  url: URL,
+  opts: { method: string; headers: Record<string, string | number>; body?: Buffer | string | Readable; egress: AppEgress; signal: AbortSignal },
+): Promise<SentResponse> {
   opts.signal.throwIfAborted();
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<SentResponse>((resolve, reject) => {

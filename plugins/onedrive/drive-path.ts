@@ -13,5 +13,3 @@ export function drivePathProblem(template: string): string | null {
   if (template.trim() === '') return null;
   return validateTemplate(`${template}/${FOLDER_PLACEHOLDER}`);
 }
-
-

@@ -39,7 +39,12 @@ export interface DriveItem {
 
 /** A failed exchange with Graph or an upload session, before it is judged (see onedrive-errors.ts). */
 export class GraphCallError extends Error {
-  constructor(readonly status: number, readonly code: string, readonly graphMessage: string, options: { cause?: unknown } = {}) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly graphMessage: string,
+    options: { cause?: unknown } = {},
+  ) {
     super(`Graph ${status} ${code} ${graphMessage}`.trim(), options);
     this.name = 'GraphCallError';
   }
@@ -58,14 +63,21 @@ export function driveRoot(target: DriveTarget): string {
 
 /** `<drive>/root:/<path>:` with every segment percent-encoded (names may hold `#`, `%`, spaces…). */
 export function driveItemByPath(target: DriveTarget, path: string): string {
-  const encoded = path.split('/').filter((s) => s !== '').map(encodeURIComponent).join('/');
+  const encoded = path
+    .split('/')
+    .filter((s) => s !== '')
+    .map(encodeURIComponent)
+    .join('/');
   return `${driveRoot(target)}/root:/${encoded}:`;
 }
 
 /** Adds `Authorization: Bearer …` to requests for the configured Graph origin (and to nothing else). */
 class BearerTokenMiddleware implements Middleware {
   private next: Middleware | undefined;
-  constructor(private readonly graphOrigin: string, private readonly token: () => string) {}
+  constructor(
+    private readonly graphOrigin: string,
+    private readonly token: () => string,
+  ) {}
 
   async execute(context: Context): Promise<void> {
     const url = typeof context.request === 'string' ? context.request : context.request.url;
@@ -115,12 +127,14 @@ export class GraphUploader {
   /** `PUT …/content`: the whole file in one request (files under SIMPLE_UPLOAD_MAX_BYTES). */
   async simpleUpload(path: string, body: Buffer, contentType: string): Promise<DriveItem> {
     const answer: unknown = await this.call(() =>
-      this.client.api(`${driveItemByPath(this.options.target, path)}/content`)
+      this.client
+        .api(`${driveItemByPath(this.options.target, path)}/content`)
         .query({ '@microsoft.graph.conflictBehavior': this.options.conflict })
         .header('Content-Type', contentType)
         .options({ signal: this.options.signal })
         .responseType(ResponseType.JSON)
-        .put(body));
+        .put(body),
+    );
     return driveItemOf(answer);
   }
 
@@ -129,10 +143,12 @@ export class GraphUploader {
     const { signal } = this.options;
     try {
       const session: unknown = await this.call(() =>
-        this.client.api(`${driveItemByPath(this.options.target, path)}/createUploadSession`)
+        this.client
+          .api(`${driveItemByPath(this.options.target, path)}/createUploadSession`)
           .options({ signal })
           .responseType(ResponseType.JSON)
-          .post({ item: { '@microsoft.graph.conflictBehavior': this.options.conflict } }));
+          .post({ item: { '@microsoft.graph.conflictBehavior': this.options.conflict } }),
+      );
       const uploadUrl = (session as { uploadUrl?: unknown } | null)?.uploadUrl;
       if (typeof uploadUrl !== 'string' || !/^https?:\/\//i.test(uploadUrl)) {
         throw new AppRunError('OneDrive: the upload session has no usable uploadUrl', { retryable: true });
@@ -196,7 +212,7 @@ export class GraphUploader {
       if (error instanceof GraphError) {
         // A body that is not JSON (a proxy's HTML page) fails to parse: the status alone then tells.
         const unparsed = error.code === 'SyntaxError';
-        throw new GraphCallError(error.statusCode, unparsed ? '' : error.code ?? '', unparsed ? '' : error.message, { cause: error });
+        throw new GraphCallError(error.statusCode, unparsed ? '' : (error.code ?? ''), unparsed ? '' : error.message, { cause: error });
       }
       throw error;
     }
@@ -235,7 +251,12 @@ async function readJson(response: Response): Promise<unknown> {
 
 /** Best effort: tells Graph to drop a session that will not be finished (it would expire anyway). */
 function cancelSession(uploadUrl: string): void {
-  fetch(uploadUrl, { method: 'DELETE', signal: AbortSignal.timeout(10_000) }).then((r) => r.body?.cancel(), () => undefined).catch(() => undefined);
+  fetch(uploadUrl, { method: 'DELETE', signal: AbortSignal.timeout(10_000) })
+    .then(
+      (r) => r.body?.cancel(),
+      () => undefined,
+    )
+    .catch(() => undefined);
 }
 
 function driveItemOf(answer: unknown): DriveItem {

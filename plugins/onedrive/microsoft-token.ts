@@ -34,7 +34,16 @@ export interface AccessToken {
 const EXPIRY_MARGIN_MS = 5 * 60_000;
 
 /** Token endpoint errors that another attempt cannot fix: wrong client, secret, grant, tenant or scope. */
-const PERMANENT_TOKEN_ERRORS = new Set(['invalid_client', 'invalid_grant', 'unauthorized_client', 'invalid_request', 'invalid_scope', 'unsupported_grant_type', 'consent_required', 'interaction_required']);
+const PERMANENT_TOKEN_ERRORS = new Set([
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'invalid_request',
+  'invalid_scope',
+  'unsupported_grant_type',
+  'consent_required',
+  'interaction_required',
+]);
 
 export function tokenEndpoint(loginUrl: string, tenant: string): string {
   return `${loginUrl.replace(/\/+$/, '')}/${encodeURIComponent(tenant)}/oauth2/v2.0/token`;
@@ -85,13 +94,11 @@ export async function requestMicrosoftToken(credentials: TokenCredentials, signa
 
   const code = typeof body.error === 'string' ? body.error : '';
   // error_description starts with the AADSTS code and its text; the trace and correlation ids follow.
-  const description = typeof body.error_description === 'string' ? body.error_description.split(/\r?\n/)[0]?.trim() ?? '' : '';
+  const description = typeof body.error_description === 'string' ? (body.error_description.split(/\r?\n/)[0]?.trim() ?? '') : '';
   const why = [code, description].filter((s) => s !== '').join(': ') || `HTTP ${response.status}`;
   const grant = credentials.refreshToken !== undefined ? 'the refresh token' : 'the client credentials';
   const retryable = response.status === 408 || response.status === 429 || response.status >= 500 ? !PERMANENT_TOKEN_ERRORS.has(code) : false;
-  const hint = code === 'invalid_client' ? ' (check client_id and client_secret)'
-    : code === 'invalid_grant' ? ' (the refresh token is expired or revoked: sign in again and save a new one)'
-      : '';
+  const hint = code === 'invalid_client' ? ' (check client_id and client_secret)' : code === 'invalid_grant' ? ' (the refresh token is expired or revoked: sign in again and save a new one)' : '';
   throw new AppRunError(`Microsoft sign-in refused ${grant} (HTTP ${response.status}) ${why}${hint}`, { retryable });
 }
 
@@ -105,7 +112,9 @@ export class TokenCache {
 
   static keyOf(credentials: TokenCredentials): string {
     const { loginUrl, tenant, clientId, clientSecret = '', refreshToken = '' } = credentials;
-    return createHash('sha256').update(JSON.stringify([loginUrl, tenant, clientId, clientSecret, refreshToken])).digest('hex');
+    return createHash('sha256')
+      .update(JSON.stringify([loginUrl, tenant, clientId, clientSecret, refreshToken]))
+      .digest('hex');
   }
 
   /** A cached token still valid, or a new one (then cached). `fresh`: whether it was just issued. */

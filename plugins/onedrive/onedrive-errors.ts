@@ -35,9 +35,7 @@ export function graphHttpFailure(status: number, code: string, message: string, 
     case 404:
       return fail(`not found (404):${said}; check drive_id / user_id`, false);
     case 409:
-      return context.conflict === 'fail'
-        ? fail(`a file of that name already exists and conflict is "fail" (409):${said}`, false)
-        : fail(`conflict (409):${said}`, true);
+      return context.conflict === 'fail' ? fail(`a file of that name already exists and conflict is "fail" (409):${said}`, false) : fail(`conflict (409):${said}`, true);
     case 408:
     case 416: // an upload session lost track of the ranges: a new session starts over
     case 423: // locked: someone has the file open, or the drive is being moved

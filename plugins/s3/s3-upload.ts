@@ -10,7 +10,11 @@ const FINAL_CODES = new Set(['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoe
 export function s3Client(settings: S3Settings, egress: AppEgress): Client {
   const endpoint = clientEndpoint(settings.endpoint);
   return new Client({
-    ...endpoint, accessKey: settings.access_key, secretKey: settings.secret_key, region: settings.region, pathStyle: settings.path_style,
+    ...endpoint,
+    accessKey: settings.access_key,
+    secretKey: settings.secret_key,
+    region: settings.region,
+    pathStyle: settings.path_style,
     transportAgent: egress.agent(new URL(settings.endpoint).protocol),
   });
 }

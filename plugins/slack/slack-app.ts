@@ -37,15 +37,22 @@ import { DEFAULT_MESSAGE_TEMPLATE, MAX_MESSAGE_TEMPLATE_LENGTH, MESSAGE_PLACEHOL
 export const SLACK_APP_TYPE = 'slack';
 
 export const slackSettingsSchema = z.object({
-  token: secret(z.string().trim()
-    .min(1, 'the Slack bot token is required')
-    .regex(/^(?:xoxe\.)?xox[a-z]-\S+$/, 'a Slack token looks like xoxb-… (bot token)')
-    .describe('Bot token (xoxb-…) of a Slack app with the files:write scope')),
-  channel: z.string().trim()
+  token: secret(
+    z
+      .string()
+      .trim()
+      .min(1, 'the Slack bot token is required')
+      .regex(/^(?:xoxe\.)?xox[a-z]-\S+$/, 'a Slack token looks like xoxb-… (bot token)')
+      .describe('Bot token (xoxb-…) of a Slack app with the files:write scope'),
+  ),
+  channel: z
+    .string()
+    .trim()
     .min(1, 'the Slack channel is required')
     .refine(isChannelSetting, 'a channel ID (C0123ABCDE) or a channel name in lower case (#general)')
     .describe('Channel ID (C0123ABCDE), or name (#general; needs the channels:read scope, and groups:read for private channels)'),
-  message: z.string()
+  message: z
+    .string()
     .max(MAX_MESSAGE_TEMPLATE_LENGTH)
     .superRefine((value, check) => {
       const problem = validateMessageTemplate(value);
@@ -53,7 +60,9 @@ export const slackSettingsSchema = z.object({
     })
     .default(DEFAULT_MESSAGE_TEMPLATE)
     .describe(`Text posted with the image; placeholders: ${MESSAGE_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}`),
-  filename: z.string().trim()
+  filename: z
+    .string()
+    .trim()
     .min(1)
     .superRefine((value, check) => {
       const problem = validateTemplate(value);
@@ -84,10 +93,15 @@ export function createSlackApp(endpoints: Pick<AppEndpoints, 'slackApiUrl'>): Ap
       if (files.length === 0) throw new AppRunError('the screenshot has no image (nor PDF) to post to Slack', { retryable: false });
 
       // Read before any Slack call: a storage failure stays what it is (retryable), not a "Slack" error.
-      const uploads = await abortable(Promise.all(files.map(async (file) => {
-        const filename = ctx.filename(file, settings.filename).replaceAll('/', '_');
-        return { file: await ctx.files.read(file), filename, title: filename, alt_text: altText(ctx, file, files.length) };
-      })), ctx.signal);
+      const uploads = await abortable(
+        Promise.all(
+          files.map(async (file) => {
+            const filename = ctx.filename(file, settings.filename).replaceAll('/', '_');
+            return { file: await ctx.files.read(file), filename, title: filename, alt_text: altText(ctx, file, files.length) };
+          }),
+        ),
+        ctx.signal,
+      );
 
       const client = slackClient(slackApiUrl, settings.token, ctx);
       let channelLabel = settings.channel;
@@ -98,11 +112,14 @@ export function createSlackApp(endpoints: Pick<AppEndpoints, 'slackApiUrl'>): Ap
         cacheKey = channel.cacheKey;
 
         const message = renderSlackMessage(settings.message, ctx.screenshot);
-        const result = await abortable(client.files.uploadV2({
-          channel_id: channel.id,
-          ...(message ? { initial_comment: message } : {}),
-          file_uploads: uploads,
-        }), ctx.signal);
+        const result = await abortable(
+          client.files.uploadV2({
+            channel_id: channel.id,
+            ...(message ? { initial_comment: message } : {}),
+            file_uploads: uploads,
+          }),
+          ctx.signal,
+        );
 
         const posted = ((result as { files?: FilesCompleteUploadExternalResponse[] }).files ?? []).flatMap((c) => c.files ?? []);
         const fileIds = posted.map((f) => f.id).filter((id): id is string => typeof id === 'string');
@@ -139,7 +156,7 @@ function slackClient(slackApiUrl: string, token: string, ctx: AppRunContext<Slac
     allowAbsoluteUrls: false,
     logger: slackLogger(ctx.log),
     // Node's Response has Headers#entries; the DOM lib this project compiles with (no DOM.Iterable) does not say so.
-    fetch: async (url, init) => await fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }) as unknown as Awaited<ReturnType<FetchFunction>>,
+    fetch: async (url, init) => (await fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })) as unknown as Awaited<ReturnType<FetchFunction>>,
   });
 }
 
@@ -170,8 +187,14 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
-      (value) => { signal.removeEventListener('abort', onAbort); resolve(value); },
-      (error: unknown) => { signal.removeEventListener('abort', onAbort); reject(error); },
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
     );
   });
 }

@@ -91,8 +91,9 @@ export async function resolveChannel(client: WebClient, token: string, setting: 
     id = await findChannel(client, name, 'public_channel');
   }
   if (!id) {
-    throw new AppRunError(`Slack channel #${name} was not found (channel_not_found): check the name, `
-      + 'invite the app if the channel is private, or give the channel ID instead', { retryable: false });
+    throw new AppRunError(`Slack channel #${name} was not found (channel_not_found): check the name, ` + 'invite the app if the channel is private, or give the channel ID instead', {
+      retryable: false,
+    });
   }
   cache.set(cacheKey, id);
   return { id, label: `#${name} (${id})`, cacheKey };

@@ -24,12 +24,13 @@ const PERMANENT_ERRORS: Record<string, (c: ErrorContext) => string> = {
   token_revoked: () => 'the Slack token was revoked (token_revoked): reinstall the Slack app and save its new bot token',
   token_expired: () => 'the Slack token has expired (token_expired): save a current bot token',
   account_inactive: () => 'the Slack token belongs to a deactivated user or workspace (account_inactive): save a token of an active app',
-  no_permission: () => 'the Slack token has no permission for this (no_permission): check the app\'s installation',
+  no_permission: () => "the Slack token has no permission for this (no_permission): check the app's installation",
   not_allowed_token_type: () => 'Slack does not accept this kind of token here (not_allowed_token_type): use a bot token (xoxb-…)',
   team_access_not_granted: () => 'the Slack token has no access to this workspace (team_access_not_granted)',
   ekm_access_denied: () => 'Slack Enterprise Key Management denied access (ekm_access_denied)',
-  missing_scope: (c) => `the Slack token lacks the scope ${c.needed ? `"${c.needed}"` : 'this needs'} (missing_scope): `
-    + 'add it to the Slack app\'s bot token scopes (files:write to post; channels:read and groups:read to find a channel by name) and reinstall the app',
+  missing_scope: (c) =>
+    `the Slack token lacks the scope ${c.needed ? `"${c.needed}"` : 'this needs'} (missing_scope): ` +
+    "add it to the Slack app's bot token scopes (files:write to post; channels:read and groups:read to find a channel by name) and reinstall the app",
   channel_not_found: (c) => `Slack channel ${c.channel} was not found (channel_not_found): check the channel, and invite the app if the channel is private`,
   not_in_channel: (c) => `the Slack app is not a member of channel ${c.channel} (not_in_channel): invite it to the channel (/invite @your-app)`,
   is_archived: (c) => `Slack channel ${c.channel} is archived (is_archived)`,
@@ -37,7 +38,7 @@ const PERMANENT_ERRORS: Record<string, (c: ErrorContext) => string> = {
   posting_to_general_channel_denied: (c) => `only admins may post to ${c.channel} (posting_to_general_channel_denied)`,
   file_uploads_disabled: () => 'file uploads are disabled in this Slack workspace (file_uploads_disabled)',
   file_uploads_except_images_disabled: () => 'this Slack workspace accepts image uploads only (file_uploads_except_images_disabled)',
-  invalid_arguments: () => 'Slack refused the upload\'s arguments (invalid_arguments)',
+  invalid_arguments: () => "Slack refused the upload's arguments (invalid_arguments)",
 };
 
 interface ErrorContext {
@@ -92,7 +93,7 @@ function slackErrorCode(error: unknown): unknown {
 
 function platformData(error: unknown): Record<string, unknown> {
   const data = (error as { data?: unknown }).data;
-  return data !== null && typeof data === 'object' ? data as Record<string, unknown> : {};
+  return data !== null && typeof data === 'object' ? (data as Record<string, unknown>) : {};
 }
 
 function messageOf(error: unknown): string {

@@ -39,8 +39,13 @@ const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 
 function textParts(page: PageText): { name: PartName; tokens: Tokens }[] {
   const parts: [PartName, string][] = [
-    ['title', page.title], ['description', page.description], ['keywords', page.keywords],
-    ['h1', page.h1], ['headings', page.headings], ['body', page.body], ['navigation', page.navigation],
+    ['title', page.title],
+    ['description', page.description],
+    ['keywords', page.keywords],
+    ['h1', page.h1],
+    ['headings', page.headings],
+    ['body', page.body],
+    ['navigation', page.navigation],
   ];
   return parts.filter(([, text]) => text !== '').map(([name, text]) => ({ name, tokens: tokenize(text) }));
 }
@@ -59,9 +64,7 @@ export function categorize(input: CategorizeInput, options: CategorizeOptions): 
   const language = page ? detectLanguage(page.declaredLanguage, languageText) : '';
 
   const primary = input.finalUrl || input.url;
-  const pageUrls = [...new Set([input.finalUrl, input.url].filter((u) => u !== ''))]
-    .map((u) => parseUrl(u))
-    .filter((u): u is UrlParts => u !== null);
+  const pageUrls = [...new Set([input.finalUrl, input.url].filter((u) => u !== ''))].map((u) => parseUrl(u)).filter((u): u is UrlParts => u !== null);
   const linkSource = input.links.length > 0 ? input.links : (page?.links ?? []);
   const links = [...new Set(linkSource)]
     .slice(0, MAX_LINKS)

@@ -40,7 +40,10 @@ export interface ClassifierInput {
   basis: Basis;
 }
 
-export interface CategoryScore { name: string; score: number }
+export interface CategoryScore {
+  name: string;
+  score: number;
+}
 
 export interface Classification {
   /** Every category with evidence, best first, scores unrounded. */

@@ -29,7 +29,10 @@ export interface Term {
   text: string;
 }
 
-interface Phrase { rest: readonly string[]; term: Term }
+interface Phrase {
+  rest: readonly string[];
+  term: Term;
+}
 
 interface KeywordIndex {
   terms: Term[];

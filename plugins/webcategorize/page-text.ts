@@ -51,7 +51,34 @@ export interface PageText {
 }
 
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'canvas', 'textarea', 'select', 'xmp', 'noembed', 'noframes']);
-const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'font', 'i', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr']);
+const INLINE = new Set([
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'cite',
+  'code',
+  'data',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+  'wbr',
+]);
 const BOILERPLATE = new Set(['nav', 'header', 'footer', 'aside']);
 const TAG_NAME = /[A-Za-z][A-Za-z0-9:_-]*/y;
 const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
@@ -117,7 +144,10 @@ class Collector {
 
 /** Decoded entities, whitespace collapsed (no-break spaces and soft hyphens included). */
 function cleanText(text: string): string {
-  return decodeEntities(text).replace(/\u00ad/g, '').replace(/\s+/g, ' ').trim();
+  return decodeEntities(text)
+    .replace(/\u00ad/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Extracts the weighted parts of a page from its HTML (see the decisions above). */
@@ -153,8 +183,9 @@ export function extractPageText(input: string): PageText {
         if (descriptions.length < MAX_META_TAGS && !descriptions.includes(content)) descriptions.push(content);
       } else if ((key === 'keywords' || key === 'news_keywords') && keywords.length < MAX_META_TAGS) keywords.push(content);
       else if (key === 'og:title') ogTitle = content;
-      else if (key === 'og:type' && content.trim() !== '') { if (types.size < MAX_TYPES) types.add(`og:${content.trim().toLowerCase()}`); }
-      else if (key === 'rating' && /adult|rta-5042/i.test(content)) types.add('rating:adult');
+      else if (key === 'og:type' && content.trim() !== '') {
+        if (types.size < MAX_TYPES) types.add(`og:${content.trim().toLowerCase()}`);
+      } else if (key === 'rating' && /adult|rta-5042/i.test(content)) types.add('rating:adult');
       if ((attrs.get('http-equiv') ?? '').toLowerCase() === 'content-language') contentLanguage = content.split(',')[0]?.trim() ?? '';
     }
     const itemtype = attrs.get('itemtype');

@@ -30,7 +30,10 @@ export const LINK_WEIGHT = 1.5;
 export const LINK_CAP = 6;
 export const MAX_LINKS = 1000;
 
-interface PathHint { kind: 'segment' | 'prefix' | 'word'; value: string }
+interface PathHint {
+  kind: 'segment' | 'prefix' | 'word';
+  value: string;
+}
 
 interface CompiledCategory {
   domains: RegExp[];
@@ -85,9 +88,20 @@ export function parseUrl(raw: string, base?: string): UrlParts | null {
   } catch {
     // keep the encoded path
   }
-  const segments = normalizeText(path).split('/').filter((s) => s !== '').map((s) => s.replace(/\.(?:s?html?|php\d?|aspx?|jsp|cgi)$/, ''));
+  const segments = normalizeText(path)
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => s.replace(/\.(?:s?html?|php\d?|aspx?|jsp|cgi)$/, ''));
   const words = segments.flatMap((s) => tokenize(s).words);
-  return { host: url.hostname.toLowerCase().replace(/^www\d?\./, '').replace(/\.$/, ''), segments, words, pathAndQuery: url.pathname + url.search };
+  return {
+    host: url.hostname
+      .toLowerCase()
+      .replace(/^www\d?\./, '')
+      .replace(/\.$/, ''),
+    segments,
+    words,
+    pathAndQuery: url.pathname + url.search,
+  };
 }
 
 function hostMatches(c: CompiledCategory, host: string): { domain: boolean; suffix: boolean; word: boolean } {
@@ -101,9 +115,12 @@ function hostMatches(c: CompiledCategory, host: string): { domain: boolean; suff
 function pathHintMatches(c: CompiledCategory, url: UrlParts): number {
   let n = 0;
   for (const hint of c.paths) {
-    const hit = hint.kind === 'segment' ? url.segments.includes(hint.value)
-      : hint.kind === 'prefix' ? url.words.some((w) => w.startsWith(hint.value))
-        : url.words.some((w) => w === hint.value || w === `${hint.value}s`);
+    const hit =
+      hint.kind === 'segment'
+        ? url.segments.includes(hint.value)
+        : hint.kind === 'prefix'
+          ? url.words.some((w) => w.startsWith(hint.value))
+          : url.words.some((w) => w === hint.value || w === `${hint.value}s`);
     if (hit) n++;
   }
   return n;

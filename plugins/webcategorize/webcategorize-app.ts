@@ -51,10 +51,7 @@ async function run(ctx: AppRunContext<WebcategorizeSettings>): Promise<{ output_
   }
   const record = ctx.screenshot;
   const links = Array.isArray(record.links) ? record.links.filter((l): l is string => typeof l === 'string') : [];
-  const result = categorize(
-    { html, url: stringOr(record.url, ''), finalUrl: stringOr(record.final_url, ''), links },
-    { maxCategories: ctx.settings.max_categories, minScore: ctx.settings.min_score },
-  );
+  const result = categorize({ html, url: stringOr(record.url, ''), finalUrl: stringOr(record.final_url, ''), links }, { maxCategories: ctx.settings.max_categories, minScore: ctx.settings.min_score });
   ctx.log.info('page categorized', { categories: result.categories.map((c) => c.name), language: result.language, basis: result.basis });
   return { output_data: { categories: result.categories, language: result.language, basis: result.basis } };
 }

@@ -40,15 +40,21 @@ export function createWebhookApp(_endpoints?: AppEndpoints): AppPlugin<typeof we
   return defineAppPlugin({
     type: 'webhook',
     name: 'Webhook',
-    description: 'POSTs signed JSON events (Standard Webhooks, or the original ScreenshotCenter format) to your URL when screenshots, batches, crawls and uploads finish or fail, and when a monitored page changes.',
+    description:
+      'POSTs signed JSON events (Standard Webhooks, or the original ScreenshotCenter format) to your URL when screenshots, batches, crawls and uploads finish or fail, and when a monitored page changes.',
     settingsSchema: webhookSettings,
     uploads: false,
     runsOnError: true,
     wantsEvent: (settings, type: AppEventType) => settings.events.includes(type),
     async run(ctx) {
       const type: AppEventType = ctx.screenshot.status === 'finished' ? 'screenshot.finished' : 'screenshot.failed';
-      if (!ctx.settings.events.includes(type)) return { output_data: { event: type, skipped: 'not in this webhook\'s events' } };
-      const event = { id: `msg_${type.replace('.', '_')}_${ctx.screenshot.id}`, type, timestamp: typeof ctx.screenshot.finished_at === 'string' ? new Date(ctx.screenshot.finished_at) : new Date(), data: ctx.screenshot };
+      if (!ctx.settings.events.includes(type)) return { output_data: { event: type, skipped: "not in this webhook's events" } };
+      const event = {
+        id: `msg_${type.replace('.', '_')}_${ctx.screenshot.id}`,
+        type,
+        timestamp: typeof ctx.screenshot.finished_at === 'string' ? new Date(ctx.screenshot.finished_at) : new Date(),
+        data: ctx.screenshot,
+      };
       // Only the original service's format carries the image's link and size.
       const image = ctx.settings.format === 'screenshotcenter' ? { imageUrl: ctx.imageUrl(), ...(await firstImageSize(ctx.files)) } : NO_IMAGE;
       return deliverEvent(ctx.settings, event, ctx, image);

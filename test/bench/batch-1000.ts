@@ -22,16 +22,17 @@ async function main(): Promise<void> {
     const list = Array.from({ length: URLS }, (_, i) => site.url(`/echo?n=${i}`)).join('\n');
     const started = Date.now();
     const created = await fetch(`${api.url}/batch/create`, {
-      method: 'POST', headers: { 'X-API-KEY': account.key, 'Content-Type': 'application/json' },
+      method: 'POST',
+      headers: { 'X-API-KEY': account.key, 'Content-Type': 'application/json' },
       body: JSON.stringify({ file: list, screen_width: 1280, screen_height: 800 }),
     });
-    const [batch] = (await created.json() as { data: { id: number }[] }).data;
+    const [batch] = ((await created.json()) as { data: { id: number }[] }).data;
     if (!batch) throw new Error('no batch created');
     const createdMs = Date.now() - started;
     let info: { status: string; processed: number; failed: number } = { status: 'processing', processed: 0, failed: 0 };
     while (info.status === 'processing') {
       await new Promise((r) => setTimeout(r, 1000));
-      info = (await (await fetch(`${api.url}/batch/info?id=${batch.id}`, { headers: { 'X-API-KEY': account.key } })).json() as { data: typeof info }).data;
+      info = ((await (await fetch(`${api.url}/batch/info?id=${batch.id}`, { headers: { 'X-API-KEY': account.key } })).json()) as { data: typeof info }).data;
       process.stderr.write(`\r${info.processed + info.failed}/${URLS}`);
     }
     const totalMs = Date.now() - started;

@@ -67,7 +67,7 @@ const ACCOUNTS = Number(arg('accounts', '20'));
 const SETTLE_MS = 3_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const quantile = (sorted: number[], q: number): number => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number);
+const quantile = (sorted: number[], q: number): number => (sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number));
 
 interface Farm {
   label: string;
@@ -96,7 +96,7 @@ async function waitReady(base: string, key: string, children: ManagedChild[]): P
     for (const child of children) if (!child.alive) throw new Error(`${child.name} exited while starting:\n${child.tail()}`);
     try {
       const nodes = await fetch(`${base}/admin/nodes`, { headers: { 'X-API-KEY': key } });
-      const body = await nodes.json() as { data?: { slots: number }[] };
+      const body = (await nodes.json()) as { data?: { slots: number }[] };
       if (nodes.status === 200 && (body.data ?? []).some((n) => n.slots > 0)) return;
     } catch {
       // not listening yet
@@ -116,9 +116,11 @@ async function startFarm(root: string, mode: 'embedded' | 'distributed', replica
     const database = await createThrowawayPostgres();
     cleanups.add('drop the database', () => database.drop());
     const db = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
-    cleanups.add('close the bench\'s database pool', () => db.destroy());
+    cleanups.add("close the bench's database pool", () => db.destroy());
     const key = `sf_bench_${randomBytes(16).toString('hex')}`;
-    const onUnexpectedExit = (error: Error): void => { process.stderr.write(`${error.message}\n`); };
+    const onUnexpectedExit = (error: Error): void => {
+      process.stderr.write(`${error.message}\n`);
+    };
     const spawn = (name: string, command: string, args: string[], env: NodeJS.ProcessEnv, forward = forwardLogs): ManagedChild => {
       const child = new ManagedChild({ name, command, args, env, forward, onUnexpectedExit });
       cleanups.add(name, () => child.stop());
@@ -126,18 +128,38 @@ async function startFarm(root: string, mode: 'embedded' | 'distributed', replica
     };
     const nodeArgs = (name: string): string[] => (PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', `${mode}-r${replicas}-${name}.cpuprofile`] : []);
     const common: NodeJS.ProcessEnv = {
-      ...baseEnv(tmp), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: database.url, SHOTFARM_DATA_DIR: path.join(dir, 'data'),
-      SHOTFARM_BOOTSTRAP_KEY: key, SHOTFARM_BOOTSTRAP_CREDITS: String(CREDITS), SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
-      SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true', SHOTFARM_MAX_BACKLOG: '1000000',
-      SHOTFARM_DRIVER: 'null', SHOTFARM_ALLOW_NULL_DRIVER: 'true', SHOTFARM_NULL_DRIVER_DELAY_MS: String(DELAY_MS),
-      SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: String(SLOTS),
+      ...baseEnv(tmp),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: database.url,
+      SHOTFARM_DATA_DIR: path.join(dir, 'data'),
+      SHOTFARM_BOOTSTRAP_KEY: key,
+      SHOTFARM_BOOTSTRAP_CREDITS: String(CREDITS),
+      SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
+      SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true',
+      SHOTFARM_MAX_BACKLOG: '1000000',
+      SHOTFARM_DRIVER: 'null',
+      SHOTFARM_ALLOW_NULL_DRIVER: 'true',
+      SHOTFARM_NULL_DRIVER_DELAY_MS: String(DELAY_MS),
+      SHOTFARM_AGENT_BROWSERS: 'chrome',
+      SHOTFARM_AGENT_SLOTS: String(SLOTS),
     };
     if (mode === 'embedded') {
       const port = await freePort();
       const serve = spawn('serve', process.execPath, [...nodeArgs('serve'), CLI, 'serve'], { ...common, PORT: String(port) });
       const base = `http://127.0.0.1:${port}/api/v1`;
       await waitReady(base, key, [serve]);
-      return { label: 'embedded (serve)', apiBases: [base], keys: await accountKeys(db), db, apiPids: () => [serve.pid], agentPids: () => [], natsPids: () => [], s3Pids: () => [], stop: () => cleanups.runAll() };
+      return {
+        label: 'embedded (serve)',
+        apiBases: [base],
+        keys: await accountKeys(db),
+        db,
+        apiPids: () => [serve.pid],
+        agentPids: () => [],
+        natsPids: () => [],
+        s3Pids: () => [],
+        stop: () => cleanups.runAll(),
+      };
     }
     const natsPort = await freePort();
     await mkdir(path.join(dir, 'nats'));
@@ -146,8 +168,13 @@ async function startFarm(root: string, mode: 'embedded' | 'distributed', replica
     await nats.waitForOutput(/Server is ready/, START_TIMEOUT_MS);
     const endpoint = (JSON.parse((await s3.waitForOutput(/^\{"endpoint":.*\}$/m, START_TIMEOUT_MS))[0]) as { endpoint: string }).endpoint;
     const shared = {
-      ...common, NATS_URL: `nats://127.0.0.1:${natsPort}`, SHOTFARM_NATS_PREFIX: `sfbench_${randomBytes(4).toString('hex')}`,
-      S3_ENDPOINT: endpoint, S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey, S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey, S3_BUCKET: 'shotfarm-bench',
+      ...common,
+      NATS_URL: `nats://127.0.0.1:${natsPort}`,
+      SHOTFARM_NATS_PREFIX: `sfbench_${randomBytes(4).toString('hex')}`,
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey,
+      S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey,
+      S3_BUCKET: 'shotfarm-bench',
     };
     const apis: ManagedChild[] = [];
     const bases: string[] = [];
@@ -163,8 +190,15 @@ async function startFarm(root: string, mode: 'embedded' | 'distributed', replica
     process.stderr.write('distributed: api and agent started\n');
     for (const base of bases) await waitReady(base, key, [...apis, agent, nats]);
     return {
-      label: `distributed (${replicas} api)`, apiBases: bases, keys: await accountKeys(db), db,
-      apiPids: () => apis.map((a) => a.pid), agentPids: () => [agent.pid], natsPids: () => [nats.pid], s3Pids: () => [s3.pid], stop: () => cleanups.runAll(),
+      label: `distributed (${replicas} api)`,
+      apiBases: bases,
+      keys: await accountKeys(db),
+      db,
+      apiPids: () => apis.map((a) => a.pid),
+      agentPids: () => [agent.pid],
+      natsPids: () => [nats.pid],
+      s3Pids: () => [s3.pid],
+      stop: () => cleanups.runAll(),
     };
   } catch (error) {
     await cleanups.runAll().catch((e: unknown) => process.stderr.write(`${String(e)}\n`));
@@ -242,7 +276,11 @@ async function runStep(farm: Farm, rate: number): Promise<StepResult> {
   await sleep(SETTLE_MS);
   const statsAfter = readAllStats();
   const windowSeconds = (sendEnd.getTime() - startedAt.getTime()) / 1000;
-  const rows = await farm.db('screenshots').where('created_at', '>=', startedAt).andWhere('created_at', '<=', sendEnd).andWhere({ status: 'finished' })
+  const rows = await farm
+    .db('screenshots')
+    .where('created_at', '>=', startedAt)
+    .andWhere('created_at', '<=', sendEnd)
+    .andWhere({ status: 'finished' })
     .select(farm.db.raw('extract(epoch from (finished_at - created_at)) * 1000 as ms'));
   const recordedInWindow = await farm.db('screenshots').where('finished_at', '>=', startedAt).andWhere('finished_at', '<=', sendEnd).count('* as n');
   const e2e = rows.map((r: { ms: string }) => Number(r.ms)).sort((a, b) => a - b);
@@ -252,10 +290,15 @@ async function runStep(farm: Farm, rate: number): Promise<StepResult> {
   // CPU is over the step plus the settle time; so are the records applied (the step's, all of them).
   const applied = rows.length || 1;
   return {
-    rate, sent, ok, refused,
-    createP50: quantile(latencies, 0.5), createP99: quantile(latencies, 0.99),
+    rate,
+    sent,
+    ok,
+    refused,
+    createP50: quantile(latencies, 0.5),
+    createP99: quantile(latencies, 0.99),
     recordedPerSecond: recorded / windowSeconds,
-    e2eP50: quantile(e2e, 0.5), e2eP99: quantile(e2e, 0.99),
+    e2eP50: quantile(e2e, 0.5),
+    e2eP99: quantile(e2e, 0.99),
     cpuMsPerCapture: {
       api: (cpu(farm.apiPids()) * 1000) / applied,
       agent: (cpu(farm.agentPids()) * 1000) / applied,
@@ -272,7 +315,12 @@ const f1 = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : '–');
 async function main(): Promise<void> {
   if (PROFILE_DIR) await mkdir(PROFILE_DIR, { recursive: true });
   const root = await mkdtemp(path.join(os.tmpdir(), 'shotfarm-bench-farm-'));
-  console.log(`farm capacity: null driver ${SLOTS} slots × ${DELAY_MS} ms; ${ACCOUNTS} accounts; steps of ${STEP_SECONDS} s at ${RATES.join(', ')} creates/s; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `farm capacity: null driver ${SLOTS} slots × ${DELAY_MS} ms; ${ACCOUNTS} accounts; steps of ${STEP_SECONDS} s at ${RATES.join(', ')} creates/s; ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log('| farm | rate/s | sent | ok | refused | create p50/p99 ms | recorded/s | enqueue→recorded p50/p99 ms | CPU ms/capture api · agent · postgres · nats · s3rver |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   try {
@@ -284,9 +332,14 @@ async function main(): Promise<void> {
           await runStep(farm, Math.min(20, RATES[0] ?? 20));
           for (const rate of RATES) {
             const r = await runStep(farm, rate);
-            const refusedText = Object.entries(r.refused).map(([k, v]) => `${k}×${v}`).join(' ') || '0';
+            const refusedText =
+              Object.entries(r.refused)
+                .map(([k, v]) => `${k}×${v}`)
+                .join(' ') || '0';
             const c = r.cpuMsPerCapture;
-            console.log(`| ${farm.label} | ${rate} | ${r.sent} | ${r.ok} | ${refusedText} | ${f0(r.createP50)} / ${f0(r.createP99)} | ${f0(r.recordedPerSecond)} | ${f0(r.e2eP50)} / ${f0(r.e2eP99)} | ${f1(c.api)} · ${f1(c.agent)} · ${f1(c.postgres)} · ${mode === 'embedded' ? '– · –' : `${f1(c.nats)} · ${f1(c.s3)}`} |`);
+            console.log(
+              `| ${farm.label} | ${rate} | ${r.sent} | ${r.ok} | ${refusedText} | ${f0(r.createP50)} / ${f0(r.createP99)} | ${f0(r.recordedPerSecond)} | ${f0(r.e2eP50)} / ${f0(r.e2eP99)} | ${f1(c.api)} · ${f1(c.agent)} · ${f1(c.postgres)} · ${mode === 'embedded' ? '– · –' : `${f1(c.nats)} · ${f1(c.s3)}`} |`,
+            );
             // Past saturation the backlog only grows: stop climbing.
             if (r.recordedPerSecond < 0.7 * rate) break;
           }

@@ -45,7 +45,18 @@ const BROWSERS = process.argv[5] ?? 'chrome';
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Row { slots: number; warm: number; afterStart: number; afterBurst: number; afterIdle: number; serveAfterIdle: number; reported: number | null; firstMs: number; warmMs: number; browsersAfterIdle: number }
+interface Row {
+  slots: number;
+  warm: number;
+  afterStart: number;
+  afterBurst: number;
+  afterIdle: number;
+  serveAfterIdle: number;
+  reported: number | null;
+  firstMs: number;
+  warmMs: number;
+  browsersAfterIdle: number;
+}
 
 /** RSS of the service's tree and of its own process alone, and how many direct children (browsers) its process has. */
 function treeNow(service: Service): { rss: number; serve: number; browsers: number } {
@@ -57,22 +68,25 @@ function treeNow(service: Service): { rss: number; serve: number; browsers: numb
 
 async function reportedRss(service: Service): Promise<number | null> {
   const res = await fetch(`${service.api.base}/admin/nodes`, { headers: { 'X-API-KEY': service.api.key } });
-  const body = await res.json() as { data: { rssBytes?: number | null }[] };
+  const body = (await res.json()) as { data: { rssBytes?: number | null }[] };
   return body.data[0]?.rssBytes ?? null;
 }
 
 async function one(root: string, site: TestSite, slots: number, warm: number, signal: AbortSignal, onExit: (e: Error) => void): Promise<Row> {
   const service = await startEmbedded({ root, siteHost: new URL(site.url('/')).hostname, signal, onUnexpectedExit: onExit }, 'chrome', slots, {
-    SHOTFARM_AGENT_BROWSERS: BROWSERS, SHOTFARM_POOL_WARM_BROWSERS: String(warm),
+    SHOTFARM_AGENT_BROWSERS: BROWSERS,
+    SHOTFARM_POOL_WARM_BROWSERS: String(warm),
   });
   try {
     const capture = shotfarmCapture(service.api);
     const url = (n: string): string => site.url(`/target.html?idle=${n}`);
     const afterStart = treeNow(service).rss;
     let next = 0;
-    await Promise.all(Array.from({ length: slots }, async (_, worker) => {
-      while (next < slots * BURST_PER_SLOT) await capture(url(`burst-${slots}-${warm}-${next++}`), 'screen', worker, signal);
-    }));
+    await Promise.all(
+      Array.from({ length: slots }, async (_, worker) => {
+        while (next < slots * BURST_PER_SLOT) await capture(url(`burst-${slots}-${warm}-${next++}`), 'screen', worker, signal);
+      }),
+    );
     const afterBurst = treeNow(service).rss;
     process.stderr.write(`slots ${slots} warm ${warm}: after start ${mb(afterStart)}, after the burst ${mb(afterBurst)}; idling ${IDLE_WAIT_S} s\n`);
     for (let waited = 0; waited < IDLE_WAIT_S; waited += 10) {
@@ -93,12 +107,19 @@ async function one(root: string, site: TestSite, slots: number, warm: number, si
   }
 }
 
-interface Cycles { warm: number; cold: number[]; warmMs: number[]; browsersBeforeCold: number[] }
+interface Cycles {
+  warm: number;
+  cold: number[];
+  warmMs: number[];
+  browsersBeforeCold: number[];
+}
 
 /** IDLE_CYCLES pairs of (first capture after idle, the capture right after it) at 1 slot. */
 async function cycles(root: string, site: TestSite, warm: number, signal: AbortSignal, onExit: (e: Error) => void): Promise<Cycles> {
   const service = await startEmbedded({ root, siteHost: new URL(site.url('/')).hostname, signal, onUnexpectedExit: onExit }, 'chrome', 1, {
-    SHOTFARM_AGENT_BROWSERS: BROWSERS, SHOTFARM_POOL_WARM_BROWSERS: String(warm), SHOTFARM_POOL_IDLE_SECONDS: '1',
+    SHOTFARM_AGENT_BROWSERS: BROWSERS,
+    SHOTFARM_POOL_WARM_BROWSERS: String(warm),
+    SHOTFARM_POOL_IDLE_SECONDS: '1',
   });
   const out: Cycles = { warm, cold: [], warmMs: [], browsersBeforeCold: [] };
   try {
@@ -135,13 +156,23 @@ async function main(): Promise<void> {
   }
   const lines = [
     `idle memory, embedded serve (browsers ${BROWSERS}, default idle timeout), ${os.cpus().length} cores, ${new Date().toISOString()}`,
-    '| slots | warm browsers | tree RSS after start | after the burst | after ' + `${IDLE_WAIT_S} s idle | of it serve itself | node's own report | browser processes left | first capture after idle | warm capture (median of ${WARM_AFTER}) |`,
+    '| slots | warm browsers | tree RSS after start | after the burst | after ' +
+      `${IDLE_WAIT_S} s idle | of it serve itself | node's own report | browser processes left | first capture after idle | warm capture (median of ${WARM_AFTER}) |`,
     '|---|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.slots} | ${r.warm} | ${mb(r.afterStart)} | ${mb(r.afterBurst)} | ${mb(r.afterIdle)} | ${mb(r.serveAfterIdle)} | ${r.reported === null ? '-' : mb(r.reported)} | ${r.browsersAfterIdle} | ${r.firstMs.toFixed(0)} ms | ${r.warmMs.toFixed(0)} ms |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.slots} | ${r.warm} | ${mb(r.afterStart)} | ${mb(r.afterBurst)} | ${mb(r.afterIdle)} | ${mb(r.serveAfterIdle)} | ${r.reported === null ? '-' : mb(r.reported)} | ${r.browsersAfterIdle} | ${r.firstMs.toFixed(0)} ms | ${r.warmMs.toFixed(0)} ms |`,
+    ),
   ];
-  lines.push('', `first capture after idle, 1 slot, 1 s idle timeout, ${IDLE_CYCLES} cycles (medians; a Chromium launch to first page here: ${launchMs.toFixed(0)} ms)`,
-    '| warm browsers | browser processes before it | first capture after idle | the capture after it | added by idle |', '|---|---|---|---|---|',
-    ...pairs.map((c) => `| ${c.warm} | ${c.browsersBeforeCold.join(', ')} | ${median(c.cold).toFixed(0)} ms | ${median(c.warmMs).toFixed(0)} ms | ${(median(c.cold) - median(c.warmMs)).toFixed(0)} ms |`));
+  lines.push(
+    '',
+    `first capture after idle, 1 slot, 1 s idle timeout, ${IDLE_CYCLES} cycles (medians; a Chromium launch to first page here: ${launchMs.toFixed(0)} ms)`,
+    '| warm browsers | browser processes before it | first capture after idle | the capture after it | added by idle |',
+    '|---|---|---|---|---|',
+    ...pairs.map(
+      (c) => `| ${c.warm} | ${c.browsersBeforeCold.join(', ')} | ${median(c.cold).toFixed(0)} ms | ${median(c.warmMs).toFixed(0)} ms | ${(median(c.cold) - median(c.warmMs)).toFixed(0)} ms |`,
+    ),
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

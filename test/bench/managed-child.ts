@@ -119,7 +119,9 @@ export class ManagedChild {
 
   private async stopTree(graceMs: number): Promise<void> {
     const before = readAllStats();
-    const tree = treeOf(before, [this.pid], new Set()).map((pid) => before.get(pid)).filter((s): s is ProcStat => s !== undefined);
+    const tree = treeOf(before, [this.pid], new Set())
+      .map((pid) => before.get(pid))
+      .filter((s): s is ProcStat => s !== undefined);
     if (this.alive) {
       signal(this.pid, 'SIGTERM');
       await Promise.race([this.exited, sleep(graceMs)]);

@@ -7,7 +7,10 @@ import { SAMPLE_MS, type Size } from './bench-settings.js';
 import { cpuSecondsBetween, readAllStats, rssOf, type ProcStat } from './proc-tree.js';
 
 /** What one capture reports: its latency as the client saw it, and its phases (ms). */
-export interface Capture { ms: number; timings: Record<string, number> }
+export interface Capture {
+  ms: number;
+  timings: Record<string, number>;
+}
 /** One capture of a URL; `worker` tells which of the round's workers asks (one browser per slot uses it). */
 export type CaptureFn = (url: string, size: Size, worker: number, signal: AbortSignal) => Promise<Capture>;
 
@@ -46,8 +49,15 @@ function startRssSampler(scope: Scope): () => number {
  * (the whole bench stopping: a service died, or Ctrl-C).
  */
 export async function runRound(opts: {
-  cell: Cell; capture: CaptureFn; nextUrl: (size: Size) => string; size: Size; concurrency: number; captures: number;
-  scope: Scope; outer: AbortSignal; measured: boolean;
+  cell: Cell;
+  capture: CaptureFn;
+  nextUrl: (size: Size) => string;
+  size: Size;
+  concurrency: number;
+  captures: number;
+  scope: Scope;
+  outer: AbortSignal;
+  measured: boolean;
 }): Promise<void> {
   const { cell, capture, nextUrl, size, concurrency, scope, outer, measured } = opts;
   outer.throwIfAborted();

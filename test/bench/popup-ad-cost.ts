@@ -19,7 +19,12 @@ import { TestSite } from '../support/test-site.js';
 
 const ROUNDS = Number(process.argv[2] ?? 8);
 
-interface Variant { name: string; path: string; options: Partial<CaptureSpec>; baseline?: string }
+interface Variant {
+  name: string;
+  path: string;
+  options: Partial<CaptureSpec>;
+  baseline?: string;
+}
 const VARIANTS: Variant[] = [
   { name: 'plain page', path: '/target.html', options: {} },
   { name: 'plain page + hide_popups', path: '/target.html', options: { hidePopups: true }, baseline: 'plain page' },

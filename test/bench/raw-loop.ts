@@ -12,7 +12,10 @@ import type { CaptureFn } from './measure.js';
 import { childrenOf, readAllStats } from './proc-tree.js';
 
 /** A launched browser and the bench's child processes that are its own (the roots of its process tree). */
-export interface RawBrowser { browser: Browser; pids: number[] }
+export interface RawBrowser {
+  browser: Browser;
+  pids: number[];
+}
 
 /**
  * Launches a browser exactly as drivers/playwright/playwright-driver.ts does (without dark mode or Brave):
@@ -61,14 +64,19 @@ export async function rawCapture(browser: Browser, url: string, fullPage: boolea
 }
 
 /** Every worker shares one warm browser (contexts are the unit of isolation): issue 8's raw loop. */
-export const pooledCapture = (raw: RawBrowser): CaptureFn => (url, size) => rawCapture(raw.browser, url, size === 'page');
+export const pooledCapture =
+  (raw: RawBrowser): CaptureFn =>
+  (url, size) =>
+    rawCapture(raw.browser, url, size === 'page');
 
 /** Worker i uses browser i: one warm browser per slot, the other side of the pooled-vs-per-slot comparison. */
-export const perSlotCapture = (raws: RawBrowser[]): CaptureFn => (url, size, worker) => {
-  const raw = raws[worker];
-  if (!raw) throw new Error(`no browser for worker ${worker} (${raws.length} launched)`);
-  return rawCapture(raw.browser, url, size === 'page');
-};
+export const perSlotCapture =
+  (raws: RawBrowser[]): CaptureFn =>
+  (url, size, worker) => {
+    const raw = raws[worker];
+    if (!raw) throw new Error(`no browser for worker ${worker} (${raws.length} launched)`);
+    return rawCapture(raw.browser, url, size === 'page');
+  };
 
 /** Closes browsers, whatever state they are in (a crashed one rejects: ignored, its processes are gone). */
 export async function closeRawBrowsers(raws: RawBrowser[]): Promise<void> {

@@ -4,8 +4,15 @@
  * everything it prints was measured elsewhere.
  */
 import {
-  CONCURRENCIES, FIREFOX_CONCURRENCY, FULL_PAGE_MIN_RATIO, P50_MAX_OVERHEAD_MS, SIZES, VIEWPORT_DISTRIBUTED_MIN_RATIO,
-  VIEWPORT_EMBEDDED_MIN_RATIO, type BrowserKind, type Size,
+  CONCURRENCIES,
+  FIREFOX_CONCURRENCY,
+  FULL_PAGE_MIN_RATIO,
+  P50_MAX_OVERHEAD_MS,
+  SIZES,
+  VIEWPORT_DISTRIBUTED_MIN_RATIO,
+  VIEWPORT_EMBEDDED_MIN_RATIO,
+  type BrowserKind,
+  type Size,
 } from './bench-settings.js';
 import { median, type LaunchCost } from './launch-cost.js';
 import { emptyCell, percentile, throughput, type Cell } from './measure.js';
@@ -37,7 +44,10 @@ export class Results {
   /** Every measured cell, in table order: browser, size, concurrency, mode. */
   rows(): { browser: BrowserKind; size: Size; concurrency: number; mode: Mode; cell: Cell }[] {
     const out: { browser: BrowserKind; size: Size; concurrency: number; mode: Mode; cell: Cell }[] = [];
-    const plan: [BrowserKind, number[]][] = [['chromium', CONCURRENCIES], ['firefox', [FIREFOX_CONCURRENCY]]];
+    const plan: [BrowserKind, number[]][] = [
+      ['chromium', CONCURRENCIES],
+      ['firefox', [FIREFOX_CONCURRENCY]],
+    ];
     for (const [browser, concurrencies] of plan) {
       for (const size of SIZES) {
         for (const concurrency of concurrencies) {
@@ -71,8 +81,15 @@ export function resultsTable(results: Results): string[] {
     const raw = results.find(browser, size, concurrency, 'raw');
     const isRaw = mode === 'raw';
     return [
-      SIZE_NAME[size], String(concurrency), browser, mode, String(cell.captures), throughput(cell).toFixed(2),
-      p50(cell).toFixed(0), percentile(cell.latencies, 95).toFixed(0), (cell.cpuSeconds / cell.captures).toFixed(3),
+      SIZE_NAME[size],
+      String(concurrency),
+      browser,
+      mode,
+      String(cell.captures),
+      throughput(cell).toFixed(2),
+      p50(cell).toFixed(0),
+      percentile(cell.latencies, 95).toFixed(0),
+      (cell.cpuSeconds / cell.captures).toFixed(3),
       (cell.peakRss / 1024 / 1024).toFixed(0),
       isRaw ? '1.00' : raw ? (throughput(cell) / throughput(raw)).toFixed(2) : '-',
       isRaw ? '' : raw ? signed(p50(cell) - p50(raw)) : '-',
@@ -114,19 +131,45 @@ function verdict(what: string, found: { concurrency: number; value: number } | n
 export function verdicts(results: Results): string[] {
   const lines = [
     'targets (chromium, every concurrency):',
-    `  ${verdict(`viewport embedded ≥ ${VIEWPORT_EMBEDDED_MIN_RATIO}× raw throughput`, worst(ratios(results, 'screen', 'embedded'), true), (v) => v >= VIEWPORT_EMBEDDED_MIN_RATIO, (v) => `${v.toFixed(2)}×`)}`,
-    `  ${verdict(`viewport distributed ≥ ${VIEWPORT_DISTRIBUTED_MIN_RATIO}× raw throughput`, worst(ratios(results, 'screen', 'distributed'), true), (v) => v >= VIEWPORT_DISTRIBUTED_MIN_RATIO, (v) => `${v.toFixed(2)}×`)}`,
-    `  ${verdict(`p50 overhead ≤ ${P50_MAX_OVERHEAD_MS} ms (embedded, viewport)`, worst(p50Deltas(results, 'screen', 'embedded'), false), (v) => v <= P50_MAX_OVERHEAD_MS, (v) => `${signed(v)} ms`)}`,
-    `  ${verdict(`full page embedded ≥ ${FULL_PAGE_MIN_RATIO}× raw fullPage throughput`, worst(ratios(results, 'page', 'embedded'), true), (v) => v >= FULL_PAGE_MIN_RATIO, (v) => `${v.toFixed(2)}×`)}`,
+    `  ${verdict(
+      `viewport embedded ≥ ${VIEWPORT_EMBEDDED_MIN_RATIO}× raw throughput`,
+      worst(ratios(results, 'screen', 'embedded'), true),
+      (v) => v >= VIEWPORT_EMBEDDED_MIN_RATIO,
+      (v) => `${v.toFixed(2)}×`,
+    )}`,
+    `  ${verdict(
+      `viewport distributed ≥ ${VIEWPORT_DISTRIBUTED_MIN_RATIO}× raw throughput`,
+      worst(ratios(results, 'screen', 'distributed'), true),
+      (v) => v >= VIEWPORT_DISTRIBUTED_MIN_RATIO,
+      (v) => `${v.toFixed(2)}×`,
+    )}`,
+    `  ${verdict(
+      `p50 overhead ≤ ${P50_MAX_OVERHEAD_MS} ms (embedded, viewport)`,
+      worst(p50Deltas(results, 'screen', 'embedded'), false),
+      (v) => v <= P50_MAX_OVERHEAD_MS,
+      (v) => `${signed(v)} ms`,
+    )}`,
+    `  ${verdict(
+      `full page embedded ≥ ${FULL_PAGE_MIN_RATIO}× raw fullPage throughput`,
+      worst(ratios(results, 'page', 'embedded'), true),
+      (v) => v >= FULL_PAGE_MIN_RATIO,
+      (v) => `${v.toFixed(2)}×`,
+    )}`,
     'information:',
   ];
   for (const size of SIZES) {
     // raw over raw-per-slot: above 1 means one browser with many contexts beats one browser per slot.
     const pooled = ratios(results, size, 'raw', 'raw-per-slot');
-    if (pooled.length > 0) lines.push(`  ${SIZE_NAME[size]}: one pooled browser (contexts) vs one browser per slot, raw throughput ratio: ${pooled.map((r) => `c${r.concurrency} ${r.value.toFixed(2)}`).join(', ')}`);
+    if (pooled.length > 0)
+      lines.push(`  ${SIZE_NAME[size]}: one pooled browser (contexts) vs one browser per slot, raw throughput ratio: ${pooled.map((r) => `c${r.concurrency} ${r.value.toFixed(2)}`).join(', ')}`);
   }
   for (const size of SIZES) {
-    const parts = (['embedded', 'distributed'] as const).map((mode) => `${mode} ${p50Deltas(results, size, mode).map((d) => `c${d.concurrency} ${signed(d.value)}`).join(' ')}`);
+    const parts = (['embedded', 'distributed'] as const).map(
+      (mode) =>
+        `${mode} ${p50Deltas(results, size, mode)
+          .map((d) => `c${d.concurrency} ${signed(d.value)}`)
+          .join(' ')}`,
+    );
     lines.push(`  ${SIZE_NAME[size]}: p50 Δ to raw (ms): ${parts.join('; ')}`);
   }
   const firefox = SIZES.flatMap((size) => {
@@ -149,7 +192,9 @@ export function launchTable(costs: LaunchCost[], results: Results): string[] {
     const raw = results.find(cost.browser, 'screen', concurrency, 'raw');
     if (!raw) continue;
     const ready = median(cost.readyMs);
-    lines.push(`  ${cost.browser}: a browser launched per request would add ${ready.toFixed(0)} ms before the page even opens, ${(ready / p50(raw)).toFixed(1)}× a warm raw capture (viewport p50 ${p50(raw).toFixed(0)} ms at c${concurrency}), and ${median(cost.cpuSeconds).toFixed(2)} CPU s vs ${(raw.cpuSeconds / raw.captures).toFixed(3)}`);
+    lines.push(
+      `  ${cost.browser}: a browser launched per request would add ${ready.toFixed(0)} ms before the page even opens, ${(ready / p50(raw)).toFixed(1)}× a warm raw capture (viewport p50 ${p50(raw).toFixed(0)} ms at c${concurrency}), and ${median(cost.cpuSeconds).toFixed(2)} CPU s vs ${(raw.cpuSeconds / raw.captures).toFixed(3)}`,
+    );
   }
   return lines;
 }
@@ -170,13 +215,16 @@ function meanPhases(cell: Cell, addOutside: boolean): string {
     // What the client waited for beyond the record's own total: create call, info wake-up, image download.
     if (addOutside && timings.total !== undefined) sums.set('outside_record', (sums.get('outside_record') ?? 0) + (cell.latencies[i] ?? 0) - timings.total);
   });
-  return [...sums].sort(([a], [b]) => phaseRank(a) - phaseRank(b)).map(([phase, sum]) => `${phase} ${(sum / cell.timings.length).toFixed(0)}`).join(', ');
+  return [...sums]
+    .sort(([a], [b]) => phaseRank(a) - phaseRank(b))
+    .map(([phase, sum]) => `${phase} ${(sum / cell.timings.length).toFixed(0)}`)
+    .join(', ');
 }
 
 export function phaseSummary(results: Results): string[] {
   const lines = [
-    'mean phases (ms): raw = the loop\'s own laps; embedded/distributed = the record\'s `timings`: the capture pipeline\'s phases',
-    '  (prepare = context and page), then queued, capture (the pipeline with the context\'s close), store (outputs written),',
+    "mean phases (ms): raw = the loop's own laps; embedded/distributed = the record's `timings`: the capture pipeline's phases",
+    "  (prepare = context and page), then queued, capture (the pipeline with the context's close), store (outputs written),",
     '  total (enqueued → stored), and outside_record = client latency − total (create call, result recorded, info wake-up, image download)',
   ];
   for (const { browser, size, concurrency, mode, cell } of results.rows()) {

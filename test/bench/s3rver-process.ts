@@ -13,10 +13,13 @@ let stopping = false;
 const stop = (): void => {
   if (stopping) return;
   stopping = true;
-  server.stop().then(() => process.exit(0), (error: unknown) => {
-    process.stderr.write(`s3rver: stop failed: ${String(error)}\n`);
-    process.exit(1);
-  });
+  server.stop().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`s3rver: stop failed: ${String(error)}\n`);
+      process.exit(1);
+    },
+  );
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -110,7 +110,7 @@ async function waitReady(api: ShotfarmApi, children: ManagedChild[], signal: Abo
       last = `/readyz ${ready.status} ${await ready.text()}`;
       if (ready.status === 200) {
         const nodes = await fetch(`${api.base}/admin/nodes`, { headers: { 'X-API-KEY': api.key } });
-        const body = await nodes.json() as { data?: { id: string; browsers: { name: string }[] }[] };
+        const body = (await nodes.json()) as { data?: { id: string; browsers: { name: string }[] }[] };
         last = `/admin/nodes ${nodes.status} ${JSON.stringify(body)}`;
         if (body.data?.some((node) => node.browsers.some((b) => b.name === api.browser))) return;
       }
@@ -147,18 +147,33 @@ export async function startEmbedded(ctx: ServiceContext, browser: string, slots:
   const api: ShotfarmApi = { base: `http://127.0.0.1:${port}/api/v1`, key: benchKey(), browser };
   // Spawning does not throw (a missing binary is an 'error' event, seen by waitReady as an exit).
   const serve = new ManagedChild({
-    name: `serve(${browser},c${slots})`, command: process.execPath, args: [CLI, 'serve'], forward: shotfarmLogLine, onUnexpectedExit: ctx.onUnexpectedExit,
+    name: `serve(${browser},c${slots})`,
+    command: process.execPath,
+    args: [CLI, 'serve'],
+    forward: shotfarmLogLine,
+    onUnexpectedExit: ctx.onUnexpectedExit,
     env: {
-      ...baseEnv(tmp), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHOTFARM_DATA_DIR: path.join(dir, 'data'),
-      SHOTFARM_BOOTSTRAP_KEY: api.key, SHOTFARM_BOOTSTRAP_CREDITS: String(CREDITS), SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
-      SHOTFARM_AGENT_BROWSERS: browser, SHOTFARM_AGENT_SLOTS: String(slots), SHOTFARM_PRIVATE_TARGET_ALLOWLIST: ctx.siteHost,
+      ...baseEnv(tmp),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SHOTFARM_DATA_DIR: path.join(dir, 'data'),
+      SHOTFARM_BOOTSTRAP_KEY: api.key,
+      SHOTFARM_BOOTSTRAP_CREDITS: String(CREDITS),
+      SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
+      SHOTFARM_AGENT_BROWSERS: browser,
+      SHOTFARM_AGENT_SLOTS: String(slots),
+      SHOTFARM_PRIVATE_TARGET_ALLOWLIST: ctx.siteHost,
       ...env,
     },
   });
   cleanups.add(serve.name, () => serve.stop());
   await startOrUndo(cleanups, () => waitReady(api, [serve], ctx.signal));
   return {
-    mode: 'embedded', api, chargesPostgres: false, startMs: performance.now() - started,
+    mode: 'embedded',
+    api,
+    chargesPostgres: false,
+    startMs: performance.now() - started,
     roots: () => [serve.pid],
     browserHost: () => serve.pid,
     stop: () => cleanups.runAll(),
@@ -193,25 +208,54 @@ export async function startDistributed(ctx: ServiceContext, browser: string, slo
     await nats.waitForOutput(/Server is ready/, START_TIMEOUT_MS);
     const endpoint = (JSON.parse((await s3.waitForOutput(/^\{"endpoint":.*\}$/m, START_TIMEOUT_MS))[0]) as { endpoint: string }).endpoint;
     const shared: NodeJS.ProcessEnv = {
-      ...baseEnv(tmp), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NATS_URL: `nats://127.0.0.1:${natsPort}`,
+      ...baseEnv(tmp),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      NATS_URL: `nats://127.0.0.1:${natsPort}`,
       // A prefix of its own: nothing of another installation on that NATS (there is none: private server) is touched.
       SHOTFARM_NATS_PREFIX: `sfbench_${randomBytes(4).toString('hex')}`,
-      S3_ENDPOINT: endpoint, S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey, S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey, S3_BUCKET,
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey,
+      S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey,
+      S3_BUCKET,
       SHOTFARM_PRIVATE_TARGET_ALLOWLIST: ctx.siteHost,
     };
     // The agent needs neither the API nor the database: both start at once.
-    spawnChild(`api(c${slots})`, process.execPath, [CLI, 'api'], {
-      ...shared, PORT: String(apiPort), SHOTFARM_DATA_DIR: path.join(dir, 'api'), DATABASE_URL: database.url,
-      SHOTFARM_BOOTSTRAP_KEY: api.key, SHOTFARM_BOOTSTRAP_CREDITS: String(CREDITS), SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
-    }, shotfarmLogLine);
+    spawnChild(
+      `api(c${slots})`,
+      process.execPath,
+      [CLI, 'api'],
+      {
+        ...shared,
+        PORT: String(apiPort),
+        SHOTFARM_DATA_DIR: path.join(dir, 'api'),
+        DATABASE_URL: database.url,
+        SHOTFARM_BOOTSTRAP_KEY: api.key,
+        SHOTFARM_BOOTSTRAP_CREDITS: String(CREDITS),
+        SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
+      },
+      shotfarmLogLine,
+    );
     // PORT 0: the agent's /healthz and /metrics listen on a port the OS picks.
-    agent = spawnChild(`agent(c${slots})`, process.execPath, [CLI, 'agent', '--browsers', browser, '--slots', String(slots)], {
-      ...shared, PORT: '0', SHOTFARM_DATA_DIR: path.join(dir, 'agent'), SHOTFARM_NODE_ID: `bench-agent-c${slots}`,
-    }, shotfarmLogLine);
+    agent = spawnChild(
+      `agent(c${slots})`,
+      process.execPath,
+      [CLI, 'agent', '--browsers', browser, '--slots', String(slots)],
+      {
+        ...shared,
+        PORT: '0',
+        SHOTFARM_DATA_DIR: path.join(dir, 'agent'),
+        SHOTFARM_NODE_ID: `bench-agent-c${slots}`,
+      },
+      shotfarmLogLine,
+    );
     await waitReady(api, children, ctx.signal);
   });
   return {
-    mode: 'distributed', api, chargesPostgres: true, startMs: performance.now() - started,
+    mode: 'distributed',
+    api,
+    chargesPostgres: true,
+    startMs: performance.now() - started,
     roots: () => children.map((child) => child.pid),
     browserHost: () => agent?.pid ?? -1,
     // Registered in start order, undone in reverse: the agent drains (it needs NATS) before the API, then S3, NATS, the database, the folder.

@@ -61,10 +61,18 @@ async function main(): Promise<void> {
         if (output.warnings.length > 0) throw new Error(`${url}: ${output.warnings.join(' ')}`);
         return { ms: performance.now() - started, timings: output.timings };
       };
-      const round = (waitUntil: WaitUntil, measured: boolean): Promise<void> => runRound({
-        cell: cells[waitUntil], capture: captureIn(waitUntil), nextUrl: () => site.url(PAGE), size: 'screen', concurrency,
-        captures: measured ? PER_ROUND : concurrency * 2, scope, outer: outer.signal, measured,
-      });
+      const round = (waitUntil: WaitUntil, measured: boolean): Promise<void> =>
+        runRound({
+          cell: cells[waitUntil],
+          capture: captureIn(waitUntil),
+          nextUrl: () => site.url(PAGE),
+          size: 'screen',
+          concurrency,
+          captures: measured ? PER_ROUND : concurrency * 2,
+          scope,
+          outer: outer.signal,
+          measured,
+        });
       // A warm-up round per mode (page cache, first contexts) is not counted.
       for (const mode of MODES) await round(mode, false);
       for (let r = 0; r < ROUNDS; r++) {
@@ -89,11 +97,15 @@ function report(results: { concurrency: number; cells: Record<WaitUntil, Cell> }
     for (const mode of MODES) {
       const cell = cells[mode];
       const settle = cell.timings.map((t) => t.settle ?? 0);
-      process.stdout.write(`  ${concurrency}  ${mode.padEnd(8)}  ${String(cell.captures).padStart(8)}  ${f0(percentile(cell.latencies, 50))}  ${f0(percentile(cell.latencies, 95))}  ${f0(percentile(settle, 50))} /${f0(percentile(settle, 95))}     ${throughput(cell).toFixed(2).padStart(6)}  ${f0((cell.cpuSeconds * 1000) / cell.captures)}\n`);
+      process.stdout.write(
+        `  ${concurrency}  ${mode.padEnd(8)}  ${String(cell.captures).padStart(8)}  ${f0(percentile(cell.latencies, 50))}  ${f0(percentile(cell.latencies, 95))}  ${f0(percentile(settle, 50))} /${f0(percentile(settle, 95))}     ${throughput(cell).toFixed(2).padStart(6)}  ${f0((cell.cpuSeconds * 1000) / cell.captures)}\n`,
+      );
     }
     const load = cells.load;
     const settled = cells.settled;
-    process.stdout.write(`     settled vs load: p50 ${percentile(settled.latencies, 50) - percentile(load.latencies, 50) >= 0 ? '+' : ''}${(percentile(settled.latencies, 50) - percentile(load.latencies, 50)).toFixed(0)} ms, throughput ×${(throughput(settled) / throughput(load)).toFixed(2)}\n`);
+    process.stdout.write(
+      `     settled vs load: p50 ${percentile(settled.latencies, 50) - percentile(load.latencies, 50) >= 0 ? '+' : ''}${(percentile(settled.latencies, 50) - percentile(load.latencies, 50)).toFixed(0)} ms, throughput ×${(throughput(settled) / throughput(load)).toFixed(2)}\n`,
+    );
   }
 }
 

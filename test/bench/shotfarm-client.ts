@@ -26,20 +26,24 @@ async function apiGet(api: ShotfarmApi, pathAndQuery: string, signal: AbortSigna
   return res;
 }
 
-interface Info { status: string; error?: string; timings?: Record<string, number> }
+interface Info {
+  status: string;
+  error?: string;
+  timings?: Record<string, number>;
+}
 
 export function shotfarmCapture(api: ShotfarmApi): CaptureFn {
   return async (url, size, _worker, signal) => {
     const started = performance.now();
     const query = new URLSearchParams({ url, size, screen_width: String(WIDTH), screen_height: String(HEIGHT), browser: api.browser });
-    const created = await (await apiGet(api, `/screenshot/create?${query}`, signal)).json() as { data: { id: number }[] };
+    const created = (await (await apiGet(api, `/screenshot/create?${query}`, signal)).json()) as { data: { id: number }[] };
     const id = created.data[0]?.id;
     if (id === undefined) throw new Error(`create ${url}: no record in the answer`);
     let info: Info = { status: 'processing' };
     // One info call normally suffices; it returns early only after `wait` seconds or when the client goes.
     while (info.status === 'processing') {
       if (performance.now() - started > CAPTURE_DEADLINE_MS) throw new Error(`screenshot ${id} still processing after ${CAPTURE_DEADLINE_MS / 1000} s`);
-      info = (await (await apiGet(api, `/screenshot/info?id=${id}&wait=${INFO_WAIT_SECONDS}`, signal)).json() as { data: Info }).data;
+      info = ((await (await apiGet(api, `/screenshot/info?id=${id}&wait=${INFO_WAIT_SECONDS}`, signal)).json()) as { data: Info }).data;
     }
     if (info.status !== 'finished') throw new Error(`screenshot ${id} ended ${info.status}: ${info.error ?? ''}`);
     const image = await (await apiGet(api, `/screenshot/thumbnail?id=${id}`, signal)).arrayBuffer();

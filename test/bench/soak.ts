@@ -33,7 +33,12 @@ const WARM_UP_SHARE = 0.1;
 const RSS_WINDOW = 12;
 
 /** One kind of capture of the mix: its share, its query beyond the URL, and the outcome it should have. */
-interface Kind { name: string; every: number; query: (site: TestSite, n: number) => Record<string, string>; expect: 'finished' | 'error' }
+interface Kind {
+  name: string;
+  every: number;
+  query: (site: TestSite, n: number) => Record<string, string>;
+  expect: 'finished' | 'error';
+}
 
 /**
  * The mix: mostly viewport captures, then full page, pdf, html; a few videos; a few failures (a refused
@@ -51,14 +56,20 @@ const MIX: Kind[] = [
 const VIEWPORT: Kind = { name: 'viewport', every: 1, query: (s, n) => ({ url: s.url(`/target.html?soak=${n}`) }), expect: 'finished' };
 const kindOf = (n: number): Kind => MIX.find((k) => n % k.every === 0) ?? VIEWPORT;
 
-interface Done { n: number; kind: string; ms: number; status: string; asExpected: boolean }
+interface Done {
+  n: number;
+  kind: string;
+  ms: number;
+  status: string;
+  asExpected: boolean;
+}
 
 async function capture(service: Service, site: TestSite, n: number): Promise<Done> {
   const kind = kindOf(n);
   const started = performance.now();
   const headers = { 'X-API-KEY': service.api.key };
   const query = new URLSearchParams({ ...kind.query(site, n), browser: service.api.browser, cache: '0' });
-  const created = await (await fetch(`${service.api.base}/screenshot/create?${query}`, { headers })).json() as { data?: { id: number }[]; message?: string };
+  const created = (await (await fetch(`${service.api.base}/screenshot/create?${query}`, { headers })).json()) as { data?: { id: number }[]; message?: string };
   const id = created.data?.[0]?.id;
   if (id === undefined) throw new Error(`capture ${n} (${kind.name}) was not created: ${JSON.stringify(created)}`);
   let status = 'processing';
@@ -84,7 +95,7 @@ async function main(): Promise<void> {
     service = await startEmbedded({ root, siteHost: new URL(site.url('/')).hostname, signal: abort.signal, onUnexpectedExit: (e) => abort.abort(e) }, 'chrome', CONCURRENCY);
     const svc = service;
     // The service's TMPDIR (service-processes.ts: <its folder>/tmp): browsers keep their profiles there.
-    const tmp = path.join(root, (readdirSync(root).find((n) => n.startsWith('embedded-')) as string), 'tmp');
+    const tmp = path.join(root, readdirSync(root).find((n) => n.startsWith('embedded-')) as string, 'tmp');
     const sample = (): void => {
       tree = treeOf(readAllStats(), svc.roots(), new Set([process.pid]));
       rss.push({ bytes: rssOf(tree), processes: tree.length, tmpEntries: readdirSync(tmp).length, done: done.length });
@@ -93,14 +104,16 @@ async function main(): Promise<void> {
     const sampler = setInterval(sample, RSS_SAMPLE_MS);
     const started = performance.now();
     let next = 0;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < CAPTURES) {
-        abort.signal.throwIfAborted();
-        const n = next++;
-        done.push(await capture(svc, site, n));
-        if (done.length % 50 === 0) process.stderr.write(`\r${done.length}/${CAPTURES} in ${((performance.now() - started) / 1000).toFixed(0)} s, tree RSS ${mb(rss.at(-1)?.bytes ?? 0)}`);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < CAPTURES) {
+          abort.signal.throwIfAborted();
+          const n = next++;
+          done.push(await capture(svc, site, n));
+          if (done.length % 50 === 0) process.stderr.write(`\r${done.length}/${CAPTURES} in ${((performance.now() - started) / 1000).toFixed(0)} s, tree RSS ${mb(rss.at(-1)?.bytes ?? 0)}`);
+        }
+      }),
+    );
     clearInterval(sampler);
     sample();
     const wallS = (performance.now() - started) / 1000;
@@ -145,6 +158,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

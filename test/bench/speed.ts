@@ -26,8 +26,22 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TestSite } from '../support/test-site.js';
 import {
-  API_BROWSER, CAPTURES_PER_BROWSER, CHROMIUM_PATH, CONCURRENCIES, FIREFOX_CONCURRENCY, FIREFOX_PATH, FIREFOX_ROUNDS, HEIGHT, PAGE_OF, PER_ROUND, ROUNDS, SAMPLE_MS,
-  SIZES, WIDTH, type BrowserKind, type Size,
+  API_BROWSER,
+  CAPTURES_PER_BROWSER,
+  CHROMIUM_PATH,
+  CONCURRENCIES,
+  FIREFOX_CONCURRENCY,
+  FIREFOX_PATH,
+  FIREFOX_ROUNDS,
+  HEIGHT,
+  PAGE_OF,
+  PER_ROUND,
+  ROUNDS,
+  SAMPLE_MS,
+  SIZES,
+  WIDTH,
+  type BrowserKind,
+  type Size,
 } from './bench-settings.js';
 import { Cleanups } from './cleanups.js';
 import { measureLaunchCost, type LaunchCost } from './launch-cost.js';
@@ -42,7 +56,12 @@ import { shotfarmCapture } from './shotfarm-client.js';
  * A mode ready to run rounds: how it captures, which processes it is charged for, and for a service,
  * how many browsers it has started (its pool starts them on demand, one per SHOTFARM_CAPTURES_PER_BROWSER slots).
  */
-interface ModeRunner { mode: Mode; capture: CaptureFn; scope: Scope; browsers?: () => number }
+interface ModeRunner {
+  mode: Mode;
+  capture: CaptureFn;
+  scope: Scope;
+  browsers?: () => number;
+}
 
 /** Charged for this process (the client, the test site, the /proc sampler: alike in every mode) and the roots' trees. */
 function scopeOf(roots: () => number[], chargesPostgres: boolean): Scope {
@@ -60,7 +79,9 @@ const rawRunner = (mode: 'raw' | 'raw-per-slot', browsers: RawBrowser[]): ModeRu
 });
 
 const serviceRunner = (service: Service): ModeRunner => ({
-  mode: service.mode, capture: shotfarmCapture(service.api), scope: scopeOf(() => service.roots(), service.chargesPostgres),
+  mode: service.mode,
+  capture: shotfarmCapture(service.api),
+  scope: scopeOf(() => service.roots(), service.chargesPostgres),
   browsers: () => childrenOf(readAllStats(), service.browserHost()).length,
 });
 
@@ -79,7 +100,11 @@ class Bench {
   private urlCounter = 0;
 
   /** `abort`: the whole run's; aborted by the first failure or signal, with the reason. */
-  constructor(private readonly site: TestSite, readonly services: Omit<ServiceContext, 'signal' | 'onUnexpectedExit'>, readonly abort: AbortController) {}
+  constructor(
+    private readonly site: TestSite,
+    readonly services: Omit<ServiceContext, 'signal' | 'onUnexpectedExit'>,
+    readonly abort: AbortController,
+  ) {}
 
   get context(): ServiceContext {
     return { ...this.services, signal: this.abort.signal, onUnexpectedExit: (error) => this.fail(error) };
@@ -105,11 +130,13 @@ class Bench {
     const settled = await Promise.allSettled(starts.map(([, start]) => start()));
     const running = settled.flatMap((s, i) => (s.status === 'fulfilled' ? [{ what: starts[i]![0], service: s.value }] : []));
     cleanups.add('services', async () => {
-      await Promise.all(running.map(async ({ what, service }) => {
-        const stopping = performance.now();
-        await service.stop();
-        this.serviceStops.push(`${what} ${((performance.now() - stopping) / 1000).toFixed(1)} s`);
-      }));
+      await Promise.all(
+        running.map(async ({ what, service }) => {
+          const stopping = performance.now();
+          await service.stop();
+          this.serviceStops.push(`${what} ${((performance.now() - stopping) / 1000).toFixed(1)} s`);
+        }),
+      );
     });
     for (const { what, service } of running) this.serviceStarts.push(`${what} ${(service.startMs / 1000).toFixed(1)} s`);
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -126,10 +153,18 @@ class Bench {
    */
   async rounds(browser: BrowserKind, concurrency: number, runners: ModeRunner[], rounds: number): Promise<void> {
     const outer = this.abort.signal;
-    const warm = (runner: ModeRunner, size: Size, captures: number): Promise<void> => runRound({
-      cell: this.results.cell(browser, size, concurrency, runner.mode), capture: runner.capture, nextUrl: this.nextUrl, size, concurrency, captures,
-      scope: runner.scope, outer, measured: false,
-    });
+    const warm = (runner: ModeRunner, size: Size, captures: number): Promise<void> =>
+      runRound({
+        cell: this.results.cell(browser, size, concurrency, runner.mode),
+        capture: runner.capture,
+        nextUrl: this.nextUrl,
+        size,
+        concurrency,
+        captures,
+        scope: runner.scope,
+        outer,
+        measured: false,
+      });
     for (const runner of runners) {
       await warm(runner, 'screen', concurrency);
       const expected = servicesBrowsers(concurrency);
@@ -147,7 +182,9 @@ class Bench {
           const wallBefore = cell.wallMs;
           await runRound({ cell, capture: runner.capture, nextUrl: this.nextUrl, size, concurrency, captures: PER_ROUND, scope: runner.scope, outer, measured: true });
           const roundRate = PER_ROUND / ((cell.wallMs - wallBefore) / 1000);
-          process.stderr.write(`${browser} c${concurrency} round ${round + 1}/${rounds} ${size} ${runner.mode}: ${roundRate.toFixed(2)} cap/s (cell ${throughput(cell).toFixed(2)}, n ${cell.captures})\n`);
+          process.stderr.write(
+            `${browser} c${concurrency} round ${round + 1}/${rounds} ${size} ${runner.mode}: ${roundRate.toFixed(2)} cap/s (cell ${throughput(cell).toFixed(2)}, n ${cell.captures})\n`,
+          );
         }
       }
     }
@@ -157,10 +194,13 @@ class Bench {
   async chromium(concurrency: number, pooled: RawBrowser): Promise<void> {
     const cleanups = new Cleanups();
     try {
-      const services = await this.startServices([
-        [`embedded chrome c${concurrency}`, () => startEmbedded(this.context, API_BROWSER.chromium, concurrency)],
-        [`distributed chrome c${concurrency}`, () => startDistributed(this.context, API_BROWSER.chromium, concurrency)],
-      ], cleanups);
+      const services = await this.startServices(
+        [
+          [`embedded chrome c${concurrency}`, () => startEmbedded(this.context, API_BROWSER.chromium, concurrency)],
+          [`distributed chrome c${concurrency}`, () => startDistributed(this.context, API_BROWSER.chromium, concurrency)],
+        ],
+        cleanups,
+      );
       const runners = [rawRunner('raw', [pooled])];
       if (concurrency > 1) {
         const perSlot: RawBrowser[] = [];
@@ -200,10 +240,10 @@ function header(bench: Bench, versions: Record<BrowserKind, string>, runSeconds:
     '    raw-per-slot  the same loop, each worker with a warm browser of its own (concurrency > 1)',
     '    embedded      child `node dist/api/cli.js serve`: PGlite and files in a fresh data dir, in-process queue, agent with slots = concurrency;',
     '                  per capture GET /api/v1/screenshot/create → /screenshot/info?wait=30 until finished → /screenshot/thumbnail (the stored PNG, not re-encoded)',
-    '    distributed   children: private `nats-server -js`, s3rver (own process), `cli.js api` on a throwaway database of the machine\'s Postgres, `cli.js agent --slots <concurrency>`; same client calls',
-    '    both services: SSRF guard on with only the test site\'s host allowlisted, rate limit off, LOG_LEVEL=warn; started per concurrency, idle while other modes run',
+    "    distributed   children: private `nats-server -js`, s3rver (own process), `cli.js api` on a throwaway database of the machine's Postgres, `cli.js agent --slots <concurrency>`; same client calls",
+    "    both services: SSRF guard on with only the test site's host allowlisted, rate limit off, LOG_LEVEL=warn; started per concurrency, idle while other modes run",
     `  CPU s/cap: utime+stime (+ reaped children's) from /proc, per round, of the bench process (client, test site, sampler: alike in every mode) plus`,
-    '    raw: its own browsers\' trees; embedded: the serve tree; distributed: the nats, s3rver, api and agent trees + every process named postgres',
+    "    raw: its own browsers' trees; embedded: the serve tree; distributed: the nats, s3rver, api and agent trees + every process named postgres",
     '    on the machine (the server is not our child: CPU only, and other users of that server would count too). Idle services are outside every scope.',
     `  peak RSS: sum of VmRSS over the same processes without postgres, sampled every ${SAMPLE_MS} ms`,
     `  service start (spawn → API ready → agent registered; a concurrency's two services start together): ${bench.serviceStarts.join(', ')}`,

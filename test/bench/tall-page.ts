@@ -59,9 +59,11 @@ async function measure(site: TestSite, browser: 'chrome' | 'firefox'): Promise<v
     const { result: png, nodePeak, browserPeak } = await peakRss(() => shots.fullPage(warnings));
     const seconds = (performance.now() - started) / 1000;
     const size = await imageSize(png);
-    console.log(`${browser.padEnd(8)} ${size.width}×${size.height} PNG ${(png.length / MB).toFixed(1)} MB in ${seconds.toFixed(1)} s; `
-      + `peak RSS: node ${(nodePeak / MB).toFixed(0)} MB (${(rssBefore.node / MB).toFixed(0)} MB before), browser tree ${(browserPeak / MB).toFixed(0)} MB`
-      + (warnings.length > 0 ? `; warnings: ${warnings.join(' ')}` : ''));
+    console.log(
+      `${browser.padEnd(8)} ${size.width}×${size.height} PNG ${(png.length / MB).toFixed(1)} MB in ${seconds.toFixed(1)} s; ` +
+        `peak RSS: node ${(nodePeak / MB).toFixed(0)} MB (${(rssBefore.node / MB).toFixed(0)} MB before), browser tree ${(browserPeak / MB).toFixed(0)} MB` +
+        (warnings.length > 0 ? `; warnings: ${warnings.join(' ')}` : ''),
+    );
     await context.close();
   } finally {
     await instance.close();
@@ -71,7 +73,7 @@ async function measure(site: TestSite, browser: 'chrome' | 'firefox'): Promise<v
 const site = await TestSite.start();
 try {
   console.log(`full page of a ${WIDTH} × ${HEIGHT} px page, ${loadConfig({}).agent.pngEncoding} PNG encoding`);
-  for (const browser of (process.argv[2] ? [process.argv[2] as 'firefox' | 'chrome'] : ['firefox', 'chrome'] as const)) await measure(site, browser);
+  for (const browser of process.argv[2] ? [process.argv[2] as 'firefox' | 'chrome'] : (['firefox', 'chrome'] as const)) await measure(site, browser);
 } finally {
   await site.close();
 }

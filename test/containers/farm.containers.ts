@@ -77,10 +77,14 @@ describe('compose farm (compose.yaml with podman-compose)', function () {
     // Polled, not read once: on a loaded machine a node that misses three heartbeats drops out for a moment.
     await poll('the three agents in GET /admin/nodes', async () => JSON.stringify((await nodes()).map((n) => n.host).sort()) === JSON.stringify(hosts), 240_000);
     measured('scale 1 → 3 to three nodes listed', `${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const listed = await poll('the three agents in `shotfarm nodes`', async () => {
-      const out = await podman(['exec', container('api'), 'shotfarm', 'nodes']);
-      return hosts.every((host) => out.includes(host)) ? out : null;
-    }, 60_000);
+    const listed = await poll(
+      'the three agents in `shotfarm nodes`',
+      async () => {
+        const out = await podman(['exec', container('api'), 'shotfarm', 'nodes']);
+        return hosts.every((host) => out.includes(host)) ? out : null;
+      },
+      60_000,
+    );
     expect(listed.split('\n').filter(Boolean)).to.have.length(3);
   });
 

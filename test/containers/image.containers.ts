@@ -64,8 +64,7 @@ describe('container image (Dockerfile)', function () {
 
     it('becomes healthy, prints a key, takes a Chromium screenshot, and exits 0 on SIGTERM', async () => {
       const started = Date.now();
-      await podman(['run', '-d', '--name', server, '--network', network, '-p', '127.0.0.1::8080',
-        '-e', 'SHOTFARM_PRIVATE_TARGET_ALLOWLIST=site', TEST_IMAGE]);
+      await podman(['run', '-d', '--name', server, '--network', network, '-p', '127.0.0.1::8080', '-e', 'SHOTFARM_PRIVATE_TARGET_ALLOWLIST=site', TEST_IMAGE]);
       measured('serve: start to healthy', `${((await untilHealthy(server, started)) / 1000).toFixed(1)} s`);
       const api = new Api(`http://127.0.0.1:${await publishedPort(server)}`, await printedKey(server));
 

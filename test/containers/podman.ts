@@ -75,13 +75,15 @@ export async function publishedPort(container: string): Promise<number> {
 
 /** The site the captures load (test/containers/site.mjs) in a container on `network`, named `site` there. */
 export async function startSite(name: string, network: string): Promise<void> {
-  await podman(['run', '-d', '--name', name, '--network', network, '--network-alias', 'site',
-    '-v', `${repoPath('test/containers/site.mjs')}:/site/site.mjs:ro`, NODE_IMAGE, 'node', '/site/site.mjs']);
+  await podman(['run', '-d', '--name', name, '--network', network, '--network-alias', 'site', '-v', `${repoPath('test/containers/site.mjs')}:/site/site.mjs:ro`, NODE_IMAGE, 'node', '/site/site.mjs']);
 }
 
 /** The shotfarm API of a container, from the host. */
 export class Api {
-  constructor(readonly base: string, readonly key: string) {}
+  constructor(
+    readonly base: string,
+    readonly key: string,
+  ) {}
 
   async get(path: string, query: Record<string, string> = {}): Promise<any> {
     const url = new URL(`/api/v1${path}`, this.base);
@@ -99,10 +101,14 @@ export class Api {
 
   /** Waits until every screenshot has left `processing`; returns their records. */
   async ended(ids: number[], ms = 120_000): Promise<{ id: number; status: string; browser_info: string }[]> {
-    return poll(`screenshots ${ids.join(', ')} to end`, async () => {
-      const records = await Promise.all(ids.map((id) => this.get('/screenshot/info', { id: String(id) })));
-      return records.every((r) => r.status !== 'processing') ? records : null;
-    }, ms);
+    return poll(
+      `screenshots ${ids.join(', ')} to end`,
+      async () => {
+        const records = await Promise.all(ids.map((id) => this.get('/screenshot/info', { id: String(id) })));
+        return records.every((r) => r.status !== 'processing') ? records : null;
+      },
+      ms,
+    );
   }
 
   async image(id: number): Promise<Buffer> {

@@ -40,7 +40,13 @@ interface QueueFactory {
 }
 
 /** What a scripted handler saw on one delivery. */
-interface Start { id: number; tier: string; companyId: number; attempt: number; at: number }
+interface Start {
+  id: number;
+  tier: string;
+  companyId: number;
+  attempt: number;
+  at: number;
+}
 
 /**
  * A consumer whose handler runs `behave` and records every start, the number running at once and the
@@ -55,19 +61,24 @@ function scriptedConsumer(
   const starts: Start[] = [];
   let running = 0;
   let peak = 0;
-  const consumer = queue.consume(opts.browsers ?? ['chrome'], slots, async (job, ctl) => {
-    running += 1;
-    peak = Math.max(peak, running);
-    starts.push({ id: job.spec.id, tier: job.tier, companyId: job.companyId, attempt: ctl.attempt, at: Date.now() });
-    try {
-      const outcome = await behave(job, ctl);
-      if (outcome) return outcome;
-      await queue.publishResult(finishedResult(job));
-      return { kind: 'done' };
-    } finally {
-      running -= 1;
-    }
-  }, opts.countries ? { countries: opts.countries } : {});
+  const consumer = queue.consume(
+    opts.browsers ?? ['chrome'],
+    slots,
+    async (job, ctl) => {
+      running += 1;
+      peak = Math.max(peak, running);
+      starts.push({ id: job.spec.id, tier: job.tier, companyId: job.companyId, attempt: ctl.attempt, at: Date.now() });
+      try {
+        const outcome = await behave(job, ctl);
+        if (outcome) return outcome;
+        await queue.publishResult(finishedResult(job));
+        return { kind: 'done' };
+      } finally {
+        running -= 1;
+      }
+    },
+    opts.countries ? { countries: opts.countries } : {},
+  );
   return { consumer, starts, running: () => running, peak: () => peak };
 }
 
@@ -84,7 +95,9 @@ export function jobQueueContract(factory: QueueFactory): void {
       const job = testJob();
       await queue.enqueue(job);
       const seen: CaptureJob[] = [];
-      scriptedConsumer(queue, 1, async (j) => { seen.push(j); });
+      scriptedConsumer(queue, 1, async (j) => {
+        seen.push(j);
+      });
       await waitFor('the result', () => results.of(job.spec.id).length === 1);
       expect(seen).to.deep.equal([job]);
       expect(results.of(job.spec.id)[0]).to.deep.equal(finishedResult(job));
@@ -133,7 +146,9 @@ export function jobQueueContract(factory: QueueFactory): void {
     it('does not let a bulk batch starve a single request', async () => {
       const { queue } = await factory.create(BASE);
       for (let i = 0; i < 40; i += 1) await queue.enqueue(testJob({ tier: 'bulk', companyId: 7 }));
-      const { starts } = scriptedConsumer(queue, 1, async () => { await sleep(30); });
+      const { starts } = scriptedConsumer(queue, 1, async () => {
+        await sleep(30);
+      });
       await waitFor('a few bulk jobs to start', () => starts.length >= 5);
       const single = testJob({ tier: 'normal', companyId: 8 });
       await queue.enqueue(single);
@@ -156,7 +171,13 @@ export function jobQueueContract(factory: QueueFactory): void {
       // Companies take turns while both have jobs; which goes first among jobs queued before the consumer
       // started is the queue's choice (NATS finds them in the stream's per-subject counts, in no set order).
       expect(order.slice(4), 'company 1 alone once company 2 is done').to.deep.equal([1, 1, 1, 1]);
-      expect([[1, 2, 1, 2], [2, 1, 2, 1]], `taking turns: ${order.join(',')}`).to.deep.include(order.slice(0, 4));
+      expect(
+        [
+          [1, 2, 1, 2],
+          [2, 1, 2, 1],
+        ],
+        `taking turns: ${order.join(',')}`,
+      ).to.deep.include(order.slice(0, 4));
       if (factory.name === 'MemoryJobQueue') expect(order.slice(0, 4), 'the in-process queue starts with the company queued first').to.deep.equal([1, 2, 1, 2]);
     });
 
@@ -239,7 +260,9 @@ export function jobQueueContract(factory: QueueFactory): void {
       const job = testJob();
       await setup.queue.enqueue(job);
       const never = gate();
-      const dying = scriptedConsumer(doomed, 1, async () => { await never.promise; });
+      const dying = scriptedConsumer(doomed, 1, async () => {
+        await never.promise;
+      });
       await waitFor('the doomed consumer to start the job', () => dying.starts.length === 1);
       await setup.crash(doomed);
       const survivor = scriptedConsumer(setup.queue, 1);
@@ -302,7 +325,9 @@ export function jobQueueContract(factory: QueueFactory): void {
       expect((await queue.depth()).chrome).to.equal(3);
 
       const hold = gate();
-      const { starts } = scriptedConsumer(queue, 3, async () => { await hold.promise; });
+      const { starts } = scriptedConsumer(queue, 3, async () => {
+        await hold.promise;
+      });
       await waitFor('three jobs started', () => starts.length === 3);
       expect(await queue.cancel([a, c, e]), 'started jobs are not cancelled').to.equal(0);
       hold.open();
@@ -320,7 +345,9 @@ export function jobQueueContract(factory: QueueFactory): void {
       await queue.enqueue(testJob({ browser: 'firefox' }));
       expect(await queue.depth()).to.deep.equal({ chrome: 2, firefox: 1, brave: 0 });
       const hold = gate();
-      const { starts } = scriptedConsumer(queue, 1, async () => { await hold.promise; });
+      const { starts } = scriptedConsumer(queue, 1, async () => {
+        await hold.promise;
+      });
       await waitFor('one job started', () => starts.length === 1);
       expect(await queue.depth()).to.deep.equal({ chrome: 1, firefox: 1, brave: 0 });
       hold.open();
@@ -344,11 +371,15 @@ export function jobQueueContract(factory: QueueFactory): void {
 
       // Taken, the first job no longer waits: the lane's age is the second one's.
       const hold = gate();
-      const { starts } = scriptedConsumer(queue, 1, async () => { await hold.promise; });
+      const { starts } = scriptedConsumer(queue, 1, async () => {
+        await hold.promise;
+      });
       await waitFor('the first job started', () => starts.length === 1);
       expect(starts[0]!.id).to.equal(first.spec.id);
       const during = await lanes();
-      expect(during['chrome.normal']).to.be.below(waited(first) - 0.4).and.to.be.at.most(waited(second) + 0.1);
+      expect(during['chrome.normal'])
+        .to.be.below(waited(first) - 0.4)
+        .and.to.be.at.most(waited(second) + 0.1);
       hold.open();
       await waitFor('the second job started', () => starts.length === 2);
       expect(Object.keys(await lanes())).to.deep.equal(['firefox.bulk']);

@@ -22,7 +22,10 @@ function nodeStatus(id: string, overrides: Partial<NodeStatus> = {}): NodeStatus
   return {
     id,
     host: 'agent-1.example',
-    browsers: [{ name: 'chrome', version: '156.0', driver: 'playwright' }, { name: 'firefox', version: '140.0', driver: 'selenium' }],
+    browsers: [
+      { name: 'chrome', version: '156.0', driver: 'playwright' },
+      { name: 'firefox', version: '140.0', driver: 'selenium' },
+    ],
     countries: ['fr'],
     slots: 4,
     inFlight: 0,
@@ -101,7 +104,10 @@ export function nodeRegistryContract(factory: RegistryFactory): void {
       expect(await registry.drainRequested(id)).to.equal(true);
       expect(await registry.drainRequested('other')).to.equal(false);
       // Shown draining at once, though the node's own last heartbeat still said otherwise.
-      expect((await registry.list()).map((n) => [n.id, n.draining])).to.deep.equal([[id, true], ['other', false]]);
+      expect((await registry.list()).map((n) => [n.id, n.draining])).to.deep.equal([
+        [id, true],
+        ['other', false],
+      ]);
       // Its heartbeats do not clear the request (only a withdrawal or its leaving does).
       await registry.heartbeat(nodeStatus(id, { inFlight: 2 }));
       expect(await registry.drainRequested(id)).to.equal(true);
@@ -114,7 +120,10 @@ export function nodeRegistryContract(factory: RegistryFactory): void {
       await registry.remove(id);
       expect(await registry.drainRequested(id), 'leaving clears the request').to.equal(false);
       await registry.heartbeat(nodeStatus(id));
-      expect((await registry.list()).map((n) => n.draining), 'the node back under the same id is not draining').to.deep.equal([false, false]);
+      expect(
+        (await registry.list()).map((n) => n.draining),
+        'the node back under the same id is not draining',
+      ).to.deep.equal([false, false]);
     });
   });
 }

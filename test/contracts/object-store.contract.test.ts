@@ -94,7 +94,10 @@ function objectStoreContract(name: string, factory: () => Promise<StoreUnderTest
     });
 
     it('a missing key: get rejects with ObjectNotFoundError, stat answers null', async function () {
-      const error = await store.get('missing/nothing.png').then(() => null, (e: unknown) => e);
+      const error = await store.get('missing/nothing.png').then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).to.be.instanceOf(ObjectNotFoundError);
       expect((error as ObjectNotFoundError).key).to.equal('missing/nothing.png');
       expect(await store.stat('missing/nothing.png')).to.equal(null);
@@ -103,7 +106,10 @@ function objectStoreContract(name: string, factory: () => Promise<StoreUnderTest
     it('a prefix of stored objects is not itself an object', async function () {
       await store.put('folderish/inner/a.png', Buffer.from('a'), { contentType: 'image/png' });
       expect(await store.stat('folderish/inner')).to.equal(null);
-      const error = await store.get('folderish/inner').then(() => null, (e: unknown) => e);
+      const error = await store.get('folderish/inner').then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).to.be.instanceOf(ObjectNotFoundError);
     });
 
@@ -144,39 +150,68 @@ function objectStoreContract(name: string, factory: () => Promise<StoreUnderTest
       expect(await store.stat(videoKey('77', 'webm'))).to.deep.equal({ key: 'screenshots/77/video.webm', size: 4, contentType: 'video/webm' });
     });
 
-    const badKeys = ['', '/etc/passwd', '../escape', 'a/../../escape', 'a/./b', 'a//b', 'a/', '.hidden', 'a/.meta',
-      'nul\0byte', 'line\nfeed', 'del\x7f', 'back\\slash', 'x'.repeat(1025), `a/${'y'.repeat(201)}`, 'lone\ud800surrogate'];
+    const badKeys = [
+      '',
+      '/etc/passwd',
+      '../escape',
+      'a/../../escape',
+      'a/./b',
+      'a//b',
+      'a/',
+      '.hidden',
+      'a/.meta',
+      'nul\0byte',
+      'line\nfeed',
+      'del\x7f',
+      'back\\slash',
+      'x'.repeat(1025),
+      `a/${'y'.repeat(201)}`,
+      'lone\ud800surrogate',
+    ];
     it('refuses bad keys in every operation, before touching storage', async function () {
       for (const key of badKeys) {
         const label = JSON.stringify(key);
-        for (const attempt of [
-          () => store.put(key, Buffer.from('x'), { contentType: 'image/png' }),
-          () => store.get(key),
-          () => store.stat(key),
-          () => store.signedUrl(key, 60),
-        ]) {
-          const error = await attempt().then(() => null, (e: unknown) => e);
+        for (const attempt of [() => store.put(key, Buffer.from('x'), { contentType: 'image/png' }), () => store.get(key), () => store.stat(key), () => store.signedUrl(key, 60)]) {
+          const error = await attempt().then(
+            () => null,
+            (e: unknown) => e,
+          );
           expect(error, label).to.be.instanceOf(InvalidObjectKeyError);
         }
       }
       for (const prefix of ['', '/', '../', 'a/../', '/etc', 'x\0']) {
-        const error = await store.delete(prefix).then(() => null, (e: unknown) => e);
+        const error = await store.delete(prefix).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(error, JSON.stringify(prefix)).to.be.instanceOf(InvalidObjectKeyError);
       }
     });
 
     it('refuses a content type that could inject a header', async function () {
-      const error = await store.put('ct/evil.html', Buffer.from('x'), { contentType: 'text/html\r\nSet-Cookie: a=b' }).then(() => null, (e: unknown) => e);
+      const error = await store.put('ct/evil.html', Buffer.from('x'), { contentType: 'text/html\r\nSet-Cookie: a=b' }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).to.be.instanceOf(TypeError);
       expect(await store.stat('ct/evil.html')).to.equal(null);
     });
 
     it('refuses a body whose size differs from the declared size, storing nothing', async function () {
-      const short = await store.put('size/short', Readable.from([Buffer.from('abc')]), { contentType: 'image/png', size: 5 }).then(() => null, (e: unknown) => e);
+      const short = await store.put('size/short', Readable.from([Buffer.from('abc')]), { contentType: 'image/png', size: 5 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(short).to.be.instanceOf(BodySizeError);
-      const long = await store.put('size/long', Readable.from([Buffer.from('abcdefg')]), { contentType: 'image/png', size: 5 }).then(() => null, (e: unknown) => e);
+      const long = await store.put('size/long', Readable.from([Buffer.from('abcdefg')]), { contentType: 'image/png', size: 5 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(long).to.be.instanceOf(BodySizeError);
-      const buffer = await store.put('size/buffer', Buffer.from('abc'), { contentType: 'image/png', size: 4 }).then(() => null, (e: unknown) => e);
+      const buffer = await store.put('size/buffer', Buffer.from('abc'), { contentType: 'image/png', size: 4 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(buffer).to.be.instanceOf(BodySizeError);
       for (const key of ['size/short', 'size/long', 'size/buffer']) expect(await store.stat(key), key).to.equal(null);
     });
@@ -414,7 +449,10 @@ describe('S3ObjectStore specifics', function () {
       await store.init();
       const ok = await store.put('b/fits', Readable.from([Buffer.alloc(1024, 1)]), { contentType: 'image/png' });
       expect(ok.size).to.equal(1024);
-      const error = await store.put('b/over', Readable.from([Buffer.alloc(1000, 1), Buffer.alloc(1000, 2)]), { contentType: 'image/png' }).then(() => null, (e: unknown) => e);
+      const error = await store.put('b/over', Readable.from([Buffer.alloc(1000, 1), Buffer.alloc(1000, 2)]), { contentType: 'image/png' }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).to.be.instanceOf(BodySizeError);
       expect(await store.stat('b/over')).to.equal(null);
     } finally {

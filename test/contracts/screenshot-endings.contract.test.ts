@@ -50,10 +50,21 @@ class DavFolder {
 /** A result of record `id` as an agent publishes it (a finished one has its image stored first). */
 function resultOf(id: number, status: 'finished' | 'error'): CaptureResult {
   return {
-    id, status, error: status === 'error' ? 'net::ERR_CONNECTION_REFUSED' : '',
+    id,
+    status,
+    error: status === 'error' ? 'net::ERR_CONNECTION_REFUSED' : '',
     files: status === 'finished' ? [{ kind: 'image', shot: 1, key: shotKey(id, 1), size: 4, contentType: 'image/png' }] : [],
-    finalUrl: 'http://example.test/', finalUrls: ['http://example.test/'], responseCode: status === 'finished' ? 200 : 0, links: [], trackers: [],
-    userAgent: 'test', browserInfo: 'test', warnings: [], timings: {}, node: { id: 'test-node', host: 'localhost' }, routing: 'any',
+    finalUrl: 'http://example.test/',
+    finalUrls: ['http://example.test/'],
+    responseCode: status === 'finished' ? 200 : 0,
+    links: [],
+    trackers: [],
+    userAgent: 'test',
+    browserInfo: 'test',
+    warnings: [],
+    timings: {},
+    node: { id: 'test-node', host: 'localhost' },
+    routing: 'any',
   };
 }
 
@@ -65,182 +76,204 @@ function resultOf(id: number, status: 'finished' | 'error'): CaptureResult {
  * upload) ends `error` saying why, and nothing is left waiting for a screenshot that will never come.
  * No agent runs: records stay `processing` until the test ends them; results are applied as an agent's arrive.
  */
-for (const kind of DATABASE_KINDS) describe(`every way a screenshot can end settles its app runs once and wakes its waiters (${kind})`, function () {
-  this.timeout(120_000);
-  // Each API below has its own database (ids start at 1 in each): each has its own receivers too.
-  let receiver: WebhookReceiver;
-  let dav: DavFolder;
+for (const kind of DATABASE_KINDS)
+  describe(`every way a screenshot can end settles its app runs once and wakes its waiters (${kind})`, function () {
+    this.timeout(120_000);
+    // Each API below has its own database (ids start at 1 in each): each has its own receivers too.
+    let receiver: WebhookReceiver;
+    let dav: DavFolder;
 
-  beforeEach(async () => {
-    receiver = await WebhookReceiver.start(SECRET);
-    dav = await new DavFolder().start();
-  });
-  afterEach(async () => {
-    await receiver?.close();
-    await dav?.close();
-  });
+    beforeEach(async () => {
+      receiver = await WebhookReceiver.start(SECRET);
+      dav = await new DavFolder().start();
+    });
+    afterEach(async () => {
+      await receiver?.close();
+      await dav?.close();
+    });
 
-  /** An API with no agent, with the example WebDAV plugin loaded. */
-  const apiWithPlugin = (): Promise<TestApi> => startTestApi(kind, { SHOTFARM_PLUGINS: './dist/plugins/examples/webdav-app.js' });
+    /** An API with no agent, with the example WebDAV plugin loaded. */
+    const apiWithPlugin = (): Promise<TestApi> => startTestApi(kind, { SHOTFARM_PLUGINS: './dist/plugins/examples/webdav-app.js' });
 
-  /** A new account with a webhook (`hook`) and a WebDAV upload (`dav`) app to this test's receivers, and their configuration ids. */
-  async function accountWithApps(api: TestApi): Promise<{ acct: TestAccount; configIds: number[] }> {
-    const acct = await api.account(1000);
-    const configIds: number[] = [];
-    for (const body of [{ app_id: 'hook', type: 'webhook', settings: { url: receiver.url, secret: SECRET } }, { app_id: 'dav', type: 'webdav', settings: { base_url: dav.url, path: '{id}' } }]) {
-      const created = await call(api.url, '/app/create', { method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    /** A new account with a webhook (`hook`) and a WebDAV upload (`dav`) app to this test's receivers, and their configuration ids. */
+    async function accountWithApps(api: TestApi): Promise<{ acct: TestAccount; configIds: number[] }> {
+      const acct = await api.account(1000);
+      const configIds: number[] = [];
+      for (const body of [
+        { app_id: 'hook', type: 'webhook', settings: { url: receiver.url, secret: SECRET } },
+        { app_id: 'dav', type: 'webdav', settings: { base_url: dav.url, path: '{id}' } },
+      ]) {
+        const created = await call(api.url, '/app/create', { method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        expect(created.status, JSON.stringify(created.body)).to.equal(200);
+        configIds.push(Number(created.body.data.id));
+      }
+      return { acct, configIds };
+    }
+
+    const createBatch = async (api: TestApi, acct: TestAccount, configIds: number[], tag: string): Promise<number[]> => {
+      const form = new FormData();
+      form.append('file', new Blob([`http://example.test/${tag}/1\nhttp://example.test/${tag}/2\n`]), 'urls.txt');
+      form.append('apps', configIds.join(','));
+      const created = await call(api.url, '/batch/create', { method: 'POST', key: acct.key, body: form });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
-      configIds.push(Number(created.body.data.id));
+      const batchId = Number(created.body.data[0].id);
+      const ids = (await api.database.db('screenshots').where({ batch_id: batchId }).orderBy('id').pluck('id')).map(Number);
+      expect(ids).to.have.length(2);
+      return [batchId, ...ids];
+    };
+
+    /** Starts an `info?wait` request per record and resolves once each is waiting in the service. */
+    async function waitersOn(api: TestApi, acct: TestAccount, ids: number[]): Promise<Promise<{ status: number; body: any; ms: number }>[]> {
+      const waiters = ids.map(async (id) => {
+        const started = Date.now();
+        const answer = await call(api.url, `/screenshot/info?id=${id}&wait=${WAIT_SECONDS}`, { key: acct.key });
+        return { ...answer, ms: Date.now() - started };
+      });
+      await until('the waiters to be in place', async () => ids.every((id) => api.plane.events.waiting(id) > 0), 10_000);
+      return waiters;
     }
-    return { acct, configIds };
-  }
 
-  const createBatch = async (api: TestApi, acct: TestAccount, configIds: number[], tag: string): Promise<number[]> => {
-    const form = new FormData();
-    form.append('file', new Blob([`http://example.test/${tag}/1\nhttp://example.test/${tag}/2\n`]), 'urls.txt');
-    form.append('apps', configIds.join(','));
-    const created = await call(api.url, '/batch/create', { method: 'POST', key: acct.key, body: form });
-    expect(created.status, JSON.stringify(created.body)).to.equal(200);
-    const batchId = Number(created.body.data[0].id);
-    const ids = (await api.database.db('screenshots').where({ batch_id: batchId }).orderBy('id').pluck('id')).map(Number);
-    expect(ids).to.have.length(2);
-    return [batchId, ...ids];
-  };
-
-  /** Starts an `info?wait` request per record and resolves once each is waiting in the service. */
-  async function waitersOn(api: TestApi, acct: TestAccount, ids: number[]): Promise<Promise<{ status: number; body: any; ms: number }>[]> {
-    const waiters = ids.map(async (id) => {
-      const started = Date.now();
-      const answer = await call(api.url, `/screenshot/info?id=${id}&wait=${WAIT_SECONDS}`, { key: acct.key });
-      return { ...answer, ms: Date.now() - started };
-    });
-    await until('the waiters to be in place', async () => ids.every((id) => api.plane.events.waiting(id) > 0), 10_000);
-    return waiters;
-  }
-
-  /** What must hold once records ended as `status`: waiters answered at once, app runs settled once. */
-  async function expectSettled(api: TestApi, ids: number[], status: 'finished' | 'error', waiters: Promise<{ status: number; body: any; ms: number }>[] = []): Promise<void> {
-    for (const waiter of await Promise.all(waiters)) {
-      expect(waiter.status).to.equal(200);
-      expect(waiter.body.data.status, 'the waiter saw the ended record').to.equal(status);
-      expect(waiter.ms, 'the waiter was woken, not timed out').to.be.below(WOKEN_WITHIN_MS);
-    }
-    const db = api.database.db;
-    const runs = await until('the app runs to settle', async () => {
-      const rows = await db('app_runs as r').join('app_configs as c', 'c.id', 'r.app_config_id').whereIn('r.screenshot_id', ids)
-        .orderBy('r.id').select('r.screenshot_id', 'c.type', 'r.status', 'r.error', 'r.attempts');
-      return rows.length === ids.length * 2 && rows.every((r) => r.status === 'finished' || r.status === 'error') ? rows : null;
-    }, SETTLED_WITHIN_MS).catch(async (err: Error) => {
-      const rows = await db('app_runs').whereIn('screenshot_id', ids).select('screenshot_id', 'status');
-      throw new Error(`${err.message}: ${JSON.stringify(rows)}`);
-    });
-    const event = status === 'finished' ? 'screenshot_finished' : 'screenshot_failed';
-    for (const id of ids) {
-      const hook = runs.find((r) => Number(r.screenshot_id) === id && r.type === 'webhook');
-      const upload = runs.find((r) => Number(r.screenshot_id) === id && r.type === 'webdav');
-      expect(hook, `the webhook run of ${id}`).to.include({ status: 'finished', attempts: 1 });
-      expect(receiver.requests.filter((r) => r.id === `msg_${event}_${id}`), `deliveries of ${event} for ${id}`).to.have.length(1);
-      if (status === 'finished') {
-        expect(upload, `the upload run of ${id}`).to.include({ status: 'finished', attempts: 1 });
-        expect(dav.puts.filter((p) => p === `/dav/${id}.png`)).to.have.length(1);
-      } else {
-        expect(upload?.status, `the upload run of ${id}`).to.equal('error');
-        expect(upload?.error).to.include('the screenshot failed');
-        expect(dav.puts.filter((p) => p.startsWith(`/dav/${id}.`)), 'nothing uploaded for a failed screenshot').to.deep.equal([]);
+    /** What must hold once records ended as `status`: waiters answered at once, app runs settled once. */
+    async function expectSettled(api: TestApi, ids: number[], status: 'finished' | 'error', waiters: Promise<{ status: number; body: any; ms: number }>[] = []): Promise<void> {
+      for (const waiter of await Promise.all(waiters)) {
+        expect(waiter.status).to.equal(200);
+        expect(waiter.body.data.status, 'the waiter saw the ended record').to.equal(status);
+        expect(waiter.ms, 'the waiter was woken, not timed out').to.be.below(WOKEN_WITHIN_MS);
+      }
+      const db = api.database.db;
+      const runs = await until(
+        'the app runs to settle',
+        async () => {
+          const rows = await db('app_runs as r')
+            .join('app_configs as c', 'c.id', 'r.app_config_id')
+            .whereIn('r.screenshot_id', ids)
+            .orderBy('r.id')
+            .select('r.screenshot_id', 'c.type', 'r.status', 'r.error', 'r.attempts');
+          return rows.length === ids.length * 2 && rows.every((r) => r.status === 'finished' || r.status === 'error') ? rows : null;
+        },
+        SETTLED_WITHIN_MS,
+      ).catch(async (err: Error) => {
+        const rows = await db('app_runs').whereIn('screenshot_id', ids).select('screenshot_id', 'status');
+        throw new Error(`${err.message}: ${JSON.stringify(rows)}`);
+      });
+      const event = status === 'finished' ? 'screenshot_finished' : 'screenshot_failed';
+      for (const id of ids) {
+        const hook = runs.find((r) => Number(r.screenshot_id) === id && r.type === 'webhook');
+        const upload = runs.find((r) => Number(r.screenshot_id) === id && r.type === 'webdav');
+        expect(hook, `the webhook run of ${id}`).to.include({ status: 'finished', attempts: 1 });
+        expect(
+          receiver.requests.filter((r) => r.id === `msg_${event}_${id}`),
+          `deliveries of ${event} for ${id}`,
+        ).to.have.length(1);
+        if (status === 'finished') {
+          expect(upload, `the upload run of ${id}`).to.include({ status: 'finished', attempts: 1 });
+          expect(dav.puts.filter((p) => p === `/dav/${id}.png`)).to.have.length(1);
+        } else {
+          expect(upload?.status, `the upload run of ${id}`).to.equal('error');
+          expect(upload?.error).to.include('the screenshot failed');
+          expect(
+            dav.puts.filter((p) => p.startsWith(`/dav/${id}.`)),
+            'nothing uploaded for a failed screenshot',
+          ).to.deep.equal([]);
+        }
       }
     }
-  }
 
-  let api: TestApi;
-  let acct: TestAccount;
-  let configIds: number[];
-  const single = (tag: string): Promise<number> => createScreenshot(api, acct.key, `url=${encodeURIComponent(`http://example.test/${tag}`)}&apps=hook&apps=dav`);
+    let api: TestApi;
+    let acct: TestAccount;
+    let configIds: number[];
+    const single = (tag: string): Promise<number> => createScreenshot(api, acct.key, `url=${encodeURIComponent(`http://example.test/${tag}`)}&apps=hook&apps=dav`);
 
-  describe('with the queue taking jobs', () => {
-    before(async () => {
-      api = await apiWithPlugin();
-    });
-    beforeEach(async () => {
-      ({ acct, configIds } = await accountWithApps(api));
-    });
-    after(async () => api?.stop());
-
-    it('its result, finished', async () => {
-      const id = await single('finished');
-      const waiters = await waitersOn(api, acct, [id]);
-      // The agent stores the outputs before it publishes the result.
-      await api.parts.objects.put(shotKey(id, 1), Buffer.from('png!'), { contentType: 'image/png' });
-      expect(await api.plane.recorder.apply(resultOf(id, 'finished'))).to.equal('applied');
-      await expectSettled(api, [id], 'finished', waiters);
-    });
-
-    it('its result, failed', async () => {
-      const id = await single('failed');
-      const waiters = await waitersOn(api, acct, [id]);
-      expect(await api.plane.recorder.apply(resultOf(id, 'error'))).to.equal('applied');
-      await expectSettled(api, [id], 'error', waiters);
-    });
-
-    it('its batch cancelled before it ran', async () => {
-      const [batchId, ...ids] = await createBatch(api, acct, configIds, 'batch-cancel');
-      const waiters = await waitersOn(api, acct, ids);
-      const cancelled = await call(api.url, `/batch/cancel?id=${batchId}`, { method: 'POST', key: acct.key });
-      expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
-      await expectSettled(api, ids, 'error', waiters);
-    });
-
-    it('its crawl cancelled before it ran', async () => {
-      const created = await call(api.url, '/crawl/create', {
-        method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ url: 'http://example.test/crawl-cancel', domain: 'example.test', max_urls: 5, apps: ['hook', 'dav'] }),
+    describe('with the queue taking jobs', () => {
+      before(async () => {
+        api = await apiWithPlugin();
       });
-      expect(created.status, JSON.stringify(created.body)).to.equal(200);
-      const crawlId = Number(created.body.data.id);
-      const ids = (await api.database.db('screenshots').where({ crawl_id: crawlId }).pluck('id')).map(Number);
-      expect(ids).to.have.length(1);
-      const waiters = await waitersOn(api, acct, ids);
-      expect((await call(api.url, `/crawl/cancel?id=${crawlId}`, { method: 'POST', key: acct.key })).status).to.equal(200);
-      await expectSettled(api, ids, 'error', waiters);
+      beforeEach(async () => {
+        ({ acct, configIds } = await accountWithApps(api));
+      });
+      after(async () => api?.stop());
+
+      it('its result, finished', async () => {
+        const id = await single('finished');
+        const waiters = await waitersOn(api, acct, [id]);
+        // The agent stores the outputs before it publishes the result.
+        await api.parts.objects.put(shotKey(id, 1), Buffer.from('png!'), { contentType: 'image/png' });
+        expect(await api.plane.recorder.apply(resultOf(id, 'finished'))).to.equal('applied');
+        await expectSettled(api, [id], 'finished', waiters);
+      });
+
+      it('its result, failed', async () => {
+        const id = await single('failed');
+        const waiters = await waitersOn(api, acct, [id]);
+        expect(await api.plane.recorder.apply(resultOf(id, 'error'))).to.equal('applied');
+        await expectSettled(api, [id], 'error', waiters);
+      });
+
+      it('its batch cancelled before it ran', async () => {
+        const [batchId, ...ids] = await createBatch(api, acct, configIds, 'batch-cancel');
+        const waiters = await waitersOn(api, acct, ids);
+        const cancelled = await call(api.url, `/batch/cancel?id=${batchId}`, { method: 'POST', key: acct.key });
+        expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+        await expectSettled(api, ids, 'error', waiters);
+      });
+
+      it('its crawl cancelled before it ran', async () => {
+        const created = await call(api.url, '/crawl/create', {
+          method: 'POST',
+          key: acct.key,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ url: 'http://example.test/crawl-cancel', domain: 'example.test', max_urls: 5, apps: ['hook', 'dav'] }),
+        });
+        expect(created.status, JSON.stringify(created.body)).to.equal(200);
+        const crawlId = Number(created.body.data.id);
+        const ids = (await api.database.db('screenshots').where({ crawl_id: crawlId }).pluck('id')).map(Number);
+        expect(ids).to.have.length(1);
+        const waiters = await waitersOn(api, acct, ids);
+        expect((await call(api.url, `/crawl/cancel?id=${crawlId}`, { method: 'POST', key: acct.key })).status).to.equal(200);
+        await expectSettled(api, ids, 'error', waiters);
+      });
+
+      it('a result that comes after its record ended changes nothing', async () => {
+        const [batchId, ...ids] = await createBatch(api, acct, configIds, 'late-result');
+        await call(api.url, `/batch/cancel?id=${batchId}`, { method: 'POST', key: acct.key });
+        await expectSettled(api, ids, 'error');
+        expect(await api.plane.recorder.apply(resultOf(ids[0] as number, 'error'))).to.equal('duplicate');
+        const runs = await api.database.db('app_runs').whereIn('screenshot_id', ids).select('status', 'attempts');
+        expect(
+          runs.every((r) => r.attempts === 1),
+          'no app ran a second time',
+        ).to.equal(true);
+      });
     });
 
-    it('a result that comes after its record ended changes nothing', async () => {
-      const [batchId, ...ids] = await createBatch(api, acct, configIds, 'late-result');
-      await call(api.url, `/batch/cancel?id=${batchId}`, { method: 'POST', key: acct.key });
-      await expectSettled(api, ids, 'error');
-      expect(await api.plane.recorder.apply(resultOf(ids[0] as number, 'error'))).to.equal('duplicate');
-      const runs = await api.database.db('app_runs').whereIn('screenshot_id', ids).select('status', 'attempts');
-      expect(runs.every((r) => r.attempts === 1), 'no app ran a second time').to.equal(true);
+    describe('with the queue refusing jobs', () => {
+      beforeEach(async () => {
+        api = await apiWithPlugin();
+        ({ acct, configIds } = await accountWithApps(api));
+      });
+      // One API a test: the queue closed by a test is closed for good.
+      afterEach(async () => api?.stop());
+
+      it('its job not queued again at the restart of embedded mode', async () => {
+        const id = await single('requeue');
+        const waiters = await waitersOn(api, acct, [id]);
+        // The queue of the restarted process refuses every job (closed): the record cannot wait for one.
+        await api.parts.queue.close();
+        const log = createLogger('silent');
+        const dispatcher = new FarmDispatcher(api.parts.queue, new Admission(api.parts.queue, api.parts.registry, 100), {}, api.plane.records, log);
+        expect(await requeueInterrupted(api.database.db, dispatcher, {}, log)).to.equal(0);
+        await expectSettled(api, [id], 'error', waiters);
+      });
+
+      it('its job not queued at create (a batch keeps its records, and counts them)', async () => {
+        await api.parts.queue.close();
+        const [batchId, ...ids] = await createBatch(api, acct, configIds, 'not-queued');
+        const rows = await api.database.db('screenshots').whereIn('id', ids).select('status', 'error', 'cost');
+        expect(rows.map((r) => r.status)).to.deep.equal(['error', 'error']);
+        await expectSettled(api, ids, 'error');
+        // The batch heard of both endings: nothing of it is left waiting.
+        const batch = (await call(api.url, `/batch/info?id=${batchId}`, { key: acct.key })).body.data;
+        expect(batch).to.include({ status: 'finished', processed: 0, failed: 2 });
+      });
     });
   });
-
-  describe('with the queue refusing jobs', () => {
-    beforeEach(async () => {
-      api = await apiWithPlugin();
-      ({ acct, configIds } = await accountWithApps(api));
-    });
-    // One API a test: the queue closed by a test is closed for good.
-    afterEach(async () => api?.stop());
-
-    it('its job not queued again at the restart of embedded mode', async () => {
-      const id = await single('requeue');
-      const waiters = await waitersOn(api, acct, [id]);
-      // The queue of the restarted process refuses every job (closed): the record cannot wait for one.
-      await api.parts.queue.close();
-      const log = createLogger('silent');
-      const dispatcher = new FarmDispatcher(api.parts.queue, new Admission(api.parts.queue, api.parts.registry, 100), {}, api.plane.records, log);
-      expect(await requeueInterrupted(api.database.db, dispatcher, {}, log)).to.equal(0);
-      await expectSettled(api, [id], 'error', waiters);
-    });
-
-    it('its job not queued at create (a batch keeps its records, and counts them)', async () => {
-      await api.parts.queue.close();
-      const [batchId, ...ids] = await createBatch(api, acct, configIds, 'not-queued');
-      const rows = await api.database.db('screenshots').whereIn('id', ids).select('status', 'error', 'cost');
-      expect(rows.map((r) => r.status)).to.deep.equal(['error', 'error']);
-      await expectSettled(api, ids, 'error');
-      // The batch heard of both endings: nothing of it is left waiting.
-      const batch = (await call(api.url, `/batch/info?id=${batchId}`, { key: acct.key })).body.data;
-      expect(batch).to.include({ status: 'finished', processed: 0, failed: 2 });
-    });
-  });
-});

@@ -8,7 +8,14 @@ import { BROWSER_PROCESS, chromiumMainPids, countOwnProcesses, waitForOwnProcess
 describe('browser pool', function () {
   const driver = new PlaywrightDriver();
   const options = (overrides: Partial<BrowserPoolOptions> = {}): BrowserPoolOptions => ({
-    min: 1, max: 2, capturesPerBrowser: 1, recycleAfterJobs: 100, idleTimeoutMs: 60_000, evictionIntervalMs: 0, acquireTimeoutMs: 20_000, ...overrides,
+    min: 1,
+    max: 2,
+    capturesPerBrowser: 1,
+    recycleAfterJobs: 100,
+    idleTimeoutMs: 60_000,
+    evictionIntervalMs: 0,
+    acquireTimeoutMs: 20_000,
+    ...overrides,
   });
   const waitFor = async (condition: () => boolean, timeoutMs: number): Promise<void> => {
     const until = Date.now() + timeoutMs;
@@ -126,10 +133,12 @@ describe('browser pool', function () {
       const held: BrowserHandle[] = [];
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
-      const jobs = [0, 1, 2].map(() => pool.use(async (handle) => {
-        held.push(handle);
-        await released;
-      }));
+      const jobs = [0, 1, 2].map(() =>
+        pool.use(async (handle) => {
+          held.push(handle);
+          await released;
+        }),
+      );
       await waitFor(() => held.length === 3, 20_000);
       expect(new Set(held).size).to.equal(2);
       expect(pool.stats()).to.deep.include({ browsers: 2, borrowed: 3 });
@@ -146,10 +155,14 @@ describe('browser pool', function () {
     const pool = new BrowserPool(driver, 'chrome', {}, options({ min: 0, max: 2, capturesPerBrowser: 2, recycleAfterJobs: 2, onReplace: (reason) => replaced.push(reason) }));
     try {
       const first: BrowserHandle[] = [];
-      await Promise.all([0, 1].map(() => pool.use(async (handle) => {
-        first.push(handle);
-        await new Promise((resolve) => setTimeout(resolve, 200)); // both lanes busy at once
-      })));
+      await Promise.all(
+        [0, 1].map(() =>
+          pool.use(async (handle) => {
+            first.push(handle);
+            await new Promise((resolve) => setTimeout(resolve, 200)); // both lanes busy at once
+          }),
+        ),
+      );
       expect(first[0]).to.equal(first[1]);
       let next: BrowserHandle | null = null;
       await pool.use(async (handle) => void (next = handle));
@@ -166,7 +179,10 @@ describe('browser pool', function () {
     const pool = new BrowserPool(driver, 'chrome', { executablePath: '/nonexistent/chromium' }, options());
     const started = Date.now();
     try {
-      const err = await pool.ready().then(() => null, (e: unknown) => e as Error);
+      const err = await pool.ready().then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
       expect(err?.message).to.match(/^chrome could not be started: .*nonexistent/s);
       expect(Date.now() - started).to.be.below(10_000);
     } finally {

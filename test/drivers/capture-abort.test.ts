@@ -21,9 +21,10 @@ describe('capture abort', function () {
 
   it('rejects soon after the signal aborts, and the browser stays healthy', async function () {
     const started = Date.now();
-    const error = await handle
-      .capture(captureSpec('chrome', site.url('/hang.html'), { maxWait: 30, delay: 20 }), AbortSignal.timeout(1_000))
-      .then(() => null, (caught: unknown) => caught);
+    const error = await handle.capture(captureSpec('chrome', site.url('/hang.html'), { maxWait: 30, delay: 20 }), AbortSignal.timeout(1_000)).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect(error).to.be.instanceOf(Error);
     expect((error as Error).name).to.match(/TimeoutError|AbortError/);
     expect(Date.now() - started).to.be.below(5_000);
@@ -33,12 +34,18 @@ describe('capture abort', function () {
   it('rejects at once for a signal already aborted', async function () {
     const controller = new AbortController();
     controller.abort();
-    const error = await handle.capture(captureSpec('chrome', site.url('/target.html')), controller.signal).then(() => null, (caught: unknown) => caught);
+    const error = await handle.capture(captureSpec('chrome', site.url('/target.html')), controller.signal).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect(error).to.be.instanceOf(Error);
   });
 
   it('refuses a spec for another browser', async function () {
-    const error = await handle.capture(captureSpec('firefox', site.url('/target.html')), AbortSignal.timeout(10_000)).then(() => null, (caught: unknown) => caught);
+    const error = await handle.capture(captureSpec('firefox', site.url('/target.html')), AbortSignal.timeout(10_000)).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect(String(error)).to.match(/this handle runs chrome, the spec asks for firefox/);
   });
 });

@@ -12,7 +12,7 @@ import { imageSize, rawPixels } from '../support/media-probe.js';
  * The CDP screenshots (viewport and full page, either PNG encoder effort) must be faster routes to the
  * SAME pixels as Playwright's page.screenshot.
  */
-describe('chromium screenshots through CDP give Playwright\'s pixels', function () {
+describe("chromium screenshots through CDP give Playwright's pixels", function () {
   const env = useChromiumAndSite();
   const engine: Engine = { browser: 'chrome', name: 'chromium', braveEmulation: false, launchedDark: false };
 

@@ -28,19 +28,45 @@ export interface ConformanceCase {
   check: (output: CaptureOutput, context: CaseContext) => Promise<void> | void;
 }
 
-interface EchoedRequest { method: string; url: string; headers: Record<string, string>; cookies: Record<string, string>; body: string }
+interface EchoedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  cookies: Record<string, string>;
+  body: string;
+}
 interface PageEnvironment {
-  timezone: string; language: string; dark: boolean; touch: boolean; innerWidth: number; devicePixelRatio: number;
-  brands: string[] | null; isBrave?: boolean; geo: { latitude?: number; longitude?: number; error?: string } | null;
+  timezone: string;
+  language: string;
+  dark: boolean;
+  touch: boolean;
+  innerWidth: number;
+  devicePixelRatio: number;
+  brands: string[] | null;
+  isBrave?: boolean;
+  geo: { latitude?: number; longitude?: number; error?: string } | null;
 }
 
 const tracker = (id: string, selector: string, valueType: TrackerSpec['value_type'], extra: Partial<TrackerSpec> = {}): TrackerSpec => ({
-  id, name: id, selector, value: '', input: '', name_type: 'static', value_type: valueType, ...extra,
+  id,
+  name: id,
+  selector,
+  value: '',
+  input: '',
+  name_type: 'static',
+  value_type: valueType,
+  ...extra,
 });
-const trackerValue = (output: CaptureOutput, id: string, shot = 1): string | undefined =>
-  output.trackers.find((t) => t.id === id)?.return.find((r) => r.shot === shot)?.value;
+const trackerValue = (output: CaptureOutput, id: string, shot = 1): string | undefined => output.trackers.find((t) => t.id === id)?.return.find((r) => r.shot === shot)?.value;
 const video = (format: VideoSpec['format'], overrides: Partial<VideoSpec> = {}): VideoSpec => ({
-  format, quality: 30, speed: 1, duration: 2, fps: 10, colors: 64, scale: 0.5, ...overrides,
+  format,
+  quality: 30,
+  speed: 1,
+  duration: 2,
+  fps: 10,
+  colors: 64,
+  scale: 0.5,
+  ...overrides,
 });
 /** The points of a PDF page: A4 is 210×297 mm, Letter 8.5×11 in, at 72 points per inch. */
 const A4_PT = { width: (210 / 25.4) * 72, height: (297 / 25.4) * 72 };
@@ -92,7 +118,9 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
       const env = readPreJson<PageEnvironment>(output.html, 'env');
       expect(env.innerWidth).to.equal(700);
       if (browser === 'firefox') {
-        expect(output.warnings.join(' ')).to.match(/device_mobile is not emulated on firefox/).and.match(/device_touch is not emulated on firefox/);
+        expect(output.warnings.join(' '))
+          .to.match(/device_mobile is not emulated on firefox/)
+          .and.match(/device_touch is not emulated on firefox/);
       } else {
         expect(env.touch).to.equal(true);
         expect(output.warnings).to.deep.equal([]);
@@ -179,7 +207,14 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   // ---- request ----
   {
     name: 'cookies are sent',
-    spec: ({ site }) => ({ url: site.url('/echo'), html: true, cookies: [{ name: 'a', value: '1' }, { name: 'session', value: 'xyz' }] }),
+    spec: ({ site }) => ({
+      url: site.url('/echo'),
+      html: true,
+      cookies: [
+        { name: 'a', value: '1' },
+        { name: 'session', value: 'xyz' },
+      ],
+    }),
     check: (output) => expect(readPreJson<EchoedRequest>(output.html, 'echo').cookies).to.deep.equal({ a: '1', session: 'xyz' }),
   },
   {
@@ -236,8 +271,11 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
         { command: 'wait', value: '0.3' },
       ],
       trackers: [
-        tracker('result', '#result', 'text'), tracker('hovered', '#hovered', 'text'), tracker('pressed', '#pressed', 'text'),
-        tracker('late', '#late', 'text'), tracker('scrolled', '#scrolled', 'text'),
+        tracker('result', '#result', 'text'),
+        tracker('hovered', '#hovered', 'text'),
+        tracker('pressed', '#pressed', 'text'),
+        tracker('late', '#late', 'text'),
+        tracker('scrolled', '#scrolled', 'text'),
       ],
     }),
     check: (output) => {
@@ -283,7 +321,10 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
       expect(trackerValue(output, 'count')).to.equal('3');
       const find = (id: string) => output.trackers.find((t) => t.id === id)!;
       expect(find('exists').return[0]).to.deep.equal({ found: 0, value: 'false', name: 'exists', shot: 1 });
-      expect(find('missing').return).to.deep.equal([{ found: 0, name: 'missing', shot: 1 }, { found: 0, name: 'missing', shot: 2 }]);
+      expect(find('missing').return).to.deep.equal([
+        { found: 0, name: 'missing', shot: 1 },
+        { found: 0, name: 'missing', shot: 2 },
+      ]);
       expect(find('name-text').return[0]!.name).to.equal('Price');
       expect(find('name-attribute').return[0]!.name).to.equal('price-label');
       for (const result of output.trackers) expect(result.return.map((r) => r.shot)).to.deep.equal([1, 2]);
@@ -410,7 +451,9 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   {
     name: 'geolocation',
     spec: ({ site }) => ({
-      url: site.url('/env.html'), html: true, geo: { latitude: 48.8566, longitude: 2.3522 },
+      url: site.url('/env.html'),
+      html: true,
+      geo: { latitude: 48.8566, longitude: 2.3522 },
       steps: [{ command: 'wait_for', selector: '#env[data-done]', timeout: 5 }],
     }),
     check: (output) => expect(readPreJson<PageEnvironment>(output.html, 'env').geo).to.deep.equal({ latitude: 48.8566, longitude: 2.3522 }),
@@ -436,14 +479,15 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     spec: ({ site }) => ({ url: site.url('/links.html'), html: true }),
     check: (output, { site }) => {
       expect(output.html).to.include('/added-by-script');
-      expect([...output.links].sort()).to.deep.equal(
-        [site.url('/echo'), 'https://example.org/page', site.url('/target.html'), site.url('/added-by-script')].sort(),
-      );
+      expect([...output.links].sort()).to.deep.equal([site.url('/echo'), 'https://example.org/page', site.url('/target.html'), site.url('/added-by-script')].sort());
     },
   },
   {
     name: 'pdf: A4, paginated',
-    spec: ({ site }) => ({ url: site.url('/long.html'), pdf: { format: 'a4', landscape: false, background: true, onePage: false, margin: { top: '10mm', right: '10mm', bottom: '10mm', left: '10mm' } } }),
+    spec: ({ site }) => ({
+      url: site.url('/long.html'),
+      pdf: { format: 'a4', landscape: false, background: true, onePage: false, margin: { top: '10mm', right: '10mm', bottom: '10mm', left: '10mm' } },
+    }),
     check: async (output) => {
       const pages = await pdfPages(output.pdf!);
       expect(pages.length).to.be.above(1);
@@ -453,7 +497,10 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'pdf: Letter landscape',
-    spec: ({ site }) => ({ url: site.url('/target.html'), pdf: { format: 'letter', landscape: true, background: false, onePage: false, margin: { top: '0px', right: '0px', bottom: '0px', left: '0px' } } }),
+    spec: ({ site }) => ({
+      url: site.url('/target.html'),
+      pdf: { format: 'letter', landscape: true, background: false, onePage: false, margin: { top: '0px', right: '0px', bottom: '0px', left: '0px' } },
+    }),
     check: async (output) => {
       const pages = await pdfPages(output.pdf!);
       expect(pages[0]!.width).to.be.closeTo(LETTER_PT.height, 1);
@@ -462,7 +509,10 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'pdf: one page holds the whole document',
-    spec: ({ site }) => ({ url: site.url('/long.html'), pdf: { format: 'a4', landscape: false, background: true, onePage: true, margin: { top: '0.5in', right: '20px', bottom: '1cm', left: '5mm' } } }),
+    spec: ({ site }) => ({
+      url: site.url('/long.html'),
+      pdf: { format: 'a4', landscape: false, background: true, onePage: true, margin: { top: '0.5in', right: '20px', bottom: '1cm', left: '5mm' } },
+    }),
     check: async (output) => {
       const pages = await pdfPages(output.pdf!);
       expect(pages).to.have.length(1);
@@ -503,10 +553,15 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     check: (_output, { listener }) => expect(listener.stun().length, listener.describe()).to.equal(0),
   },
   {
-    name: 'unreachable: the request\'s scripts and steps are not run on the browser\'s error page',
+    name: "unreachable: the request's scripts and steps are not run on the browser's error page",
     // A page the egress guard refused is unreachable the same way; a script there would run in the refused
     // URL's origin (issue #14). The script would mark the page, the step would fail with a warning of its own.
-    spec: ({ site }) => ({ url: 'http://127.0.0.1:9/', maxWait: 10, scriptInline: `fetch(${JSON.stringify(site.url('/echo?script-ran-on-error-page'))})`, steps: [{ command: 'click', selector: '#nothing', timeout: 1 }] }),
+    spec: ({ site }) => ({
+      url: 'http://127.0.0.1:9/',
+      maxWait: 10,
+      scriptInline: `fetch(${JSON.stringify(site.url('/echo?script-ran-on-error-page'))})`,
+      steps: [{ command: 'click', selector: '#nothing', timeout: 1 }],
+    }),
     check: (output, { site }) => {
       expect(output.responseCode).to.equal(null);
       expect(output.warnings).to.include('The page could not be reached: its scripts and steps were not run.');
@@ -566,4 +621,3 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     },
   },
 ];
-

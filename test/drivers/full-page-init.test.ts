@@ -61,7 +61,13 @@ describe('full-page init script: lazy images load with the page, the lazy-load s
   }
 
   it('scrolls a page that set window.onscroll (a property, not a listener)', async function () {
-    const result = await scrollThrough('/long.html', { watch: true, before: (page) => page.evaluate(() => { window.onscroll = () => undefined; }) });
+    const result = await scrollThrough('/long.html', {
+      watch: true,
+      before: (page) =>
+        page.evaluate(() => {
+          window.onscroll = () => undefined;
+        }),
+    });
     expect(result.scrolled).to.equal(true);
   });
 
@@ -75,9 +81,17 @@ describe('full-page init script: lazy images load with the page, the lazy-load s
       await context.addInitScript(prepareFullPage, SCROLL_WATCH_KEY);
       const page = await context.newPage();
       await page.goto(env.site.url('/target.html'));
-      const looks = await page.evaluate(() => [IntersectionObserver.prototype.observe, EventTarget.prototype.addEventListener]
-        .map((fn) => ({ name: fn.name, length: fn.length, native: Function.prototype.toString.call(fn).includes('[native code]') })));
-      expect(looks).to.deep.equal([{ name: 'observe', length: 1, native: true }, { name: 'addEventListener', length: 2, native: true }]);
+      const looks = await page.evaluate(() =>
+        [IntersectionObserver.prototype.observe, EventTarget.prototype.addEventListener].map((fn) => ({
+          name: fn.name,
+          length: fn.length,
+          native: Function.prototype.toString.call(fn).includes('[native code]'),
+        })),
+      );
+      expect(looks).to.deep.equal([
+        { name: 'observe', length: 1, native: true },
+        { name: 'addEventListener', length: 2, native: true },
+      ]);
       expect(await page.evaluate(() => Object.keys(window).some((key) => key.includes('shotfarm')))).to.equal(false);
     } finally {
       await context.close();

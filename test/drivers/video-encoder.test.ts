@@ -30,9 +30,18 @@ describe('constant frame rate', function () {
 describe('video encoder (system ffmpeg)', function () {
   const encoder = new VideoEncoder({ ffmpegPath: 'ffmpeg' });
   const frame = (red: number): Promise<Buffer> =>
-    sharp({ create: { width: 320, height: 240, channels: 3, background: { r: red, g: 40, b: 80 } } }).jpeg().toBuffer();
+    sharp({ create: { width: 320, height: 240, channels: 3, background: { r: red, g: 40, b: 80 } } })
+      .jpeg()
+      .toBuffer();
   const spec = (format: VideoSpec['format'], overrides: Partial<VideoSpec> = {}): VideoSpec => ({
-    format, quality: 20, speed: 1, duration: 0, fps: 10, colors: 32, scale: 1, ...overrides,
+    format,
+    quality: 20,
+    speed: 1,
+    duration: 0,
+    fps: 10,
+    colors: 32,
+    scale: 1,
+    ...overrides,
   });
 
   /** 2 s of frames at irregular times (every 130 ms) with fake timestamps, encoded at `video.fps`. */

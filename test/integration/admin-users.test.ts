@@ -33,7 +33,10 @@ describe('admin: users, credits, impersonation and the outbox', function () {
     const outboxBefore = await api.database.db('email_outbox').count('* as n');
     const body = { user_id: admin.user.id, company_id: user.user.company.id, amount: 1000, reason: 'self-service' };
     for (const { path, init } of ADMIN_CALLS) {
-      for (const [how, request] of [['JWT', as(user.token, init(body))], ['API key', { ...init(body), key: user.api_key.key }]] as const) {
+      for (const [how, request] of [
+        ['JWT', as(user.token, init(body))],
+        ['API key', { ...init(body), key: user.api_key.key }],
+      ] as const) {
         const res = expectEnvelope(await call(api.url, path, request), 403, 'FORBIDDEN');
         expect(res.status, `${path} with the user's ${how}`).to.equal('error');
         expect(res).to.not.have.property('data');
@@ -134,11 +137,7 @@ describe('admin: users, credits, impersonation and the outbox', function () {
     const issued = log.lines.filter((l) => l.audit === 'impersonation' && l.msg === 'impersonation token issued');
     expect(issued.at(-1)).to.include({ user_id: user.user.id, impersonated_by: admin.user.id });
     const seen = log.lines.length;
-    const answers: Answer[] = [
-      await call(api.url, '/auth/me', as(token)),
-      await call(api.url, '/key/list', as(token)),
-      await call(api.url, '/screenshot/info?id=999999', as(token)),
-    ];
+    const answers: Answer[] = [await call(api.url, '/auth/me', as(token)), await call(api.url, '/key/list', as(token)), await call(api.url, '/screenshot/info?id=999999', as(token))];
     expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 404]);
     const audit = log.lines.slice(seen).filter((l) => l.audit === 'impersonation');
     expect(audit.map((l) => `${l.method} ${l.path} ${l.status}`)).to.deep.equal(['GET /api/v1/auth/me 200', 'GET /api/v1/key/list 200', 'GET /api/v1/screenshot/info 404']);
@@ -152,7 +151,7 @@ describe('admin: users, credits, impersonation and the outbox', function () {
     expect(log.lines.slice(before).filter((l) => l.audit === 'impersonation')).to.deep.equal([]);
   });
 
-  it('does not let an impersonation token mint API keys or impersonate again, nor outlive its admin\'s role', async () => {
+  it("does not let an impersonation token mint API keys or impersonate again, nor outlive its admin's role", async () => {
     const otherAdmin = await signupAdmin(api);
     const token = (await call(api.url, '/admin/impersonate', as(admin.token, json({ user_id: otherAdmin.user.id })))).body.data.token as string;
     // Acting as an admin, it has the admin's roles, but still cannot chain or mint keys.
@@ -161,11 +160,17 @@ describe('admin: users, credits, impersonation and the outbox', function () {
     expect(await api.database.db('api_keys').where({ name: 'backdoor' })).to.have.length(0);
     expect((await call(api.url, '/auth/me', as(token))).status).to.equal(200);
     // Once the impersonating admin is no longer an admin, the token stops working.
-    await api.database.db('users').where({ id: admin.user.id }).update({ roles: JSON.stringify(['user']) });
+    await api.database
+      .db('users')
+      .where({ id: admin.user.id })
+      .update({ roles: JSON.stringify(['user']) });
     try {
       expectEnvelope(await call(api.url, '/auth/me', as(token)), 401, 'INVALID_API_KEY');
     } finally {
-      await api.database.db('users').where({ id: admin.user.id }).update({ roles: JSON.stringify(['user', 'admin']) });
+      await api.database
+        .db('users')
+        .where({ id: admin.user.id })
+        .update({ roles: JSON.stringify(['user', 'admin']) });
     }
     expect((await call(api.url, '/auth/me', as(token))).status).to.equal(200);
   });

@@ -11,10 +11,19 @@ describe('admission and routing', () => {
   let api: TestApi;
   let acct: TestAccount;
   const count = async (): Promise<number> => Number((await api.database.db('screenshots').where({ company_id: acct.companyId }).count('* as n'))[0]?.n);
-  const declare = (status: Partial<NodeStatus> & { id: string }): Promise<void> => api.parts.registry.heartbeat({
-    host: 'test', browsers: [{ name: 'chrome', version: '1', driver: 'playwright' }], countries: [], slots: 1, inFlight: 0, jobsDone: 0, failures: 0,
-    startedAt: new Date().toISOString(), draining: false, ...status,
-  });
+  const declare = (status: Partial<NodeStatus> & { id: string }): Promise<void> =>
+    api.parts.registry.heartbeat({
+      host: 'test',
+      browsers: [{ name: 'chrome', version: '1', driver: 'playwright' }],
+      countries: [],
+      slots: 1,
+      inFlight: 0,
+      jobsDone: 0,
+      failures: 0,
+      startedAt: new Date().toISOString(),
+      draining: false,
+      ...status,
+    });
 
   before(async () => {
     api = await startTestApi('pglite', { SHOTFARM_MAX_BACKLOG: '3', SHOTFARM_PROXY_DE: 'http://proxy-de.test:3128' });

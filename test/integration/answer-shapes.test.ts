@@ -66,7 +66,10 @@ describe('answers match the shapes openapi.json documents', function () {
     await expectShape('get', '/crawl/list', '/crawl/list', { key });
     await expectShape('post', '/crawl/cancel', '/crawl/cancel', { ...json({ id: crawl.id }), key });
 
-    const monitor = await expectShape('post', '/monitor/create', '/monitor/create', { ...json({ url: 'https://e.test/', interval: 300, ignore: ['#clock', { x: 0, y: 0, width: 10, height: 10 }] }), key });
+    const monitor = await expectShape('post', '/monitor/create', '/monitor/create', {
+      ...json({ url: 'https://e.test/', interval: 300, ignore: ['#clock', { x: 0, y: 0, width: 10, height: 10 }] }),
+      key,
+    });
     await expectShape('get', '/monitor/list', '/monitor/list', { key });
     await expectShape('get', '/monitor/info', `/monitor/info?id=${monitor.id}`, { key });
     await expectShape('post', '/monitor/update', '/monitor/update', { ...json({ id: monitor.id, threshold: 2.5 }), key });
@@ -80,7 +83,10 @@ describe('answers match the shapes openapi.json documents', function () {
     await expectShape('get', '/account/info', '/account/info', { key });
     await expectShape('get', '/dashboard/overview', '/dashboard/overview', { key });
     await expectShape('get', '/app/types', '/app/types', { key });
-    const app = await expectShape('post', '/app/create', '/app/create', { ...json({ app_id: 'hook', type: 'webhook', name: 'Hook', settings: { url: 'http://127.0.0.1:9/hook', secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}` } }), key });
+    const app = await expectShape('post', '/app/create', '/app/create', {
+      ...json({ app_id: 'hook', type: 'webhook', name: 'Hook', settings: { url: 'http://127.0.0.1:9/hook', secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}` } }),
+      key,
+    });
     await expectShape('get', '/app/list', '/app/list', { key });
     await expectShape('get', '/app/info', `/app/info?id=${app.id}`, { key });
     await expectShape('post', '/app/update', `/app/update?id=${app.id}`, { ...json({ name: 'Renamed' }), key });
@@ -112,9 +118,16 @@ describe('answers match the shapes openapi.json documents', function () {
 
     // What is left unchecked is said here, so that a new JSON route is added above.
     const json200 = ROUTES.filter((r) => !('content' in r.response)).map((r) => `${r.method} ${r.path}`);
-    expect(json200.filter((r) => !checked.has(r)).sort()).to.deep.equal([
-      // They need a one-time token from an email, a paid plan or a dashboard impersonation: their suites cover them.
-      'get /openapi.json', 'post /auth/impersonation/end', 'post /auth/reset-password', 'post /auth/verify-email', 'post /billing/cancel', 'post /billing/subscribe',
-    ].sort());
+    expect(json200.filter((r) => !checked.has(r)).sort()).to.deep.equal(
+      [
+        // They need a one-time token from an email, a paid plan or a dashboard impersonation: their suites cover them.
+        'get /openapi.json',
+        'post /auth/impersonation/end',
+        'post /auth/reset-password',
+        'post /auth/verify-email',
+        'post /billing/cancel',
+        'post /billing/subscribe',
+      ].sort(),
+    );
   });
 });

@@ -72,7 +72,68 @@ for (const kind of DATABASE_KINDS) {
     it('answers every required field of the record with its resolved value', async () => {
       const res = await call(api.url, '/screenshot/create?url=site.test&country=fr', { key: acct.key });
       const record = res.body.data[0];
-      const required = ['id', 'status', 'url', 'final_url', 'cost', 'country', 'region', 'language', 'timezone', 'geo_enable', 'geo_latitude', 'geo_longitude', 'size', 'cache', 'delay', 'screen_width', 'screen_height', 'max_height', 'priority', 'referer', 'post_data', 'cookie', 'script', 'header', 'html', 'pdf', 'video', 'pdf_background', 'pdf_one_page', 'pdf_landscape', 'pdf_format', 'pdf_margin', 'pdf_margin_top', 'pdf_margin_bottom', 'pdf_margin_left', 'pdf_margin_right', 'video_format', 'video_quality', 'video_speed', 'video_duration', 'video_fps', 'video_colors', 'video_scale', 'max_wait', 'hide_popups', 'hide_ads', 'dark', 'strict_ssl', 'shots', 'shot_interval', 'target', 'device_name', 'device_scale', 'device_touch', 'device_landscape', 'created_at', 'finished_at', 'tag', 'trackers', 'links'];
+      const required = [
+        'id',
+        'status',
+        'url',
+        'final_url',
+        'cost',
+        'country',
+        'region',
+        'language',
+        'timezone',
+        'geo_enable',
+        'geo_latitude',
+        'geo_longitude',
+        'size',
+        'cache',
+        'delay',
+        'screen_width',
+        'screen_height',
+        'max_height',
+        'priority',
+        'referer',
+        'post_data',
+        'cookie',
+        'script',
+        'header',
+        'html',
+        'pdf',
+        'video',
+        'pdf_background',
+        'pdf_one_page',
+        'pdf_landscape',
+        'pdf_format',
+        'pdf_margin',
+        'pdf_margin_top',
+        'pdf_margin_bottom',
+        'pdf_margin_left',
+        'pdf_margin_right',
+        'video_format',
+        'video_quality',
+        'video_speed',
+        'video_duration',
+        'video_fps',
+        'video_colors',
+        'video_scale',
+        'max_wait',
+        'hide_popups',
+        'hide_ads',
+        'dark',
+        'strict_ssl',
+        'shots',
+        'shot_interval',
+        'target',
+        'device_name',
+        'device_scale',
+        'device_touch',
+        'device_landscape',
+        'created_at',
+        'finished_at',
+        'tag',
+        'trackers',
+        'links',
+      ];
       for (const f of required) expect(record, f).to.have.property(f);
       expect(record).to.not.have.property('error');
       expect(new Date(record.created_at).getTime()).to.be.closeTo(Date.now(), 60_000);
@@ -133,7 +194,12 @@ for (const kind of DATABASE_KINDS) {
       });
 
       it('413 for a body over the limit, read no further', async () => {
-        const res = await call(api.url, '/batch/cancel', { method: 'POST', key: acct.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id: 1, pad: 'x'.repeat(2 * 1024 * 1024) }) });
+        const res = await call(api.url, '/batch/cancel', {
+          method: 'POST',
+          key: acct.key,
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ id: 1, pad: 'x'.repeat(2 * 1024 * 1024) }),
+        });
         expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
       });
 
@@ -145,16 +211,28 @@ for (const kind of DATABASE_KINDS) {
     describe('alternative encodings', () => {
       it('bracket notation, JSON values, comma lists and repeated keys in one request', async () => {
         const q = [
-          'url=a.test', 'url=b.test', 'tag=x,y', 'tag=z', 'country=fr',
-          'step[0][command]=click', 'step[0][selector]=%23go', 'step[1][command]=wait', 'step[1][value]=1',
+          'url=a.test',
+          'url=b.test',
+          'tag=x,y',
+          'tag=z',
+          'country=fr',
+          'step[0][command]=click',
+          'step[0][selector]=%23go',
+          'step[1][command]=wait',
+          'step[1][value]=1',
           `trackers=${encodeURIComponent(JSON.stringify([{ id: 't', selector: 'h1' }]))}`,
-          'html=yes', 'cache=true', `header=${encodeURIComponent('X-A: 1\nX-B: 2')}`,
+          'html=yes',
+          'cache=true',
+          `header=${encodeURIComponent('X-A: 1\nX-B: 2')}`,
         ].join('&');
         const res = await call(api.url, `/screenshot/create?${q}`, { key: acct.key });
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         expect(res.body.data).to.have.length(2);
         expect(res.body.data[0]).to.deep.include({ tag: ['x', 'y', 'z'], html: true, cache: 86400, header: 'X-A: 1\nX-B: 2' });
-        expect(res.body.data[0].steps).to.deep.equal([{ command: 'click', selector: '#go' }, { command: 'wait', value: '1' }]);
+        expect(res.body.data[0].steps).to.deep.equal([
+          { command: 'click', selector: '#go' },
+          { command: 'wait', value: '1' },
+        ]);
         expect(res.body.data[0].trackers[0]).to.include({ id: 't', selector: 'h1' });
       });
 
@@ -170,7 +248,7 @@ for (const kind of DATABASE_KINDS) {
     });
 
     describe('tenant isolation', () => {
-      it('another account\'s ids answer 404 and change nothing', async () => {
+      it("another account's ids answer 404 and change nothing", async () => {
         const other = await api.account(100);
         const created = await call(api.url, '/screenshot/create?url=private.test', { key: acct.key });
         const id = created.body.data[0].id;
@@ -207,7 +285,9 @@ for (const kind of DATABASE_KINDS) {
         const all = (await call(api.url, '/screenshot/list', { key: acct2.key })).body.data;
         expect(all.map((r: { id: number }) => r.id)).to.deep.equal([...all.map((r: { id: number }) => r.id)].sort((a, b) => b - a));
         expect(all).to.have.length(4);
-        expect((await call(api.url, '/screenshot/list?limit=2&offset=1', { key: acct2.key })).body.data.map((r: { id: number }) => r.id)).to.deep.equal(all.slice(1, 3).map((r: { id: number }) => r.id));
+        expect((await call(api.url, '/screenshot/list?limit=2&offset=1', { key: acct2.key })).body.data.map((r: { id: number }) => r.id)).to.deep.equal(
+          all.slice(1, 3).map((r: { id: number }) => r.id),
+        );
         expect((await call(api.url, '/screenshot/list?tag=red', { key: acct2.key })).body.data).to.have.length(3);
         expect((await call(api.url, '/screenshot/list?country=fr', { key: acct2.key })).body.data).to.have.length(1);
         expect((await call(api.url, '/screenshot/list?status=finished', { key: acct2.key })).body.data).to.have.length(0);
@@ -257,7 +337,7 @@ for (const kind of DATABASE_KINDS) {
         expect(res.body.data.usage).to.include({ total_screenshots: 4, screenshots_this_month: 4, processing: 4 });
       });
 
-      it('device/list answers at least 50 profiles in the spec\'s shape, usable as device_name', async () => {
+      it("device/list answers at least 50 profiles in the spec's shape, usable as device_name", async () => {
         const res = await call(api.url, '/device/list', { key: acct2.key });
         expect(res.body.data.length).to.be.at.least(50);
         for (const d of res.body.data) {

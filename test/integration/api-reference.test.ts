@@ -29,7 +29,7 @@ describe('API reference at /docs, in Chromium', function () {
     await api?.stop();
   });
 
-  it('renders every operation\'s name, and no request leaves loopback', async () => {
+  it("renders every operation's name, and no request leaves loopback", async () => {
     const context = await browser.newContext();
     const requested: string[] = [];
     const leaving: string[] = [];

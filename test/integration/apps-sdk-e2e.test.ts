@@ -30,7 +30,11 @@ const { privateKey: SA_PRIVATE_KEY, publicKey: SA_PUBLIC_KEY } = generateKeyPair
 });
 const SA_EMAIL = 'uploader@shotfarm-e2e.iam.gserviceaccount.com';
 const SA_JSON = JSON.stringify({
-  type: 'service_account', project_id: 'shotfarm-e2e', private_key_id: 'e2e-key-1', private_key: SA_PRIVATE_KEY, client_email: SA_EMAIL,
+  type: 'service_account',
+  project_id: 'shotfarm-e2e',
+  private_key_id: 'e2e-key-1',
+  private_key: SA_PRIVATE_KEY,
+  client_email: SA_EMAIL,
   client_id: '100000000000000000042',
   // Unreachable on purpose: the configured SHOTFARM_GOOGLE_TOKEN_URL must win over the key's own token_uri.
   token_uri: 'https://token-uri-from-the-key.invalid/token',
@@ -51,9 +55,8 @@ const MS_REFRESH_TOKEN = 'M.C1_e2e-refresh-token';
  * The page captured: /echo renders the request it received, so a query of kitchen words gives the page
  * (and its URL) a recognisable topic for webcategorize.
  */
-const RECIPE_QUERY = 'recipe=how+to+bake+the+best+banana+bread+at+home+with+ripe+bananas+and+this+easy+recipe+for+the+whole+family'
-  + '&ingredients=flour+sugar+butter+eggs+tablespoon+teaspoon&method=bake+in+the+oven';
-
+const RECIPE_QUERY =
+  'recipe=how+to+bake+the+best+banana+bread+at+home+with+ripe+bananas+and+this+easy+recipe+for+the+whole+family' + '&ingredients=flour+sugar+butter+eggs+tablespoon+teaspoon&method=bake+in+the+oven';
 
 describe('SDK-based apps end to end through the service (embedded Chromium, local fakes of Slack, Drive, Dropbox, Graph)', function () {
   this.timeout(60_000);
@@ -69,7 +72,10 @@ describe('SDK-based apps end to end through the service (embedded Chromium, loca
 
   const createApp = async (appId: string, type: string, settings: Record<string, unknown>): Promise<void> => {
     const res = await call(api.url, '/app/create', {
-      method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ app_id: appId, type, name: `e2e ${appId}`, settings }),
+      method: 'POST',
+      key: acct.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ app_id: appId, type, name: `e2e ${appId}`, settings }),
     });
     if (res.status !== 200) throw new Error(`creating ${appId} (${type}): ${res.status} ${JSON.stringify(res.body)}`);
     configs.set(appId, { type, sent: settings, created: res.body.data });
@@ -90,18 +96,23 @@ describe('SDK-based apps end to end through the service (embedded Chromium, loca
     drive.addFolder(DRIVE_FOLDER);
     dropbox = await FakeDropbox.start({ app: DROPBOX_APP });
     graph = await startFakeMicrosoftGraph({ clientId: MS_CLIENT_ID, clientSecret: MS_CLIENT_SECRET, refreshTokens: [MS_REFRESH_TOKEN], publicClient: true });
-    api = await startTestApi('pglite', {
-      SHOTFARM_AGENT_BROWSERS: 'chrome',
-      SHOTFARM_APP_MAX_ATTEMPTS: '2', SHOTFARM_APP_RETRY_SECONDS: '0.05',
-      // Trailing slashes on purpose: the config strips them.
-      SHOTFARM_SLACK_API_URL: `${slack.apiUrl}/`,
-      SHOTFARM_GDRIVE_API_URL: `${drive.url}/`,
-      SHOTFARM_GOOGLE_TOKEN_URL: drive.tokenUrl,
-      SHOTFARM_DROPBOX_API_URL: `${dropbox.url}/`,
-      SHOTFARM_DROPBOX_CONTENT_URL: dropbox.url,
-      SHOTFARM_GRAPH_API_URL: `${graph.graphUrl}/`,
-      SHOTFARM_MICROSOFT_LOGIN_URL: graph.loginUrl,
-    }, { agent: true });
+    api = await startTestApi(
+      'pglite',
+      {
+        SHOTFARM_AGENT_BROWSERS: 'chrome',
+        SHOTFARM_APP_MAX_ATTEMPTS: '2',
+        SHOTFARM_APP_RETRY_SECONDS: '0.05',
+        // Trailing slashes on purpose: the config strips them.
+        SHOTFARM_SLACK_API_URL: `${slack.apiUrl}/`,
+        SHOTFARM_GDRIVE_API_URL: `${drive.url}/`,
+        SHOTFARM_GOOGLE_TOKEN_URL: drive.tokenUrl,
+        SHOTFARM_DROPBOX_API_URL: `${dropbox.url}/`,
+        SHOTFARM_DROPBOX_CONTENT_URL: dropbox.url,
+        SHOTFARM_GRAPH_API_URL: `${graph.graphUrl}/`,
+        SHOTFARM_MICROSOFT_LOGIN_URL: graph.loginUrl,
+      },
+      { agent: true },
+    );
     acct = await api.account(1000);
 
     // Configurations the fakes accept…
@@ -112,7 +123,12 @@ describe('SDK-based apps end to end through the service (embedded Chromium, loca
     await createApp('e2e-categories', 'webcategorize', { max_categories: 3, min_score: 0.15 });
     // …and ones whose credentials the providers refuse (well-formed: the service accepts them).
     await createApp('e2e-slack-refused', 'slack', { token: SLACK_BAD_TOKEN, channel: 'C0123ABCDE' });
-    await createApp('e2e-gdrive-refused', 'gdrive', { client_id: GOOGLE_OAUTH.clientId, client_secret: GOOGLE_OAUTH.clientSecret, refresh_token: '1//e2e-revoked-refresh-token', folder_id: DRIVE_FOLDER });
+    await createApp('e2e-gdrive-refused', 'gdrive', {
+      client_id: GOOGLE_OAUTH.clientId,
+      client_secret: GOOGLE_OAUTH.clientSecret,
+      refresh_token: '1//e2e-revoked-refresh-token',
+      folder_id: DRIVE_FOLDER,
+    });
     await createApp('e2e-dropbox-refused', 'dropbox', { access_token: DROPBOX_BAD_TOKEN });
     await createApp('e2e-onedrive-refused', 'onedrive', { client_id: MS_CLIENT_ID, refresh_token: 'M.C1_e2e-revoked-refresh-token' });
   });
@@ -158,13 +174,19 @@ describe('SDK-based apps end to end through the service (embedded Chromium, loca
     // Google Drive: a JWT-bearer token from the configured token URL, then the PNG and the HTML into the folder.
     expect(drive.tokenRequests.map((t) => [t.grantType, t.status])).to.deep.equal([['urn:ietf:params:oauth:grant-type:jwt-bearer', 200]]);
     expect(drive.tokenRequests[0]!.jwtClaims).to.include({ iss: SA_EMAIL });
-    expect(drive.files.map((f) => [f.name, f.parents])).to.deep.equal([[`${id}-127.0.0.1.png`, [DRIVE_FOLDER]], [`${id}-127.0.0.1.html`, [DRIVE_FOLDER]]]);
+    expect(drive.files.map((f) => [f.name, f.parents])).to.deep.equal([
+      [`${id}-127.0.0.1.png`, [DRIVE_FOLDER]],
+      [`${id}-127.0.0.1.html`, [DRIVE_FOLDER]],
+    ]);
     const [drivePng, driveHtml] = drive.files;
     expect(drivePng!.content.equals(png), 'the bytes Drive received are the stored PNG').to.equal(true);
     expect(driveHtml!.content.equals(html), 'the bytes Drive received are the stored HTML').to.equal(true);
     expect(run('e2e-gdrive')).to.include({ type: 'gdrive', output_url: `https://drive.google.com/file/d/${drivePng!.id}/view?usp=drivesdk` });
     expect(run('e2e-gdrive').output_data).to.deep.equal({
-      files: [{ id: drivePng!.id, name: `${id}-127.0.0.1.png`, size: png.length }, { id: driveHtml!.id, name: `${id}-127.0.0.1.html`, size: html.length }],
+      files: [
+        { id: drivePng!.id, name: `${id}-127.0.0.1.png`, size: png.length },
+        { id: driveHtml!.id, name: `${id}-127.0.0.1.html`, size: html.length },
+      ],
     });
 
     // Dropbox: the refresh token exchanged at the API base, the files uploaded to the content base.
@@ -236,7 +258,9 @@ describe('SDK-based apps end to end through the service (embedded Chromium, loca
     expect(drive.uploads).to.have.length(driveUploadsBefore);
 
     // Dropbox: 401 invalid_access_token on the upload, once.
-    expect(run('e2e-dropbox-refused').error).to.match(/invalid_access_token|access token/i).and.not.include(DROPBOX_BAD_TOKEN);
+    expect(run('e2e-dropbox-refused').error)
+      .to.match(/invalid_access_token|access token/i)
+      .and.not.include(DROPBOX_BAD_TOKEN);
     const dropboxRequests = dropbox.requests.slice(dropboxRequestsBefore);
     expect(dropboxRequests.map((r) => r.pathname)).to.deep.equal(['/2/files/upload']);
 
@@ -251,7 +275,9 @@ describe('SDK-based apps end to end through the service (embedded Chromium, loca
     const types = (await call(api.url, '/app/types', { key: acct.key })).body.data as any[];
     const secretsOf = (type: string): string[] => {
       const properties = types.find((t) => t.type === type)?.settings_schema?.properties ?? {};
-      return Object.entries(properties).filter(([, schema]) => (schema as any).writeOnly === true).map(([name]) => name);
+      return Object.entries(properties)
+        .filter(([, schema]) => (schema as any).writeOnly === true)
+        .map(([name]) => name);
     };
     // The settings each type must treat as secret (the schema says so too).
     const EXPECTED_SECRETS: Record<string, string[]> = {
@@ -270,7 +296,9 @@ describe('SDK-based apps end to end through the service (embedded Chromium, loca
       const shown = res.body.data;
       expect(shown).to.include({ app_id: appId, type });
       const secretNames = EXPECTED_SECRETS[type]!;
-      const secretValues = Object.entries(sent).filter(([k]) => secretNames.includes(k)).map(([, v]) => String(v));
+      const secretValues = Object.entries(sent)
+        .filter(([k]) => secretNames.includes(k))
+        .map(([, v]) => String(v));
       for (const [name, value] of Object.entries(sent)) {
         if (secretNames.includes(name)) {
           expect(shown.settings[name], `${appId}: ${name} in /app/info`).to.equal(MASK);

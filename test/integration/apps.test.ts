@@ -22,7 +22,6 @@ async function readObject(client: Client, bucket: string, key: string): Promise<
   return Buffer.concat(chunks);
 }
 
-
 describe('apps: configurations, runs, retries, events (embedded, real browser, s3rver)', function () {
   this.timeout(300_000);
   let api: TestApi;
@@ -33,7 +32,13 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
   let acct: TestAccount;
 
   const createApp = (key: string, body: unknown) => call(api.url, '/app/create', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const s3AppSettings = (extra: Record<string, unknown> = {}) => ({ endpoint: s3.endpoint, bucket: CUSTOMER_BUCKET, access_key: S3RVER_CREDENTIALS.accessKey, secret_key: S3RVER_CREDENTIALS.secretKey, ...extra });
+  const s3AppSettings = (extra: Record<string, unknown> = {}) => ({
+    endpoint: s3.endpoint,
+    bucket: CUSTOMER_BUCKET,
+    access_key: S3RVER_CREDENTIALS.accessKey,
+    secret_key: S3RVER_CREDENTIALS.secretKey,
+    ...extra,
+  });
   const screenshot = (key: string, query: string) => createScreenshot(api, key, query);
   const stored = (key: string): Promise<Buffer> => storedObject(api, key);
   const appsSettled = (key: string, id: number) => settledApps(api, key, id);
@@ -44,14 +49,22 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
     s3Client = new Client({ endPoint: '127.0.0.1', port: Number(new URL(s3.endpoint).port), useSSL: false, ...S3RVER_CREDENTIALS, region: 'us-east-1', pathStyle: true });
     await s3Client.makeBucket(CUSTOMER_BUCKET, 'us-east-1');
     receiver = await WebhookReceiver.start(SECRET);
-    api = await startTestApi('pglite', {
-      SHOTFARM_AGENT_BROWSERS: 'chrome',
-      S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey, S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey, S3_BUCKET: 'shotfarm-apps-test',
-      // Quick retries keep the retry tests short: 50 ms, 100 ms, then the third attempt is the last.
-      SHOTFARM_APP_MAX_ATTEMPTS: '3', SHOTFARM_APP_RETRY_SECONDS: '0.05',
-      // The author's guide's example plugin, loaded as an operator would load any external plugin.
-      SHOTFARM_PLUGINS: './dist/plugins/examples/webdav-app.js',
-    }, { agent: true });
+    api = await startTestApi(
+      'pglite',
+      {
+        SHOTFARM_AGENT_BROWSERS: 'chrome',
+        S3_ENDPOINT: s3.endpoint,
+        S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey,
+        S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey,
+        S3_BUCKET: 'shotfarm-apps-test',
+        // Quick retries keep the retry tests short: 50 ms, 100 ms, then the third attempt is the last.
+        SHOTFARM_APP_MAX_ATTEMPTS: '3',
+        SHOTFARM_APP_RETRY_SECONDS: '0.05',
+        // The author's guide's example plugin, loaded as an operator would load any external plugin.
+        SHOTFARM_PLUGINS: './dist/plugins/examples/webdav-app.js',
+      },
+      { agent: true },
+    );
     acct = await api.account(1000);
   });
   after(async () => {
@@ -79,7 +92,12 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
       const app = created.body.data;
       expect(app).to.include({ app_id: 'hooks-1', type: 'webhook', name: 'My hook' });
-      expect(app.settings).to.deep.equal({ url: receiver.url, secret: '********', events: ['screenshot.finished', 'screenshot.failed', 'batch.finished', 'crawl.finished', 'app.upload.finished', 'app.upload.failed', 'monitor.changed'], format: 'standard' });
+      expect(app.settings).to.deep.equal({
+        url: receiver.url,
+        secret: '********',
+        events: ['screenshot.finished', 'screenshot.failed', 'batch.finished', 'crawl.finished', 'app.upload.finished', 'app.upload.failed', 'monitor.changed'],
+        format: 'standard',
+      });
       expect(app.created_at).to.match(/^\d{4}-\d\d-\d\dT/);
 
       const stored = await api.database.db('app_configs').where({ id: app.id }).first('settings');
@@ -90,7 +108,12 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
       expect((await call(api.url, `/app/info?id=${app.id}`, { key: acct.key })).body.data.settings.secret).to.equal('********');
 
       // Sending the mask back (as a client editing what /app/info showed) keeps the secret.
-      const updated = await call(api.url, `/app/update?id=${app.id}`, { method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Renamed', settings: { url: receiver.url, secret: '********', events: ['batch.finished'] } }) });
+      const updated = await call(api.url, `/app/update?id=${app.id}`, {
+        method: 'POST',
+        key: acct.key,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Renamed', settings: { url: receiver.url, secret: '********', events: ['batch.finished'] } }),
+      });
       expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
       expect(updated.body.data).to.include({ name: 'Renamed' });
       expect(updated.body.data.settings.events).to.deep.equal(['batch.finished']);
@@ -206,7 +229,7 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
   });
 
   describe('external plugins and crawls', () => {
-    it('runs a plugin loaded from SHOTFARM_PLUGINS (the guide\'s WebDAV example) after a screenshot', async () => {
+    it("runs a plugin loaded from SHOTFARM_PLUGINS (the guide's WebDAV example) after a screenshot", async () => {
       const received = new Map<string, Buffer>();
       const dav = http.createServer((req, res) => {
         const chunks: Buffer[] = [];
@@ -232,7 +255,12 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
 
     it('sends crawl.finished to the webhooks its pages run', async () => {
       await createApp(acct.key, { app_id: 'crawl-hook', type: 'webhook', settings: { url: receiver.url, secret: SECRET, events: ['crawl.finished'] } });
-      const created = await call(api.url, '/crawl/create', { method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: site.url('/echo?crawl=1'), domain: '127.0.0.1', max_urls: 1, apps: ['crawl-hook'] }) });
+      const created = await call(api.url, '/crawl/create', {
+        method: 'POST',
+        key: acct.key,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: site.url('/echo?crawl=1'), domain: '127.0.0.1', max_urls: 1, apps: ['crawl-hook'] }),
+      });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
       const crawlId = created.body.data.id;
       const event = await until('crawl.finished', async () => receiver.ofType('crawl.finished').find((e) => e.data.id === crawlId));
@@ -285,7 +313,10 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
       const listed = (await call(api.url, '/app/list?limit=100', { key: acct.key })).body.data;
       expect(listed.map((a: any) => a.app_id)).not.to.include(`_hosting_batch_${batchId}`);
       // The hidden configuration holds the service's credentials: its secrets are sealed like any other.
-      const hidden = await api.database.db('app_configs').where({ app_id: `_hosting_batch_${batchId}` }).first('settings');
+      const hidden = await api.database
+        .db('app_configs')
+        .where({ app_id: `_hosting_batch_${batchId}` })
+        .first('settings');
       expect(hidden.settings.secret_key).to.match(/^enc:v1:/);
     });
   });

@@ -64,7 +64,9 @@ describe('auth: captcha_token in production', function () {
 
     const token = await outboxToken(api.database.db, email, 'reset_password');
     expect(expectEnvelope(await call(api.url, '/auth/reset-password', json({ token, password: 'new password 1' })), 400, 'VALIDATION_ERROR').fields).to.deep.equal({ captcha_token: ['is required'] });
-    expect(expectEnvelope(await call(api.url, '/auth/reset-password', json({ token, password: 'new password 1', captcha_token: 'nope' })), 400, 'VALIDATION_ERROR').fields).to.have.property('captcha_token');
+    expect(expectEnvelope(await call(api.url, '/auth/reset-password', json({ token, password: 'new password 1', captcha_token: 'nope' })), 400, 'VALIDATION_ERROR').fields).to.have.property(
+      'captcha_token',
+    );
     // The refused attempts did not use the token up.
     expect((await call(api.url, '/auth/reset-password', json({ token, password: 'new password 1', captcha_token: GOOD }))).status).to.equal(200);
     expect((await call(api.url, '/auth/login', json({ email, password: 'new password 1' }))).status).to.equal(200);

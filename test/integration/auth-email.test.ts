@@ -148,10 +148,15 @@ describe('auth email over SMTP (a local SMTP server)', function () {
   let api: TestApi;
   let sink: SmtpSink;
   const FROM = 'shotfarm test <noreply@shotfarm.test>';
-  const outboxRow = (id: number, status: string): Promise<Record<string, any>> => until(`outbox message ${id} to be ${status}`, async () => {
-    const row = await api.database.db('email_outbox').where({ id }).first();
-    return row?.status === status ? row : undefined;
-  }, 10_000);
+  const outboxRow = (id: number, status: string): Promise<Record<string, any>> =>
+    until(
+      `outbox message ${id} to be ${status}`,
+      async () => {
+        const row = await api.database.db('email_outbox').where({ id }).first();
+        return row?.status === status ? row : undefined;
+      },
+      10_000,
+    );
 
   before(async () => {
     sink = await SmtpSink.start();

@@ -26,7 +26,14 @@ for (const kind of DATABASE_KINDS) {
     const counts = async (): Promise<Record<string, number>> => {
       const db = api.database.db;
       const n = async (table: string): Promise<number> => Number((await db(table).count('* as n'))[0]?.n);
-      return { companies: await n('companies'), users: await n('users'), api_keys: await n('api_keys'), auth_tokens: await n('auth_tokens'), email_outbox: await n('email_outbox'), credit_ledger: await n('credit_ledger') };
+      return {
+        companies: await n('companies'),
+        users: await n('users'),
+        api_keys: await n('api_keys'),
+        auth_tokens: await n('auth_tokens'),
+        email_outbox: await n('email_outbox'),
+        credit_ledger: await n('credit_ledger'),
+      };
     };
 
     before(async () => {
@@ -45,7 +52,8 @@ for (const kind of DATABASE_KINDS) {
       ] as const) {
         const res = await call(api.url, `${path}?${query}`, json(body));
         const envelope = expectEnvelope(res, 400, 'VALIDATION_ERROR');
-        for (const name of new URLSearchParams(query).keys()) expect(envelope.fields[name], `${path} ${name}`).to.deep.equal(['must be sent in the JSON request body, never in the URL (URLs are kept in logs and histories)']);
+        for (const name of new URLSearchParams(query).keys())
+          expect(envelope.fields[name], `${path} ${name}`).to.deep.equal(['must be sent in the JSON request body, never in the URL (URLs are kept in logs and histories)']);
         expect(res.headers.get('set-cookie'), path).to.equal(null);
       }
       expect(await counts()).to.deep.equal(before);
@@ -143,7 +151,7 @@ for (const kind of DATABASE_KINDS) {
       expect(me.body.data.id).to.equal(made.user.id);
     });
 
-    it('answers 401 in the spec\'s envelope for a wrong password or an unknown email, the same way', async () => {
+    it("answers 401 in the spec's envelope for a wrong password or an unknown email, the same way", async () => {
       const email = uniqueEmail('wrong');
       await signup(api, { email });
       const wrong = expectEnvelope(await call(api.url, '/auth/login', json({ email, password: 'not the password' })), 401, 'INVALID_API_KEY');
@@ -165,7 +173,9 @@ for (const kind of DATABASE_KINDS) {
       for (let i = 0; i < MAX_FAILURES; i++) expectEnvelope(await call(api.url, '/auth/login', json({ email, password: `guess ${i}` })), 401, 'INVALID_API_KEY');
       // Now even the right password is refused from this address, without being checked.
       const limited = expectEnvelope(await call(api.url, '/auth/login', json({ email, password: PASSWORD })), 429, 'RATE_LIMIT_EXCEEDED');
-      expect(limited.retry_after).to.be.a('number').within(1, 15 * 60);
+      expect(limited.retry_after)
+        .to.be.a('number')
+        .within(1, 15 * 60);
       // The failures are the account's: another (here: claimed) address gets no more tries (client-address-limits.test.ts).
       expect((await call(api.url, '/auth/login', json({ email, password: PASSWORD }, { 'X-Forwarded-For': '198.51.100.7' }))).status).to.equal(429);
       // A success clears the count: failures below the limit, a success, then as many failures again are all 401.
@@ -176,7 +186,7 @@ for (const kind of DATABASE_KINDS) {
       for (let i = 0; i < MAX_FAILURES; i++) expect((await call(api.url, '/auth/login', json({ email: other, password: 'nope nope' }))).status).to.equal(401);
     });
 
-    it('GET /auth/me answers the User session for the user\'s API key too, and 404 for a key without a user', async () => {
+    it("GET /auth/me answers the User session for the user's API key too, and 404 for a key without a user", async () => {
       const made = await signup(api);
       const viaKey = await call(api.url, '/auth/me', { key: made.api_key.key });
       expect(viaKey.status).to.equal(200);

@@ -68,8 +68,12 @@ describe('shotfarm batch info, cancel and download against the embedded service'
     site = await TestSite.start();
     child = spawn(process.execPath, [CLI_PATH, 'serve'], {
       env: {
-        PATH: process.env.PATH ?? '', ...env(), HOST: '127.0.0.1',
-        SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true', SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: '1',
+        PATH: process.env.PATH ?? '',
+        ...env(),
+        HOST: '127.0.0.1',
+        SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true',
+        SHOTFARM_AGENT_BROWSERS: 'chrome',
+        SHOTFARM_AGENT_SLOTS: '1',
       },
       stdio: 'ignore',
     });
@@ -135,7 +139,7 @@ describe('shotfarm batch info, cancel and download against the embedded service'
     expect(cancelled.stderr).to.equal(`batch ${id}: error: Batch cancelled by the user (${batch.processed} captured, ${batch.failed} failed of 3)\n`);
     const info = JSON.parse((await cli(['batch', 'info', String(id)])).stdout) as { status: string };
     expect(info.status).to.equal('error');
-    expect(before - await balance(), 'only what was captured before the cancel is charged (1 credit each)').to.equal(batch.processed);
+    expect(before - (await balance()), 'only what was captured before the cancel is charged (1 credit each)').to.equal(batch.processed);
   });
 
   it('a batch that does not exist, a bad id, a wrong key and an unreachable API each end with a clear message and a non-zero code', async () => {

@@ -17,7 +17,8 @@ class FlakySite {
   broken = true;
   private server = http.createServer((req, res) => {
     const spin = req.url?.startsWith('/flaky/') && this.broken;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
       .end(`<!doctype html><html><body style="margin:0"><h1>${req.url}</h1>${spin ? '<script>for (;;) {}</script>' : ''}</body></html>`);
   });
   origin = '';
@@ -66,10 +67,15 @@ describe('batch retry (embedded agent, real Chromium, pages that fail and then w
   });
 
   const info = async (id: number): Promise<any> => (await call(api.url, `/batch/info?id=${id}`, { key: owner.key })).body.data;
-  const ended = (id: number): Promise<any> => until(`batch ${id} to end`, async () => {
-    const b = await info(id);
-    return b.status !== 'processing' ? b : null;
-  }, 180_000);
+  const ended = (id: number): Promise<any> =>
+    until(
+      `batch ${id} to end`,
+      async () => {
+        const b = await info(id);
+        return b.status !== 'processing' ? b : null;
+      },
+      180_000,
+    );
   const zip = async (id: number): Promise<Map<string, Buffer>> => {
     const res = await fetch(`${api.url}/batch/download?id=${id}`, { headers: { 'X-API-KEY': owner.key } });
     expect(res.status).to.equal(200);
@@ -80,7 +86,9 @@ describe('batch retry (embedded agent, real Chromium, pages that fail and then w
   it('captures again only the failed screenshots, charges them when they finish, and the ZIP holds them in place of the failed ones', async () => {
     const urls = [`${site.origin}/ok/1`, `${site.origin}/flaky/2`, `${site.origin}/ok/3`, `${site.origin}/flaky/4`];
     const created = await call(api.url, '/batch/create', {
-      method: 'POST', key: owner.key, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      key: owner.key,
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ urls, name: 'flaky', filename_template: 'page-{id}', max_wait: MAX_WAIT_S, screen_width: 320, screen_height: 240 }),
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
@@ -100,7 +108,10 @@ describe('batch retry (embedded agent, real Chromium, pages that fail and then w
     const retried = await retry(batchId);
     expect(retried.status, JSON.stringify(retried.body)).to.equal(200);
     expect(retried.body.data).to.include({ status: 'processing', count: 4, processed: 2, failed: 0 });
-    expect(retried.body.data.attempts).to.deep.equal([{ attempt: 1, count: 4, processed: 2, failed: 2 }, { attempt: 2, count: 2, processed: 0, failed: 0 }]);
+    expect(retried.body.data.attempts).to.deep.equal([
+      { attempt: 1, count: 4, processed: 2, failed: 2 },
+      { attempt: 2, count: 2, processed: 0, failed: 0 },
+    ]);
     // Once is enough: a second retry while the first runs is refused, and changes nothing.
     const again = await retry(batchId);
     expect(again.status).to.equal(409);
@@ -108,7 +119,10 @@ describe('batch retry (embedded agent, real Chromium, pages that fail and then w
 
     const second = await ended(batchId);
     expect(second).to.include({ status: 'finished', count: 4, processed: 4, failed: 0 });
-    expect(second.attempts).to.deep.equal([{ attempt: 1, count: 4, processed: 2, failed: 2 }, { attempt: 2, count: 2, processed: 2, failed: 0 }]);
+    expect(second.attempts).to.deep.equal([
+      { attempt: 1, count: 4, processed: 2, failed: 2 },
+      { attempt: 2, count: 2, processed: 2, failed: 0 },
+    ]);
     const retries = await api.database.db('screenshots').where({ batch_id: batchId, attempt: 2 }).orderBy('id').select('id', 'retry_of', 'status', 'cost');
     expect(retries.map((r) => Number(r.retry_of))).to.deep.equal(failedIds);
     // Charged again, once each, when they finished; the first attempt's errors cost nothing.

@@ -53,12 +53,10 @@ describe('batch upload: multipart parts, spellings and limits', function () {
 
   it('form fields with their own Content-Type (text/plain; charset=utf-8) are fields, not files', async () => {
     const boundary = 'typed-fields';
-    const res = await post(multipart(boundary, [
-      { headers: fileHeaders, content: 'a.test\nb.test' },
-      typedField('name', 'typed fields ünïcode'),
-      typedField('delay', '4'),
-      typedField('html', 'true'),
-    ]), `multipart/form-data; boundary=${boundary}`);
+    const res = await post(
+      multipart(boundary, [{ headers: fileHeaders, content: 'a.test\nb.test' }, typedField('name', 'typed fields ünïcode'), typedField('delay', '4'), typedField('html', 'true')]),
+      `multipart/form-data; boundary=${boundary}`,
+    );
     const shot = await firstScreenshot(res);
     expect(res.body.data[0]).to.include({ name: 'typed fields ünïcode', count: 2 });
     expect(shot).to.include({ url: 'https://a.test/', delay: 4, html: true });
@@ -77,13 +75,16 @@ describe('batch upload: multipart parts, spellings and limits', function () {
 
   it('keeps the spellings that already worked: quoted boundary, unquoted part names, filename*=, True/False', async () => {
     const boundary = 'quoted:boundary=1';
-    const res = await post(multipart(boundary, [
-      { headers: ['Content-Disposition: form-data; name=file; filename*=UTF-8\'\'urls%20list.txt', 'Content-Type: text/plain'], content: 'f.test\ng.test' },
-      { headers: ['Content-Disposition: form-data; name=name'], content: 'unquoted' },
-      { headers: ['Content-Disposition: form-data; name=html'], content: 'True' },
-      { headers: ['Content-Disposition: form-data; name="dark"'], content: 'False' },
-      typedField('hide_ads', 'True'),
-    ]), `multipart/form-data; boundary="${boundary}"`);
+    const res = await post(
+      multipart(boundary, [
+        { headers: ["Content-Disposition: form-data; name=file; filename*=UTF-8''urls%20list.txt", 'Content-Type: text/plain'], content: 'f.test\ng.test' },
+        { headers: ['Content-Disposition: form-data; name=name'], content: 'unquoted' },
+        { headers: ['Content-Disposition: form-data; name=html'], content: 'True' },
+        { headers: ['Content-Disposition: form-data; name="dark"'], content: 'False' },
+        typedField('hide_ads', 'True'),
+      ]),
+      `multipart/form-data; boundary="${boundary}"`,
+    );
     const shot = await firstScreenshot(res);
     expect(res.body.data[0]).to.include({ name: 'unquoted', count: 2 });
     expect(shot).to.include({ url: 'https://f.test/', html: true, dark: false, hide_ads: true });
@@ -96,17 +97,22 @@ describe('batch upload: multipart parts, spellings and limits', function () {
     for (let i = 0; i < 3000; i += 1) form.append(`field_${i}`, 'x');
     const res = await post(form);
     expectRefusal(res, 413, 'PAYLOAD_TOO_LARGE');
-    expect(res.body.error).to.match(/more than 300 fields/).and.not.match(/batch file/);
+    expect(res.body.error)
+      .to.match(/more than 300 fields/)
+      .and.not.match(/batch file/);
     expect(await batchCount()).to.equal(before);
   });
 
   it('two parts named file: 400 naming file, saying it was sent twice', async () => {
     const before = await batchCount();
     const boundary = 'two-files';
-    const res = await post(multipart(boundary, [
-      { headers: fileHeaders, content: 'a.test' },
-      { headers: ['Content-Disposition: form-data; name="file"; filename="more.txt"', 'Content-Type: text/plain'], content: 'b.test' },
-    ]), `multipart/form-data; boundary=${boundary}`);
+    const res = await post(
+      multipart(boundary, [
+        { headers: fileHeaders, content: 'a.test' },
+        { headers: ['Content-Disposition: form-data; name="file"; filename="more.txt"', 'Content-Type: text/plain'], content: 'b.test' },
+      ]),
+      `multipart/form-data; boundary=${boundary}`,
+    );
     expectRefusal(res, 400, 'VALIDATION_ERROR');
     expect(res.body.fields.file.join(' ')).to.match(/more than once/);
     expect(await batchCount()).to.equal(before);
@@ -114,10 +120,13 @@ describe('batch upload: multipart parts, spellings and limits', function () {
 
   it('a part with a filename under another name is read as a field, never as a second file', async () => {
     const boundary = 'named-upload';
-    const res = await post(multipart(boundary, [
-      { headers: fileHeaders, content: 'h.test' },
-      { headers: ['Content-Disposition: form-data; name="name"; filename="name.txt"', 'Content-Type: text/plain'], content: 'from a file part' },
-    ]), `multipart/form-data; boundary=${boundary}`);
+    const res = await post(
+      multipart(boundary, [
+        { headers: fileHeaders, content: 'h.test' },
+        { headers: ['Content-Disposition: form-data; name="name"; filename="name.txt"', 'Content-Type: text/plain'], content: 'from a file part' },
+      ]),
+      `multipart/form-data; boundary=${boundary}`,
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.data[0]).to.include({ name: 'from a file part', count: 1 });
   });

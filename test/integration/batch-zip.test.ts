@@ -18,7 +18,12 @@ const STORED = 0;
 const DEFLATED = 8;
 const MB = 1024 * 1024;
 
-interface ZipFileEntry { method: number; size: number; compressed: number; data: Buffer | null }
+interface ZipFileEntry {
+  method: number;
+  size: number;
+  compressed: number;
+  data: Buffer | null;
+}
 
 /** Every entry of a ZIP file, read with yauzl; the data too (CRC-checked) unless `withData` is false. */
 async function readZip(path: string, withData = true): Promise<Map<string, ZipFileEntry>> {
@@ -50,7 +55,9 @@ async function halvesPng(): Promise<Buffer> {
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) raw.set(x < width / 2 ? [255, 0, 0] : [0, 0, 255], (y * width + x) * 3);
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 async function pdf(): Promise<Buffer> {
@@ -104,9 +111,27 @@ describe('batch ZIP (integration: filesystem store, sharp, yauzl)', function () 
     await store.init();
     const fixtures: Record<string, { key: string; bytes: Buffer; contentType: string }> = {
       halves: { key: 'screenshots/1/shot-1.png', bytes: await halvesPng(), contentType: 'image/png' },
-      green: { key: 'screenshots/1/shot-2.png', bytes: await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 0, g: 160, b: 0 } } }).png().toBuffer(), contentType: 'image/png' },
-      photo: { key: 'screenshots/2/shot-1.png', bytes: await sharp({ create: { width: 120, height: 80, channels: 3, background: { r: 200, g: 200, b: 0 } } }).jpeg().toBuffer(), contentType: 'image/jpeg' },
-      strip: { key: 'screenshots/3/shot-1.png', bytes: await sharp({ create: { width: 1200, height: 10, channels: 3, background: { r: 9, g: 9, b: 9 } } }).png().toBuffer(), contentType: 'image/png' },
+      green: {
+        key: 'screenshots/1/shot-2.png',
+        bytes: await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 0, g: 160, b: 0 } } })
+          .png()
+          .toBuffer(),
+        contentType: 'image/png',
+      },
+      photo: {
+        key: 'screenshots/2/shot-1.png',
+        bytes: await sharp({ create: { width: 120, height: 80, channels: 3, background: { r: 200, g: 200, b: 0 } } })
+          .jpeg()
+          .toBuffer(),
+        contentType: 'image/jpeg',
+      },
+      strip: {
+        key: 'screenshots/3/shot-1.png',
+        bytes: await sharp({ create: { width: 1200, height: 10, channels: 3, background: { r: 9, g: 9, b: 9 } } })
+          .png()
+          .toBuffer(),
+        contentType: 'image/png',
+      },
       html: { key: 'screenshots/1/page.html', bytes: Buffer.from(`<!doctype html><title>t</title>${'<p>batch zip test paragraph</p>\n'.repeat(500)}`), contentType: 'text/html; charset=utf-8' },
       pdf: { key: 'screenshots/1/page.pdf', bytes: await pdf(), contentType: 'application/pdf' },
     };
@@ -149,17 +174,22 @@ describe('batch ZIP (integration: filesystem store, sharp, yauzl)', function () 
 
   it('keeps colliding names apart case-insensitively, folders included', async () => {
     const { zip } = await zipOf([
-      entry('site', 'halves', 'image', 1), entry('SITE', 'halves', 'image', 2), entry('Site', 'halves', 'image', 3), entry('site-2', 'halves', 'image', 1),
-      entry('example.com/site', 'halves', 'image', 1), entry('EXAMPLE.COM/site', 'halves', 'image', 1),
+      entry('site', 'halves', 'image', 1),
+      entry('SITE', 'halves', 'image', 2),
+      entry('Site', 'halves', 'image', 3),
+      entry('site-2', 'halves', 'image', 1),
+      entry('example.com/site', 'halves', 'image', 1),
+      entry('EXAMPLE.COM/site', 'halves', 'image', 1),
     ]);
     expect([...zip.keys()]).to.deep.equal(['site.png', 'SITE-2.png', 'Site-3.png', 'site-2-2.png', 'example.com/site.png', 'EXAMPLE.COM/site-2.png']);
   });
 
   it('makes thumbnails of images only: HTML and PDF are never thumbnailed', async () => {
-    const { zip, problems } = await zipOf(
-      [entry('1', 'halves', 'image', 1), entry('1', 'green', 'image', 2), entry('1', 'html', 'html'), entry('1', 'pdf', 'pdf')],
-      { thumbnail_width: 50, thumbnail_format: 'webp', thumbnail_quality: 80 },
-    );
+    const { zip, problems } = await zipOf([entry('1', 'halves', 'image', 1), entry('1', 'green', 'image', 2), entry('1', 'html', 'html'), entry('1', 'pdf', 'pdf')], {
+      thumbnail_width: 50,
+      thumbnail_format: 'webp',
+      thumbnail_quality: 80,
+    });
     expect([...zip.keys()]).to.deep.equal(['1.webp', '1-2.webp', '1.html', '1.pdf']);
     const first = await sharp(dataOf(zip, '1.webp')).metadata();
     expect([first.format, first.width, first.height]).to.deep.equal(['webp', 50, 25]);
@@ -171,7 +201,7 @@ describe('batch ZIP (integration: filesystem store, sharp, yauzl)', function () 
     expect(problems).to.deep.equal([]);
   });
 
-  it('keeps each image\'s own format when thumbnail_format is omitted', async () => {
+  it("keeps each image's own format when thumbnail_format is omitted", async () => {
     const { zip } = await zipOf([entry('p', 'halves', 'image', 1), entry('j', 'photo', 'image', 1)], { thumbnail_height: 40 });
     const png = await sharp(dataOf(zip, 'p.png')).metadata();
     expect([png.format, png.width, png.height]).to.deep.equal(['png', 80, 40]);
@@ -180,7 +210,7 @@ describe('batch ZIP (integration: filesystem store, sharp, yauzl)', function () 
     expect([jpeg.format, jpeg.width, jpeg.height]).to.deep.equal(['jpeg', 60, 40]);
   });
 
-  it('crops with the batch\'s box coordinates (right/bottom exclusive), before resizing', async () => {
+  it("crops with the batch's box coordinates (right/bottom exclusive), before resizing", async () => {
     // Coordinates: x 50..150 × y 10..60 → 100×50, red on its left half and blue on its right.
     // (As pixels removed from each edge, right=150 would leave nothing of a 200-pixel-wide image.)
     const box = { thumbnail_left: 50, thumbnail_right: 150, thumbnail_top: 10, thumbnail_bottom: 60 };
@@ -273,9 +303,11 @@ describe('batch ZIP (integration: filesystem store, sharp, yauzl)', function () 
       },
     });
     let error: unknown = null;
-    await writeBatchZip(out, each([{ name: 'v', kind: 'video', shot: null, storageKey: key, contentType: 'video/mp4', size: bytes.length }]), { objects: store, thumbnail: null }).catch((e: unknown) => {
-      error = e;
-    });
+    await writeBatchZip(out, each([{ name: 'v', kind: 'video', shot: null, storageKey: key, contentType: 'video/mp4', size: bytes.length }]), { objects: store, thumbnail: null }).catch(
+      (e: unknown) => {
+        error = e;
+      },
+    );
     expect(String(error)).to.equal('Error: client went away');
     expect(accepted).to.be.below(bytes.length, 'it stopped before the whole object went out');
   });
@@ -323,10 +355,21 @@ describe('batch thumbnail options (unit)', () => {
   });
 
   it('maps each thumbnail_* field, keeping the crop box apart', () => {
-    expect(thumbnailOptionsOf({
-      thumbnail_width: 1, thumbnail_height: 2, thumbnail_format: 'jpeg', thumbnail_quality: 3, thumbnail_ratio: 'fill', thumbnail_scale: 0.5, thumbnail_zoom: 4,
-      thumbnail_left: 5, thumbnail_top: 6, thumbnail_right: 70, thumbnail_bottom: 0,
-    })).to.deep.equal({
+    expect(
+      thumbnailOptionsOf({
+        thumbnail_width: 1,
+        thumbnail_height: 2,
+        thumbnail_format: 'jpeg',
+        thumbnail_quality: 3,
+        thumbnail_ratio: 'fill',
+        thumbnail_scale: 0.5,
+        thumbnail_zoom: 4,
+        thumbnail_left: 5,
+        thumbnail_top: 6,
+        thumbnail_right: 70,
+        thumbnail_bottom: 0,
+      }),
+    ).to.deep.equal({
       resize: { width: 1, height: 2, format: 'jpeg', quality: 3, ratio: 'fill', scale: 0.5, zoom: 4 },
       crop: { left: 5, top: 6, right: 70, bottom: 0 },
     });

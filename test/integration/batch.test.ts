@@ -9,7 +9,10 @@ import { shotKey } from '../../core/storage/storage-keys.js';
 import { runCli } from '../support/run-cli.js';
 import { TestSite } from '../support/test-site.js';
 
-interface ZipFile { name: string; data: Buffer }
+interface ZipFile {
+  name: string;
+  data: Buffer;
+}
 
 /** Opens a ZIP with a real unzip library and returns every file in it. */
 function unzip(buffer: Buffer): Promise<ZipFile[]> {
@@ -136,7 +139,10 @@ describe('batch jobs (embedded, real browser)', function () {
     expect(shots.filter((s) => s.status === 'processing')).to.deep.equal([]);
     const finished = shots.filter((s) => s.status === 'finished');
     expect(finished.length).to.be.within(3, 12);
-    const ledger = await api.database.db('credit_ledger').whereIn('screenshot_id', shots.map((s) => s.id));
+    const ledger = await api.database.db('credit_ledger').whereIn(
+      'screenshot_id',
+      shots.map((s) => s.id),
+    );
     expect(ledger).to.have.length(finished.length);
     const balanceAfter = (await call(api.url, '/account/info', { key: acct.key })).body.data.balance;
     expect(balanceBefore - balanceAfter).to.equal(finished.reduce((sum, s) => sum + s.cost, 0));
@@ -201,7 +207,12 @@ describe('batch jobs (embedded, real browser)', function () {
   });
 
   it('takes a JSON body with urls, and lists batches newest first', async () => {
-    const res = await call(api.url, '/batch/create', { method: 'POST', key: acct.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ urls: [site.url('/echo?json=1')], html: true }) });
+    const res = await call(api.url, '/batch/create', {
+      method: 'POST',
+      key: acct.key,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ urls: [site.url('/echo?json=1')], html: true }),
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const id = res.body.data[0].id;
     expect(await waitForBatch(api, acct.key, id)).to.include({ status: 'finished', processed: 1 });

@@ -40,8 +40,6 @@ class ScriptedProcessor implements PaymentProvider {
   }
 }
 
-
-
 describe('billing plans file (SHOTFARM_PLANS_FILE)', () => {
   after(removePlansFiles);
   it('ships valid built-in plans, used when no file is set, with a public free plan', () => {
@@ -207,7 +205,9 @@ describe('billing through a card processor adapter (the PaymentProvider contract
     const sub = await billing.subscriptions.subscribe(caller(acct.companyId), { planId: 'free' });
     const before = await db()('subscriptions').where({ id: sub.id }).first();
     let declined: unknown;
-    await billing.subscriptions.subscribe(caller(acct.companyId), { planId: 'basic' }).catch((err: unknown) => { declined = err; });
+    await billing.subscriptions.subscribe(caller(acct.companyId), { planId: 'basic' }).catch((err: unknown) => {
+      declined = err;
+    });
     expect(declined).to.be.instanceOf(ApiError).and.include({ status: 402, code: 'PAYMENT_FAILED' });
     expect(await db()('subscriptions').where({ id: sub.id }).first()).to.deep.equal(before);
     expect((await grantsOf(acct.companyId)).map((g) => Number(g.delta))).to.deep.equal([50]);

@@ -11,7 +11,6 @@ import { expectError, jsonPost } from '../support/error-envelope.js';
 
 const json = jsonPost;
 
-
 for (const kind of DATABASE_KINDS) {
   describe(`plan switching grants a period's credits once on ${kind}`, function () {
     this.timeout(120_000);
@@ -40,7 +39,7 @@ for (const kind of DATABASE_KINDS) {
       removePlansFiles();
     });
 
-    it('switching up and down many times, cancelling and subscribing again grows the balance by at most one period\'s grant of the highest plan', async () => {
+    it("switching up and down many times, cancelling and subscribing again grows the balance by at most one period's grant of the highest plan", async () => {
       const acct = await invoicedCustomer();
       const plan = async (planId: string) => {
         const res = await post('/billing/subscribe', { planId }, acct.key);
@@ -66,7 +65,9 @@ for (const kind of DATABASE_KINDS) {
       const free = (await post('/billing/subscribe', { planId: 'free' }, acct.key)).body.data;
       // Half of the period has run: move it so that it started 15 days ago and ends in 15 days.
       const day = 24 * 3600_000;
-      await db()('subscriptions').where({ id: Number(free.subscriptionId) }).update({ anchor: new Date(Date.now() - 15 * day), current_period_start: new Date(Date.now() - 15 * day), current_period_end: new Date(Date.now() + 15 * day) });
+      await db()('subscriptions')
+        .where({ id: Number(free.subscriptionId) })
+        .update({ anchor: new Date(Date.now() - 15 * day), current_period_start: new Date(Date.now() - 15 * day), current_period_end: new Date(Date.now() + 15 * day) });
       const up = await post('/billing/subscribe', { planId: 'basic' }, acct.key);
       expect(up.status, JSON.stringify(up.body)).to.equal(200);
       expect(up.body.data, 'the same subscription, now on the new plan').to.deep.equal({ ...free, planId: 'basic' });
@@ -134,7 +135,9 @@ for (const kind of DATABASE_KINDS) {
         const selfService = createBilling(db(), TEST_PLANS, createLogger('silent'), new OfflinePaymentProvider(), 'self-service');
         await selfService.methods.add(acct.companyId, { type: 'card', brand: 'visa', last4: '4242', expirationMonth: 4, expirationYear: card.expirationYear }, true);
         let refused: unknown;
-        await operator.subscriptions.subscribe(caller, { planId: 'basic' }).catch((err: unknown) => { refused = err; });
+        await operator.subscriptions.subscribe(caller, { planId: 'basic' }).catch((err: unknown) => {
+          refused = err;
+        });
         expect(refused).to.be.instanceOf(ApiError).and.include({ status: 403, code: 'FORBIDDEN' });
         await selfService.subscriptions.subscribe(caller, { planId: 'basic' });
         expect(await grantsOf(acct.companyId)).to.deep.equal([200]);

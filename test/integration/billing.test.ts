@@ -9,7 +9,6 @@ import { expectError, jsonPost } from '../support/error-envelope.js';
 type Init = RequestInit & { key?: string };
 const json = jsonPost;
 
-
 const SUBSCRIPTION_KEYS = ['planId', 'status', 'subscriptionId'];
 const RECEIPT_KEYS = ['amount', 'createdAt', 'currency', 'id', 'status'];
 
@@ -18,7 +17,8 @@ for (const kind of DATABASE_KINDS) {
     this.timeout(120_000);
     let api: TestApi;
     const db = () => api.database.db;
-    const post = (p: string, body: unknown, init: Init) => call(api.url, p, { ...init, ...json(body), headers: { ...(init.headers as Record<string, string> | undefined), 'Content-Type': 'application/json' } });
+    const post = (p: string, body: unknown, init: Init) =>
+      call(api.url, p, { ...init, ...json(body), headers: { ...(init.headers as Record<string, string> | undefined), 'Content-Type': 'application/json' } });
     const balanceOf = async (companyId: number): Promise<number> => Number((await db()('companies').where({ id: companyId }).first('balance')).balance);
     const grantsOf = async (companyId: number) => db()('credit_ledger').where({ company_id: companyId }).where('reason', 'like', 'plan:%').orderBy('id');
     const receiptsOf = async (companyId: number) => db()('receipts').where({ company_id: companyId }).orderBy('id');
@@ -58,7 +58,7 @@ for (const kind of DATABASE_KINDS) {
     });
 
     describe('GET /billing/plans', () => {
-      it('lists the public plans of the plans file to users, in the spec\'s Plan shape', async () => {
+      it("lists the public plans of the plans file to users, in the spec's Plan shape", async () => {
         const acct = await customer(0);
         const res = await call(api.url, '/billing/plans', { key: acct.key });
         expect(res.status).to.equal(200);
@@ -78,7 +78,16 @@ for (const kind of DATABASE_KINDS) {
 
       it('openapi.json documents every billing and overview operation with its fields', async () => {
         const doc = (await call(api.url, '/openapi.json')).body;
-        for (const [path, method] of [['/billing/plans', 'get'], ['/billing/subscribe', 'post'], ['/billing/cancel', 'post'], ['/billing/payment-methods', 'get'], ['/billing/payment-methods', 'post'], ['/billing/receipts', 'get'], ['/dashboard/overview', 'get'], ['/admin/overview', 'get']] as const) {
+        for (const [path, method] of [
+          ['/billing/plans', 'get'],
+          ['/billing/subscribe', 'post'],
+          ['/billing/cancel', 'post'],
+          ['/billing/payment-methods', 'get'],
+          ['/billing/payment-methods', 'post'],
+          ['/billing/receipts', 'get'],
+          ['/dashboard/overview', 'get'],
+          ['/admin/overview', 'get'],
+        ] as const) {
           expect(doc.paths[path]?.[method], `${method} ${path}`).to.be.an('object');
         }
         // POST fields are the JSON request body's (issue 15: they were documented as query parameters).
@@ -98,12 +107,18 @@ for (const kind of DATABASE_KINDS) {
     });
 
     describe('payment methods', () => {
-      it('adds a card and a PayPal account in the spec\'s Payment method shape; the first is the default', async () => {
+      it("adds a card and a PayPal account in the spec's Payment method shape; the first is the default", async () => {
         const acct = await customer(0);
         const added = await post('/billing/payment-methods', card, { key: acct.key });
         expect(added.status, JSON.stringify(added.body)).to.equal(200);
         expect(added.body.data).to.deep.equal({
-          token: added.body.data.token, type: 'card', brand: 'visa', last4: '4242', expirationMonth: '04', expirationYear: String(card.expirationYear), default: true,
+          token: added.body.data.token,
+          type: 'card',
+          brand: 'visa',
+          last4: '4242',
+          expirationMonth: '04',
+          expirationYear: String(card.expirationYear),
+          default: true,
         });
         expect(added.body.data.token).to.match(/^pm_[A-Za-z0-9_-]{24}$/);
         const paypal = await post('/billing/payment-methods', { type: 'paypal', email: 'payer@example.test' }, { key: acct.key });
@@ -119,7 +134,10 @@ for (const kind of DATABASE_KINDS) {
         const second = await post('/billing/payment-methods', { ...card, last4: '1111', default: true }, { key: acct.key });
         expect(second.body.data.default).to.equal(true);
         const list = (await call(api.url, '/billing/payment-methods', { key: acct.key })).body.data;
-        expect(list.map((m: any) => [m.token, m.default])).to.deep.equal([[first.body.data.token, false], [second.body.data.token, true]]);
+        expect(list.map((m: any) => [m.token, m.default])).to.deep.equal([
+          [first.body.data.token, false],
+          [second.body.data.token, true],
+        ]);
       });
 
       it('refuses incomplete, expired or unknown-type methods and card numbers with 400 naming the field, storing nothing', async () => {
@@ -150,7 +168,7 @@ for (const kind of DATABASE_KINDS) {
     });
 
     describe('subscribing', () => {
-      it('subscribes to a paid plan: Subscription shape, one receipt for the period, the plan\'s screenshots granted once', async () => {
+      it("subscribes to a paid plan: Subscription shape, one receipt for the period, the plan's screenshots granted once", async () => {
         const acct = await customer(7);
         const method = (await post('/billing/payment-methods', card, { key: acct.key })).body.data;
         const res = await post('/billing/subscribe', { planId: 'basic', paymentMethodToken: method.token }, { key: acct.key });
@@ -262,7 +280,10 @@ for (const kind of DATABASE_KINDS) {
         expect(grants[1].reason).to.equal(`plan:${subscriptionId}:${new Date(ended.current_period_end).toISOString()}`);
         expect(await balanceOf(acct.companyId)).to.equal(400);
         const receipts = (await call(api.url, '/billing/receipts', { key: acct.key })).body.data;
-        expect(receipts.map((r: any) => [r.amount, r.status])).to.deep.equal([['12.50', 'invoiced'], ['12.50', 'invoiced']]);
+        expect(receipts.map((r: any) => [r.amount, r.status])).to.deep.equal([
+          ['12.50', 'invoiced'],
+          ['12.50', 'invoiced'],
+        ]);
         expect(Number(receipts[0].id)).to.be.greaterThan(Number(receipts[1].id));
         const renewed = await db()('subscriptions').where({ id: subscriptionId }).first();
         expect(Number(renewed.period_number)).to.equal(1);
@@ -275,9 +296,16 @@ for (const kind of DATABASE_KINDS) {
         const before = await billingState(acct.companyId);
         let refused = false;
         try {
-          await db().transaction((trx) => openPeriod(trx, api.plane.billing.provider, {
-            companyId: acct.companyId, subscriptionId, plan: TEST_PLANS[1] as any, start: new Date(sub.current_period_start), end: new Date(sub.current_period_end), paymentMethod: null,
-          }));
+          await db().transaction((trx) =>
+            openPeriod(trx, api.plane.billing.provider, {
+              companyId: acct.companyId,
+              subscriptionId,
+              plan: TEST_PLANS[1] as any,
+              start: new Date(sub.current_period_start),
+              end: new Date(sub.current_period_end),
+              paymentMethod: null,
+            }),
+          );
         } catch {
           refused = true;
         }
@@ -353,7 +381,7 @@ for (const kind of DATABASE_KINDS) {
         await post('/billing/payment-methods', { type: 'paypal', email: 'intruder@example.test' }, { key: intruder.key });
       });
 
-      it('another account\'s payment method token is a 404 to subscribe, with a key or a session; nothing changes', async () => {
+      it("another account's payment method token is a 404 to subscribe, with a key or a session; nothing changes", async () => {
         const token = await api.userToken(intruder.companyId);
         const before = [await billingState(owner.companyId), await billingState(intruder.companyId)];
         for (const init of [{ key: intruder.key }, { headers: { Authorization: `Bearer ${token}` } }] as Init[]) {
@@ -366,16 +394,22 @@ for (const kind of DATABASE_KINDS) {
         expect([await billingState(owner.companyId), await billingState(intruder.companyId)]).to.deep.equal(before);
       });
 
-      it('another account\'s subscription id is a 404 to cancel; the owner\'s subscription stays active', async () => {
+      it("another account's subscription id is a 404 to cancel; the owner's subscription stays active", async () => {
         await post('/billing/subscribe', { planId: 'free' }, { key: intruder.key });
         const before = await billingState(owner.companyId);
         expectError(await post('/billing/cancel', { subscriptionId: ownerSubscription }, { key: intruder.key }), 404, 'NOT_FOUND');
         expectError(await call(api.url, `/billing/cancel?subscriptionId=${ownerSubscription}`, { key: intruder.key, method: 'POST' }), 404, 'NOT_FOUND');
         expect(await billingState(owner.companyId)).to.deep.equal(before);
-        expect((await db()('subscriptions').where({ id: Number(ownerSubscription) }).first()).status).to.equal('active');
+        expect(
+          (
+            await db()('subscriptions')
+              .where({ id: Number(ownerSubscription) })
+              .first()
+          ).status,
+        ).to.equal('active');
       });
 
-      it('lists of payment methods and receipts show only the caller\'s own', async () => {
+      it("lists of payment methods and receipts show only the caller's own", async () => {
         const methods = (await call(api.url, '/billing/payment-methods', { key: intruder.key })).body.data;
         expect(methods.map((m: any) => m.type)).to.deep.equal(['paypal']);
         expect(JSON.stringify(methods)).to.not.include(ownerMethod);

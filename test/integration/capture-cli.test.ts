@@ -8,7 +8,6 @@ import { localGridOptions } from '../../grid/selenium/local-grid-options.js';
 import { runCli, type CliRun } from '../support/run-cli.js';
 import { TestSite } from '../support/test-site.js';
 
-
 /** The test site is on 127.0.0.1: captures allow private targets unless a test says otherwise. */
 function capture(args: string[], env: Record<string, string> = { SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true' }): Promise<CliRun> {
   return runCli(['capture', ...args], env);

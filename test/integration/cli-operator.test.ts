@@ -21,7 +21,7 @@ describe('shotfarm CLI: version, unknown options, keys list/revoke, users create
     await api?.stop();
   });
 
-  it('--version prints package.json\'s version', async () => {
+  it("--version prints package.json's version", async () => {
     const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
     const res = await cli(['--version']);
     expect(res).to.deep.include({ code: 0, stdout: `${version}\n` });
@@ -30,12 +30,9 @@ describe('shotfarm CLI: version, unknown options, keys list/revoke, users create
   it('capture refuses a create option the create table does not know, naming it and the one probably meant, before any browser work', async () => {
     const typo = await cli(['capture', site.url('/echo?typo=1'), '--sise', 'page', '--screenwidth', '800', '--frobnicate', '1', '--html'], { SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true' });
     expect(typo.code).to.equal(2);
-    expect(typo.stderr).to.equal([
-      "shotfarm: unknown option '--sise' (did you mean --size?)",
-      "shotfarm: unknown option '--screenwidth' (did you mean --screen_width?)",
-      "shotfarm: unknown option '--frobnicate'",
-      '',
-    ].join('\n'));
+    expect(typo.stderr).to.equal(
+      ["shotfarm: unknown option '--sise' (did you mean --size?)", "shotfarm: unknown option '--screenwidth' (did you mean --screen_width?)", "shotfarm: unknown option '--frobnicate'", ''].join('\n'),
+    );
     expect(site.hits('/echo?typo=1'), 'nothing was captured').to.equal(0);
     // Commander's own options of other commands are checked too.
     const keys = await cli(['keys', 'create', '--credit', '5']);
@@ -43,14 +40,17 @@ describe('shotfarm CLI: version, unknown options, keys list/revoke, users create
     expect(keys.stderr).to.match(/unknown option '--credit'\n\(Did you mean --credits\?\)/);
   });
 
-  it('keys list shows an account\'s live keys without secrets; keys revoke stops one at once', async () => {
+  it("keys list shows an account's live keys without secrets; keys revoke stops one at once", async () => {
     const account = await api.account(10);
     const second = await cli(['keys', 'create', '--company', String(account.companyId), '--name', 'second']);
     expect(second.code, second.stderr).to.equal(0);
     const secondKey = JSON.parse(second.stdout).key as string;
     const listed = await cli(['keys', 'list', '--key', account.key]);
     expect(listed.code, listed.stderr).to.equal(0);
-    const rows = listed.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; name: string; prefix: string });
+    const rows = listed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; name: string; prefix: string });
     expect(rows.map((r) => r.name)).to.deep.equal(['second', 'test']);
     expect(listed.stdout).to.not.include(secondKey).and.not.include(account.key);
     expect(secondKey.startsWith(rows[0]?.prefix as string)).to.equal(true);
@@ -84,7 +84,11 @@ describe('shotfarm CLI: version, unknown options, keys list/revoke, users create
     expect(reset.status, JSON.stringify(reset.body)).to.equal(200);
     const reused = await call(api.url, '/auth/reset-password', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token, password: 'another long password' }) });
     expect(reused.status, 'the link works once').to.equal(400);
-    const login = await call(api.url, '/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: out.email, password: 'a long enough password' }) });
+    const login = await call(api.url, '/auth/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: out.email, password: 'a long enough password' }),
+    });
     expect(login.status, JSON.stringify(login.body)).to.equal(200);
     const nodes = await call(api.url, '/admin/nodes', { headers: { Authorization: `Bearer ${login.body.data.token}` } });
     expect(nodes.status, 'an admin').to.equal(200);

@@ -9,7 +9,6 @@ import { CLI_PATH as CLI, runCli, type CliRun } from '../support/run-cli.js';
 import { TestSite } from '../support/test-site.js';
 import { until } from '../support/wait-until.js';
 
-
 /** The CLI with quiet logs and the given settings. */
 const cli = (args: string[], env: Record<string, string>): Promise<CliRun> => runCli(args, { LOG_LEVEL: 'silent', ...env });
 
@@ -40,7 +39,10 @@ describe('shotfarm CLI', function () {
     const db = knex({ client: 'pg', connection: pgdb.url });
     try {
       const ledger = await db('credit_ledger').where({ company_id: companyId }).orderBy('id').select('delta', 'balance_after', 'reason');
-      expect(ledger.map((l) => [Number(l.delta), Number(l.balance_after), l.reason])).to.deep.equal([[250, 250, 'cli: keys create'], [50, 300, 'goodwill']]);
+      expect(ledger.map((l) => [Number(l.delta), Number(l.balance_after), l.reason])).to.deep.equal([
+        [250, 250, 'cli: keys create'],
+        [50, 300, 'goodwill'],
+      ]);
     } finally {
       await db.destroy();
     }
@@ -65,7 +67,7 @@ describe('shotfarm CLI', function () {
       const curlUrl = /curl '([^']+)'/.exec(out)?.[1] as string;
       const res = await fetch(curlUrl);
       expect(res.status).to.equal(200);
-      const body = await res.json() as { data: { status: string }[] };
+      const body = (await res.json()) as { data: { status: string }[] };
       expect(body.data[0]?.status).to.equal('processing');
       expect(fs.statSync(path.join(dataDir, 'bootstrap-key')).mode & 0o777).to.equal(0o600);
     } finally {
@@ -79,8 +81,15 @@ describe('shotfarm CLI', function () {
   function serveChild(dataDirectory: string, port: number, key: string): { child: ChildProcess; exited: Promise<number | null>; api: string } {
     const child = spawn(process.execPath, [CLI, 'serve'], {
       env: {
-        PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDirectory, LOG_LEVEL: 'silent',
-        SHOTFARM_BOOTSTRAP_KEY: key, SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true', SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: '1',
+        PATH: process.env.PATH ?? '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SHOTFARM_DATA_DIR: dataDirectory,
+        LOG_LEVEL: 'silent',
+        SHOTFARM_BOOTSTRAP_KEY: key,
+        SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true',
+        SHOTFARM_AGENT_BROWSERS: 'chrome',
+        SHOTFARM_AGENT_SLOTS: '1',
       },
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -93,7 +102,7 @@ describe('shotfarm CLI', function () {
 
   /** Creates a capture that stays in the browser for 3 s (its delay), so the service can be stopped meanwhile. */
   async function createSlowCapture(api: string, key: string, site: TestSite): Promise<number> {
-    const created = await (await fetch(`${api}/screenshot/create?key=${key}&delay=3&url=${encodeURIComponent(site.url('/target.html'))}`)).json() as { data: { id: number }[] };
+    const created = (await (await fetch(`${api}/screenshot/create?key=${key}&delay=3&url=${encodeURIComponent(site.url('/target.html'))}`)).json()) as { data: { id: number }[] };
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     return created.data[0]!.id;
   }
@@ -142,7 +151,7 @@ describe('shotfarm CLI', function () {
       expect(await recordState(killDir, id)).to.deep.equal({ record: { status: 'processing', error: '' }, debits: { n: 0 } });
       second = serveChild(killDir, 18933, key);
       await ready(second.api);
-      const info = await (await fetch(`${second.api}/screenshot/info?key=${key}&id=${id}&wait=30`)).json() as { data: { status: string } };
+      const info = (await (await fetch(`${second.api}/screenshot/info?key=${key}&id=${id}&wait=30`)).json()) as { data: { status: string } };
       expect(info.data.status).to.equal('finished');
       second.child.kill('SIGTERM');
       expect(await second.exited).to.equal(0);

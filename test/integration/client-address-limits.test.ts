@@ -34,7 +34,9 @@ for (const kind of DATABASE_KINDS) {
       expect(statuses).to.deep.equal([...Array<number>(MAX_FAILURES).fill(401), ...Array<number>(25 - MAX_FAILURES).fill(429)]);
       // The failures belong to the account: a new address (and even the right password) gets no more tries.
       const limited = expectEnvelope(await postFrom('127.0.0.12', api.url, '/auth/login', { email, password: PASSWORD }), 429, 'RATE_LIMIT_EXCEEDED');
-      expect(limited.retry_after).to.be.a('number').within(1, 15 * 60);
+      expect(limited.retry_after)
+        .to.be.a('number')
+        .within(1, 15 * 60);
       // The owner gets back in at once through the emailed reset link.
       expect((await postFrom('127.0.0.12', api.url, '/auth/forgot-password', { email })).status).to.equal(200);
       const token = await outboxToken(api.database.db, email, 'reset_password');
@@ -42,7 +44,7 @@ for (const kind of DATABASE_KINDS) {
       expect((await postFrom('127.0.0.12', api.url, '/auth/login', { email, password: `${PASSWORD} 2` })).status).to.equal(200);
     });
 
-    it('one address spraying many accounts is stopped too (five accounts\' worth of failures)', async () => {
+    it("one address spraying many accounts is stopped too (five accounts' worth of failures)", async () => {
       const statuses: number[] = [];
       for (let i = 0; i < MAX_FAILURES * 5 + 1; i++) statuses.push((await postFrom('127.0.0.13', api.url, '/auth/login', { email: uniqueEmail('spray'), password: 'a guess' }, spoofed(i))).status);
       expect(statuses.at(-2)).to.equal(401);
@@ -75,7 +77,8 @@ for (const kind of DATABASE_KINDS) {
       expect((await postFrom(PROXY, api.url, '/auth/signup', body, viaProxy('2001:db8:1:3::1'))).status, 'another /64').to.equal(400);
       // Login's per-address count follows the forwarded client as well.
       const statuses: number[] = [];
-      for (let i = 0; i < MAX_FAILURES * 5 + 1; i++) statuses.push((await postFrom(PROXY, api.url, '/auth/login', { email: uniqueEmail('proxied'), password: 'a guess' }, viaProxy('203.0.113.3'))).status);
+      for (let i = 0; i < MAX_FAILURES * 5 + 1; i++)
+        statuses.push((await postFrom(PROXY, api.url, '/auth/login', { email: uniqueEmail('proxied'), password: 'a guess' }, viaProxy('203.0.113.3'))).status);
       expect(statuses.at(-1)).to.equal(429);
       expect((await postFrom(PROXY, api.url, '/auth/login', { email: uniqueEmail('proxied'), password: 'a guess' }, viaProxy('203.0.113.4'))).status).to.equal(401);
     });

@@ -73,27 +73,54 @@ for (const mode of ['screenshotcenter', 'spec'] as const) {
       await Promise.all([site?.close(), graph?.close(), standard?.close(), sc?.close()]);
     });
 
-    it('create with the clients\' spellings (key in the query): one Screenshot, aliases applied, unknown parameter and screenshot step in warnings', async () => {
+    it("create with the clients' spellings (key in the query): one Screenshot, aliases applied, unknown parameter and screenshot step in warnings", async () => {
       const steps = JSON.stringify([{ command: 'fill', selector: '#q', value: 'bread' }, { command: 'screenshot' }]);
       const query = new URLSearchParams({
-        url: site.url('/echo?compat=1'), lang: 'de-DE', tz: 'Asia/Tokyo', full_page: 'true', html: '1', pdf: '1', video: '1', video_length: '1',
-        hide_popups: '', dark: 'False', steps, colour: 'red', apps: 'hook-standard,hook-sc', key: acct.key,
+        url: site.url('/echo?compat=1'),
+        lang: 'de-DE',
+        tz: 'Asia/Tokyo',
+        full_page: 'true',
+        html: '1',
+        pdf: '1',
+        video: '1',
+        video_length: '1',
+        hide_popups: '',
+        dark: 'False',
+        steps,
+        colour: 'red',
+        apps: 'hook-standard,hook-sc',
+        key: acct.key,
       });
       const res = await call(api.url, `/screenshot/create?${query}`);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const created = theOne(res.body.data);
       expect(created.id).to.be.a('number');
-      expect(created).to.include({ status: 'processing', language: 'de-DE', timezone: 'Asia/Tokyo', size: 'page', video_duration: 1, hide_popups: false, dark: false, html: true, pdf: true, video: true });
+      expect(created).to.include({
+        status: 'processing',
+        language: 'de-DE',
+        timezone: 'Asia/Tokyo',
+        size: 'page',
+        video_duration: 1,
+        hide_popups: false,
+        dark: false,
+        html: true,
+        pdf: true,
+        video: true,
+      });
       expect(created.steps).to.deep.equal([{ command: 'type', selector: '#q', value: 'bread' }]);
       expect(created.warnings).to.deep.equal(['The parameter "colour" is not known and was ignored.', 'Step 2 (screenshot) was skipped: the screenshot is taken after the steps.']);
       shot = created;
     });
 
-    it('info (X-API-KEY) waits for it: finished, with html, pdf and video, the request\'s warnings kept beside the capture\'s', async () => {
-      const info = await until('the capture', async () => {
-        const res = await get(`/screenshot/info?id=${shot.id}&wait=30`);
-        return res.body.data?.status !== 'processing' && res.body.data;
-      }, 90_000);
+    it("info (X-API-KEY) waits for it: finished, with html, pdf and video, the request's warnings kept beside the capture's", async () => {
+      const info = await until(
+        'the capture',
+        async () => {
+          const res = await get(`/screenshot/info?id=${shot.id}&wait=30`);
+          return res.body.data?.status !== 'processing' && res.body.data;
+        },
+        90_000,
+      );
       expect(info, JSON.stringify(info)).to.include({ status: 'finished', has_html: true, has_pdf: true, has_video: true });
       expect(info.warnings.slice(0, 2)).to.deep.equal(shot.warnings);
       // The `fill` ran as `type`: the echo page has no #q, so the capture says the step did not find it.
@@ -115,8 +142,20 @@ for (const mode of ['screenshotcenter', 'spec'] as const) {
     });
 
     it('a create that makes several screenshots stays an array (here two answered from the cache, no browser work)', async () => {
-      const query = new URLSearchParams([['url', site.url('/echo?compat=1')], ['url', site.url('/echo?compat=1')], ['lang', 'de-DE'], ['tz', 'Asia/Tokyo'], ['full_page', '1'],
-        ['html', '1'], ['pdf', '1'], ['video', '1'], ['video_length', '1'], ['dark', '0'], ['steps', JSON.stringify([{ command: 'fill', selector: '#q', value: 'bread' }])], ['cache', 'true']]);
+      const query = new URLSearchParams([
+        ['url', site.url('/echo?compat=1')],
+        ['url', site.url('/echo?compat=1')],
+        ['lang', 'de-DE'],
+        ['tz', 'Asia/Tokyo'],
+        ['full_page', '1'],
+        ['html', '1'],
+        ['pdf', '1'],
+        ['video', '1'],
+        ['video_length', '1'],
+        ['dark', '0'],
+        ['steps', JSON.stringify([{ command: 'fill', selector: '#q', value: 'bread' }])],
+        ['cache', 'true'],
+      ]);
       const res = await get(`/screenshot/create?${query}`);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.data).to.be.an('array').with.length(2);
@@ -141,7 +180,7 @@ for (const mode of ['screenshotcenter', 'spec'] as const) {
       expect(event?.data.id).to.equal(shot.id);
 
       const [delivery] = await until('the screenshotcenter delivery', async () => sc.deliveries.length > 0 && sc.deliveries);
-      expect(delivery?.verified, 'HMAC-SHA256 of the raw body with the receiver\'s secret').to.equal(true);
+      expect(delivery?.verified, "HMAC-SHA256 of the raw body with the receiver's secret").to.equal(true);
       expect(delivery?.headers['x-signature']).to.equal(delivery?.headers['x-screenshotcenter-signature']);
       expect(delivery?.event).to.equal('screenshot.finished');
       const body = delivery?.body;
@@ -162,7 +201,7 @@ for (const mode of ['screenshotcenter', 'spec'] as const) {
     it('batch create from a file part (quoted boundary, unquoted names, filename*=, True, an empty false): one Batch', async () => {
       const boundary = '----ClientBoundary7MA4YWxkTrZu0gW';
       const body = multipart(boundary, [
-        { disposition: 'name=file; filename*=UTF-8\'\'urls%20list.txt', type: 'text/plain', value: `${site.url('/echo?batch=1')}\n${site.url('/echo?batch=2')}\n` },
+        { disposition: "name=file; filename*=UTF-8''urls%20list.txt", type: 'text/plain', value: `${site.url('/echo?batch=1')}\n${site.url('/echo?batch=2')}\n` },
         { disposition: 'name=lang', value: 'fr-FR' },
         { disposition: 'name="full_page"', value: 'True' },
         { disposition: 'name="pdf"', value: '' },
@@ -179,10 +218,14 @@ for (const mode of ['screenshotcenter', 'spec'] as const) {
     });
 
     it('batch info, list and download; each screenshot has the options and names the unknown field', async () => {
-      const info = await until('the batch', async () => {
-        const b = (await get(`/batch/info?id=${batchId}`)).body.data;
-        return b.status !== 'processing' && b;
-      }, 90_000);
+      const info = await until(
+        'the batch',
+        async () => {
+          const b = (await get(`/batch/info?id=${batchId}`)).body.data;
+          return b.status !== 'processing' && b;
+        },
+        90_000,
+      );
       expect(info).to.include({ status: 'finished', processed: 2, failed: 0 });
       expect(info.screenshots).to.have.length(2);
       for (const id of info.screenshots) {
@@ -209,10 +252,14 @@ for (const mode of ['screenshotcenter', 'spec'] as const) {
       const res = await postJson('/crawl/create', { url: graph.pageUrl(0), domain: 'localhost', maxUrls: 2, lang: 'fr-FR', colour: 'blue' });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.data).to.include({ status: 'processing', max_urls: 2 });
-      const crawl = await until('the crawl', async () => {
-        const c = (await get(`/crawl/info?id=${res.body.data.id}`)).body.data;
-        return c.status !== 'processing' && c;
-      }, 90_000);
+      const crawl = await until(
+        'the crawl',
+        async () => {
+          const c = (await get(`/crawl/info?id=${res.body.data.id}`)).body.data;
+          return c.status !== 'processing' && c;
+        },
+        90_000,
+      );
       expect(crawl).to.include({ status: 'finished', processed: 2 });
       expect(crawl.screenshots.map((s: any) => s.language)).to.deep.equal(['fr-FR', 'fr-FR']);
       // The first page's record names the unknown field (later pages are built from the options kept).
@@ -225,7 +272,7 @@ for (const mode of ['screenshotcenter', 'spec'] as const) {
       expect(cancelled.body.data).to.include({ id: next.body.data.id, status: 'cancelled' });
     });
 
-    it('account info: plan is the plan\'s id, a string, and its details are beside it', async () => {
+    it("account info: plan is the plan's id, a string, and its details are beside it", async () => {
       expect((await get('/account/info')).body.data.plan).to.equal(null);
       const subscribed = await postJson('/billing/subscribe', { planId: 'free' });
       expect(subscribed.status, JSON.stringify(subscribed.body)).to.equal(200);
@@ -261,7 +308,9 @@ describe('SHOTFARM_CLIENT_COMPAT on the command line', function () {
   });
 
   it('the start-up banner says when it is set', async () => {
-    const child = spawn(process.execPath, [CLI_PATH, 'api'], { env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDir, DATABASE_URL: pg.url, LOG_LEVEL: 'silent', SHOTFARM_CLIENT_COMPAT: 'screenshotcenter' } });
+    const child = spawn(process.execPath, [CLI_PATH, 'api'], {
+      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDir, DATABASE_URL: pg.url, LOG_LEVEL: 'silent', SHOTFARM_CLIENT_COMPAT: 'screenshotcenter' },
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     try {

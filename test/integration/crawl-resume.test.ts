@@ -23,7 +23,12 @@ describe('crawls resume after a control plane restart', function () {
 
   it('counts a page that ended while no control plane listened, and creates the next pages', async () => {
     const acct = await api.account(100);
-    const created = await call(api.url, '/crawl/create', { method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://resume.test/', domain: 'resume.test', max_urls: 3 }) });
+    const created = await call(api.url, '/crawl/create', {
+      method: 'POST',
+      key: acct.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://resume.test/', domain: 'resume.test', max_urls: 3 }),
+    });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     const crawlId = created.body.data.id as number;
     const db = api.database.db;
@@ -32,7 +37,9 @@ describe('crawls resume after a control plane restart', function () {
     // The control plane goes away; meanwhile the first page's result is recorded (as a recorder whose
     // crawl listener never ran would leave it).
     await api.plane.stop();
-    await db('screenshots').where({ id: first }).update({ status: 'finished', links: JSON.stringify(['https://resume.test/a', 'https://resume.test/b', 'https://elsewhere.test/']), finished_at: db.fn.now() });
+    await db('screenshots')
+      .where({ id: first })
+      .update({ status: 'finished', links: JSON.stringify(['https://resume.test/a', 'https://resume.test/b', 'https://elsewhere.test/']), finished_at: db.fn.now() });
 
     second = await startControlPlane(api.config, { generateBootstrapKey: false, container: api.container, logger: createLogger('silent') });
     const deadline = Date.now() + 20_000;

@@ -16,8 +16,16 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage
  * chrome agent is real: it captures, and a drain from the page makes it leave.
  */
 const STANDBY: NodeStatus = {
-  id: 'standby (heartbeats sent by the test)', host: 'localhost', browsers: [{ name: 'firefox', version: 'none', driver: 'playwright' }],
-  countries: [], slots: 0, inFlight: 0, jobsDone: 0, failures: 0, startedAt: new Date().toISOString(), draining: false,
+  id: 'standby (heartbeats sent by the test)',
+  host: 'localhost',
+  browsers: [{ name: 'firefox', version: 'none', driver: 'playwright' }],
+  countries: [],
+  slots: 0,
+  inFlight: 0,
+  jobsDone: 0,
+  failures: 0,
+  startedAt: new Date().toISOString(),
+  draining: false,
 };
 
 /** The dashboard's Nodes page in a real Chromium against a running control plane with an embedded chrome agent. */
@@ -81,7 +89,7 @@ describe('dashboard Nodes page: queue, throughput and error rate per browser, dr
     await site?.close();
   });
 
-  it('shows per browser the jobs queued, the oldest one\'s wait, captures per minute and the error rate', async () => {
+  it("shows per browser the jobs queued, the oldest one's wait, captures per minute and the error rate", async () => {
     await browsers().waitFor();
     const chrome = await rowOf(browsers(), 'chrome').innerText();
     // 2 captures in the 15-minute window: 0.13 a minute, one of them in error.

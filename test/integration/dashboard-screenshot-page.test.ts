@@ -64,10 +64,15 @@ describe('dashboard screenshot page: full-size shots, downloads, error sentence,
   }
 
   /** Waits until every full-size shot on the page has decoded its image. */
-  const shotsDecoded = (page: Page, count: number): Promise<unknown> => page.waitForFunction((n) => {
-    const imgs = Array.from(document.querySelectorAll<HTMLImageElement>('img.full-shot'));
-    return imgs.length === n && imgs.every((img) => img.complete && img.naturalWidth > 0);
-  }, count, { timeout: 60_000, polling: 200 });
+  const shotsDecoded = (page: Page, count: number): Promise<unknown> =>
+    page.waitForFunction(
+      (n) => {
+        const imgs = Array.from(document.querySelectorAll<HTMLImageElement>('img.full-shot'));
+        return imgs.length === n && imgs.every((img) => img.complete && img.naturalWidth > 0);
+      },
+      count,
+      { timeout: 60_000, polling: 200 },
+    );
 
   /** How far the page itself scrolls sideways (0: it fits the viewport). */
   const pageOverflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -109,7 +114,9 @@ describe('dashboard screenshot page: full-size shots, downloads, error sentence,
       await page.goto(`${api.plane.url}/#/screenshots/${finishedId}`);
       await page.getByRole('heading', { level: 1, name: `Screenshot ${finishedId}` }).waitFor();
       await shotsDecoded(page, 2);
-      const sizes = await page.$$eval('img.full-shot', (imgs) => (imgs as HTMLImageElement[]).map((i) => ({ natural: i.naturalWidth, shown: i.clientWidth, box: (i.parentElement as HTMLElement).clientWidth })));
+      const sizes = await page.$$eval('img.full-shot', (imgs) =>
+        (imgs as HTMLImageElement[]).map((i) => ({ natural: i.naturalWidth, shown: i.clientWidth, box: (i.parentElement as HTMLElement).clientWidth })),
+      );
       for (const s of sizes) {
         expect(s.natural, 'the stored image, not a thumbnail').to.equal(1280);
         expect(s.shown, 'fitted to its box').to.be.at.most(s.box);
@@ -127,7 +134,13 @@ describe('dashboard screenshot page: full-size shots, downloads, error sentence,
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label, exact: true }).click()]);
         downloads[download.suggestedFilename()] = await download.path();
       }
-      expect(Object.keys(downloads).sort()).to.deep.equal([`screenshot-${finishedId}-1.png`, `screenshot-${finishedId}-2.png`, `screenshot-${finishedId}.html`, `screenshot-${finishedId}.mp4`, `screenshot-${finishedId}.pdf`]);
+      expect(Object.keys(downloads).sort()).to.deep.equal([
+        `screenshot-${finishedId}-1.png`,
+        `screenshot-${finishedId}-2.png`,
+        `screenshot-${finishedId}.html`,
+        `screenshot-${finishedId}.mp4`,
+        `screenshot-${finishedId}.pdf`,
+      ]);
       const head = (name: string, n: number): Buffer => fs.readFileSync(downloads[name] as string).subarray(0, n);
       expect(head(`screenshot-${finishedId}-1.png`, 8).toString('hex')).to.equal('89504e470d0a1a0a');
       expect(head(`screenshot-${finishedId}.pdf`, 5).toString()).to.equal('%PDF-');

@@ -26,10 +26,14 @@ describe('web dashboard, in Chromium against the running service', function () {
   const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
   /** Waits until the <img> matched has really decoded an image (a broken blob would stay at 0). */
   const decoded = async (selector: string): Promise<void> => {
-    await page.waitForFunction((sel) => {
-      const img = document.querySelector<HTMLImageElement>(sel);
-      return img !== null && img.complete && img.naturalWidth > 0;
-    }, selector, { timeout: 60_000, polling: 200 });
+    await page.waitForFunction(
+      (sel) => {
+        const img = document.querySelector<HTMLImageElement>(sel);
+        return img !== null && img.complete && img.naturalWidth > 0;
+      },
+      selector,
+      { timeout: 60_000, polling: 200 },
+    );
   };
   const logIn = async (address: string, password = PASSWORD): Promise<void> => {
     await heading('Log in').waitFor();
@@ -116,7 +120,10 @@ describe('web dashboard, in Chromium against the running service', function () {
   });
 
   it('opens its detail page: every field of the record and the shot', async () => {
-    await page.getByRole('article', { name: `Screenshot ${screenshotId}` }).getByRole('link', { name: site.url('/links.html'), exact: true }).click();
+    await page
+      .getByRole('article', { name: `Screenshot ${screenshotId}` })
+      .getByRole('link', { name: site.url('/links.html'), exact: true })
+      .click();
     await heading(`Screenshot ${screenshotId}`).waitFor();
     const fields = page.getByRole('table', { name: 'Every field of the record' });
     await fields.waitFor();
@@ -128,7 +135,7 @@ describe('web dashboard, in Chromium against the running service', function () {
     await decoded('img[alt^="Shot 1 of"]');
   });
 
-  it('creates a monitor from the form; its timeline shows each run\'s thumbnail, and a run opens the before/after slider and the diff', async () => {
+  it("creates a monitor from the form; its timeline shows each run's thumbnail, and a run opens the before/after slider and the diff", async () => {
     await nav('Monitors').click();
     await heading('Monitors').waitFor();
     await page.getByLabel('Page URL').fill(site.url('/links.html'));
@@ -151,7 +158,7 @@ describe('web dashboard, in Chromium against the running service', function () {
     expect(await page.locator('img.compare-top').evaluate((img) => (img as HTMLImageElement).style.clipPath)).to.equal('inset(0px 70% 0px 0px)');
   });
 
-  it('lets an admin open the nodes page, which lists the embedded agent\'s node', async () => {
+  it("lets an admin open the nodes page, which lists the embedded agent's node", async () => {
     const admin = await signupAdmin(api);
     const [node] = await api.parts.registry.list();
     expect(node, 'the embedded agent heartbeats').to.not.equal(undefined);
@@ -164,7 +171,7 @@ describe('web dashboard, in Chromium against the running service', function () {
     expect(await nodes.innerText()).to.include('chrome');
   });
 
-  it('resets a forgotten password from the email\'s link, then logs in with the new one', async () => {
+  it("resets a forgotten password from the email's link, then logs in with the new one", async () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await heading('Log in').waitFor();
     await page.getByRole('link', { name: 'Forgot your password?' }).click();

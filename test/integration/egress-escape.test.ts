@@ -16,7 +16,13 @@ const HOSTILE_ADDRESS = '127.0.0.2';
 /** The issue saw a popup still sending ~18 s after its capture had ended. */
 const AFTER_CAPTURE_MS = 30_000;
 
-interface Row { id: number; status: string; cost: number; error: string | null; warnings: string[] }
+interface Row {
+  id: number;
+  status: string;
+  cost: number;
+  error: string | null;
+  warnings: string[];
+}
 
 async function create(api: TestApi, account: TestAccount, query: Record<string, string>): Promise<number> {
   const res = await call(api.url, `/screenshot/create?${new URLSearchParams(query).toString()}`, { key: account.key });
@@ -42,9 +48,14 @@ async function attackIn(api: TestApi, account: TestAccount, site: HostileSite, l
   for (const browser of browsers) {
     // A delay keeps the page alive while its WebRTC gathers candidates and checks the remote one.
     pages.push(await create(api, account, { url: `${site.origin}/attack?b=${browser}&r=${runTag}`, browser, delay: '2' }));
-    refused.push(await create(api, account, {
-      url: `http://127.0.0.1:${listener.port}/refused-${browser}`, browser, script_inline: site.inlineScript(`${browser}-${runTag}`), delay: '1',
-    }));
+    refused.push(
+      await create(api, account, {
+        url: `http://127.0.0.1:${listener.port}/refused-${browser}`,
+        browser,
+        script_inline: site.inlineScript(`${browser}-${runTag}`),
+        delay: '1',
+      }),
+    );
   }
   return { pages, refused };
 }
@@ -79,9 +90,16 @@ describe('egress guard: nothing a browser sends goes around it (issue #14)', fun
     const guarded = { SHOTFARM_ALLOW_PRIVATE_TARGETS: 'false', SHOTFARM_PRIVATE_TARGET_ALLOWLIST: `${HOSTILE_ADDRESS}/32` };
     embedded = await startTestApi('pglite', { ...guarded, SHOTFARM_AGENT_BROWSERS: BROWSERS.join(',') }, { agent: true });
     embeddedAccount = await embedded.account(1000);
-    distributed = await startTestApi('postgres', {
-      ...guarded, SHOTFARM_AGENT_BROWSERS: 'chrome', NATS_URL: 'nats://127.0.0.1:4222', SHOTFARM_NATS_PREFIX: `sfescape_${randomBytes(4).toString('hex')}`,
-    }, { agent: true });
+    distributed = await startTestApi(
+      'postgres',
+      {
+        ...guarded,
+        SHOTFARM_AGENT_BROWSERS: 'chrome',
+        NATS_URL: 'nats://127.0.0.1:4222',
+        SHOTFARM_NATS_PREFIX: `sfescape_${randomBytes(4).toString('hex')}`,
+      },
+      { agent: true },
+    );
     distributedAccount = await distributed.account(1000);
   });
   after(async () => {
@@ -114,7 +132,13 @@ describe('egress guard: nothing a browser sends goes around it (issue #14)', fun
         attackIn(embedded, embeddedAccount, site, listener, BROWSERS, runTag),
         attackIn(distributed, distributedAccount, site, listener, ['chrome'], `${runTag}d`),
       ]);
-      expectCaptured(await settled(embedded, [...inEmbedded.pages, ...inEmbedded.refused]), inEmbedded.pages, inEmbedded.refused, site, BROWSERS.map((b) => `${b}-${runTag}`));
+      expectCaptured(
+        await settled(embedded, [...inEmbedded.pages, ...inEmbedded.refused]),
+        inEmbedded.pages,
+        inEmbedded.refused,
+        site,
+        BROWSERS.map((b) => `${b}-${runTag}`),
+      );
       expectCaptured(await settled(distributed, [...inDistributed.pages, ...inDistributed.refused]), inDistributed.pages, inDistributed.refused, site, [`chrome-${runTag}d`]);
       expectNothingArrived(listener, 'when the captures ended');
       await new Promise((resolve) => setTimeout(resolve, AFTER_CAPTURE_MS));

@@ -27,19 +27,33 @@ async function startConnectProxy(): Promise<{ url: string; targets: string[]; cl
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     targets,
     // A tunnel is no HTTP connection any more: closeAllConnections() does not see it.
-    close: () => { for (const t of tunnels) t.destroy(); server.closeAllConnections(); return new Promise((resolve) => server.close(() => resolve())); },
+    close: () => {
+      for (const t of tunnels) t.destroy();
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
 /** GET an absolute URI through the guard, as a browser does over a plain-http proxy (Host: the target). */
 function viaGuard(pass: EgressPass | null, proxyPort: number, url: string, credentials?: string): Promise<{ status: number; body: string }> {
-  const auth = credentials ?? (pass ? (() => { const u = new URL(pass.proxy); return `${u.username}:${u.password}`; })() : null);
+  const auth =
+    credentials ??
+    (pass
+      ? (() => {
+          const u = new URL(pass.proxy);
+          return `${u.username}:${u.password}`;
+        })()
+      : null);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: proxyPort, path: url, headers: { host: new URL(url).host, ...(auth ? { 'proxy-authorization': `Basic ${Buffer.from(auth).toString('base64')}` } : {}) } }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port: proxyPort, path: url, headers: { host: new URL(url).host, ...(auth ? { 'proxy-authorization': `Basic ${Buffer.from(auth).toString('base64')}` } : {}) } },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -89,7 +103,10 @@ describe('egress guard proxy: credentials and a country proxy behind it', functi
       expect(upstream.targets).to.deep.equal([`127.0.0.1:${port}`]);
       // Refused at the connection, with no answer at all: a refusal page would be a page of the refused
       // origin, where a capture's scripts could run (issue #14).
-      const blocked = await viaGuard(pass, guardPort, `http://rebind.test:${port}/echo?via=upstream-blocked`).then((a) => `answered ${a.status}`, (err: NodeJS.ErrnoException) => err.code);
+      const blocked = await viaGuard(pass, guardPort, `http://rebind.test:${port}/echo?via=upstream-blocked`).then(
+        (a) => `answered ${a.status}`,
+        (err: NodeJS.ErrnoException) => err.code,
+      );
       expect(blocked).to.equal('ECONNRESET');
       expect(upstream.targets, 'a blocked request never reaches the country proxy').to.have.length(1);
       expect(pass.blocked()).to.deep.equal([{ host: 'rebind.test', port, address: '10.0.0.5', kind: 'private' }]);

@@ -43,11 +43,18 @@ for (const mode of ['nats', 'embedded'] as const) {
     let api: TestApi;
 
     before(async () => {
-      api = await startTestApi('postgres', {
-        SHOTFARM_DRIVER: 'null', SHOTFARM_ALLOW_NULL_DRIVER: 'true', SHOTFARM_NULL_DRIVER_DELAY_MS: '100',
-        SHOTFARM_AGENT_SLOTS: String(SLOTS), SHOTFARM_AGENT_BROWSERS: 'chrome',
-        ...(mode === 'nats' ? { NATS_URL, SHOTFARM_NATS_PREFIX: sandbox.prefix() } : {}),
-      }, { agent: true });
+      api = await startTestApi(
+        'postgres',
+        {
+          SHOTFARM_DRIVER: 'null',
+          SHOTFARM_ALLOW_NULL_DRIVER: 'true',
+          SHOTFARM_NULL_DRIVER_DELAY_MS: '100',
+          SHOTFARM_AGENT_SLOTS: String(SLOTS),
+          SHOTFARM_AGENT_BROWSERS: 'chrome',
+          ...(mode === 'nats' ? { NATS_URL, SHOTFARM_NATS_PREFIX: sandbox.prefix() } : {}),
+        },
+        { agent: true },
+      );
     });
     after(async () => {
       await api?.stop();
@@ -58,12 +65,12 @@ for (const mode of ['nats', 'embedded'] as const) {
       const a = await api.account(A_URLS + 10);
       const b = await api.account(B_URLS + 10);
       const batchA = await createBatch(api, a, 'a', A_URLS);
-      await waitUntil('A\'s batch to be under way', 60_000, async () => (await finishedOf(api, batchA)) >= 20);
+      await waitUntil("A's batch to be under way", 60_000, async () => (await finishedOf(api, batchA)) >= 20);
 
       const batchB = await createBatch(api, b, 'b', B_URLS);
       // From here B's jobs are queued (the create call itself may take a while on a loaded machine).
       const aAtB = await finishedOf(api, batchA);
-      await waitUntil('B\'s batch to finish', 120_000, async () => (await finishedOf(api, batchB)) === B_URLS);
+      await waitUntil("B's batch to finish", 120_000, async () => (await finishedOf(api, batchB)) === B_URLS);
       const aDuring = (await finishedOf(api, batchA)) - aAtB;
 
       // Taking turns, A finishes about one capture per capture of B (plus what was in flight when B came,

@@ -15,7 +15,11 @@ import { TestSite } from '../support/test-site.js';
 const JOBS = 40;
 const BROWSERS = ['chrome', 'firefox'] as const;
 
-interface Farm { url: string; key: string; db: knexFactory.Knex }
+interface Farm {
+  url: string;
+  key: string;
+  db: knexFactory.Knex;
+}
 
 /** Creates JOBS screenshots across two browsers on the local test site; returns their ids and costs. */
 async function createJobs(farm: Farm, site: TestSite): Promise<{ id: number; cost: number }[]> {
@@ -197,14 +201,29 @@ describe('the farm in distributed mode (shotfarm api + two shotfarm agent proces
     // Kill agent A (only its node process, as a crash would) once a few results are in.
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
-      const done = await farm.db('screenshots').whereIn('id', jobs.map((j) => j.id)).whereNot({ status: 'processing' }).count('* as n');
+      const done = await farm
+        .db('screenshots')
+        .whereIn(
+          'id',
+          jobs.map((j) => j.id),
+        )
+        .whereNot({ status: 'processing' })
+        .count('* as n');
       if (Number(done[0]?.n) >= 6) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const victim = children[1] as ChildProcess;
     victim.kill('SIGKILL');
     await expectExactlyOnce(farm, jobs, before);
-    const byNode = await farm.db('screenshots').whereIn('id', jobs.map((j) => j.id)).groupBy('node_id').select('node_id').count('* as n');
+    const byNode = await farm
+      .db('screenshots')
+      .whereIn(
+        'id',
+        jobs.map((j) => j.id),
+      )
+      .groupBy('node_id')
+      .select('node_id')
+      .count('* as n');
     expect(byNode.map((r) => r.node_id).sort()).to.include('agent-b');
     // The dead agent leaves the registry when its heartbeats stop.
     const nodes = (await call(farm.url, '/admin/nodes', { key: farm.key })).body.data;
@@ -217,12 +236,14 @@ describe('the farm in distributed mode (shotfarm api + two shotfarm agent proces
     // Results by status (issue 18: finished / error), once per applied result; it was by outcome (applied / duplicate).
     expect(apiMetrics).to.match(/shotfarm_results_total\{status="finished"\} [1-9]/);
     const survivor = agentUrls[1] as string;
-    const health = await (await fetch(`${survivor}/healthz`)).json() as { status: string; node: { id: string; jobsDone: number; rssBytes: number } };
+    const health = (await (await fetch(`${survivor}/healthz`)).json()) as { status: string; node: { id: string; jobsDone: number; rssBytes: number } };
     expect(health.status).to.equal('ok');
     expect(health.node.id).to.equal('agent-b');
     expect(health.node.jobsDone).to.be.above(0);
     // The agent process and its Chromium: well over the 10 MB of an empty process.
-    expect(health.node.rssBytes).to.be.a('number').and.above(10 * 1024 * 1024);
+    expect(health.node.rssBytes)
+      .to.be.a('number')
+      .and.above(10 * 1024 * 1024);
     const agentMetrics = await (await fetch(`${survivor}/metrics`)).text();
     expect(agentMetrics).to.match(/shotfarm_capture_duration_seconds_count\{browser="chrome",driver="playwright",outcome="finished"\} [1-9]/);
     expect(agentMetrics).to.match(/shotfarm_jobs_in_flight \d+/);

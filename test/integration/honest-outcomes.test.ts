@@ -34,21 +34,33 @@ const CASES: Case[] = [
   { name: 'connection reset', url: (s) => s.resets, expect: { status: 'error', cause: 'reset', error: (_, u) => `${hostPort(u)} reset the connection.` } },
   { name: 'no answer within max_wait', url: (s) => s.silent, expect: { status: 'error', cause: 'timeout', error: (_, u) => `${hostPort(u)} did not answer in time.` } },
   {
-    name: 'expired certificate, strict_ssl', url: (s) => s.tls.expired, query: '&strict_ssl=1',
+    name: 'expired certificate, strict_ssl',
+    url: (s) => s.tls.expired,
+    query: '&strict_ssl=1',
     expect: { status: 'error', cause: 'tls_expired', error: (_, u) => `The TLS certificate of ${hostPort(u)} expired on ${EXPIRED_ON}.` },
   },
   {
-    name: 'self-signed certificate, strict_ssl', url: (s) => s.tls.self_signed, query: '&strict_ssl=1',
+    name: 'self-signed certificate, strict_ssl',
+    url: (s) => s.tls.self_signed,
+    query: '&strict_ssl=1',
     expect: { status: 'error', cause: 'tls_self_signed', error: (_, u) => `The TLS certificate of ${hostPort(u)} is self-signed (strict_ssl is on).` },
   },
   {
-    name: 'certificate for another host, strict_ssl', url: (s) => s.tls.wrong_host, query: '&strict_ssl=1',
+    name: 'certificate for another host, strict_ssl',
+    url: (s) => s.tls.wrong_host,
+    query: '&strict_ssl=1',
     expect: { status: 'error', cause: 'tls_wrong_host', error: (s, u) => `The TLS certificate of ${hostPort(u)} is for ${OTHER_HOST}, not for ${s.address}.` },
   },
   { name: 'expired certificate without strict_ssl: the page is captured', url: (s) => s.tls.expired, expect: { status: 'finished', responseCode: 200 } },
   {
-    name: 'a private address', url: () => 'http://127.0.0.1:8099/page', guardOnly: true,
-    expect: { status: 'error', cause: 'blocked', error: () => 'Blocked: 127.0.0.1 resolves to 127.0.0.1, a loopback address; captures of private networks are disabled (SHOTFARM_ALLOW_PRIVATE_TARGETS)' },
+    name: 'a private address',
+    url: () => 'http://127.0.0.1:8099/page',
+    guardOnly: true,
+    expect: {
+      status: 'error',
+      cause: 'blocked',
+      error: () => 'Blocked: 127.0.0.1 resolves to 127.0.0.1, a loopback address; captures of private networks are disabled (SHOTFARM_ALLOW_PRIVATE_TARGETS)',
+    },
   },
   { name: 'a real 404 page', url: (s) => `${s.pages}/status/404`, expect: { status: 'finished', responseCode: 404 } },
   { name: 'a real 500 page', url: (s) => `${s.pages}/status/500`, expect: { status: 'finished', responseCode: 500 } },
@@ -70,20 +82,36 @@ const GUARD = { SHOTFARM_ALLOW_PRIVATE_TARGETS: 'false', SHOTFARM_PRIVATE_TARGET
 
 const SETUPS: Setup[] = [
   {
-    name: 'embedded (PGlite, in-process queue), playwright, through the egress guard', browsers: ['chrome', 'firefox', 'brave'], guarded: true, maxWait: 10,
+    name: 'embedded (PGlite, in-process queue), playwright, through the egress guard',
+    browsers: ['chrome', 'firefox', 'brave'],
+    guarded: true,
+    maxWait: 10,
     start: async () => ({ api: await startTestApi('pglite', { ...GUARD, SHOTFARM_AGENT_BROWSERS: 'chrome,firefox,brave' }, { agent: true }) }),
   },
   {
-    name: 'distributed (Postgres, NATS JetStream), playwright, through the egress guard', browsers: ['chrome'], guarded: true, maxWait: 10,
+    name: 'distributed (Postgres, NATS JetStream), playwright, through the egress guard',
+    browsers: ['chrome'],
+    guarded: true,
+    maxWait: 10,
     start: async () => ({
-      api: await startTestApi('postgres', {
-        ...GUARD, SHOTFARM_AGENT_BROWSERS: 'chrome', NATS_URL: 'nats://127.0.0.1:4222', SHOTFARM_NATS_PREFIX: `sfoutcome_${randomBytes(4).toString('hex')}`,
-      }, { agent: true }),
+      api: await startTestApi(
+        'postgres',
+        {
+          ...GUARD,
+          SHOTFARM_AGENT_BROWSERS: 'chrome',
+          NATS_URL: 'nats://127.0.0.1:4222',
+          SHOTFARM_NATS_PREFIX: `sfoutcome_${randomBytes(4).toString('hex')}`,
+        },
+        { agent: true },
+      ),
     }),
   },
   {
     // The selenium driver cannot go through the guard (node-agent/create-agent.ts): the browser itself says why.
-    name: 'selenium grid (chromedriver), without the guard', browsers: ['chrome'], guarded: false, maxWait: 20,
+    name: 'selenium grid (chromedriver), without the guard',
+    browsers: ['chrome'],
+    guarded: false,
+    maxWait: 20,
     start: async () => {
       const grid = await SeleniumGrid.start(localGridOptions());
       try {
@@ -97,7 +125,14 @@ const SETUPS: Setup[] = [
   },
 ];
 
-interface Row { id: number; status: string; cost: number; error: string; error_cause: string | null; response_code: number | null }
+interface Row {
+  id: number;
+  status: string;
+  cost: number;
+  error: string;
+  error_cause: string | null;
+  response_code: number | null;
+}
 
 describe('honest outcomes when there is no page (issue 17)', function () {
   this.timeout(600_000);

@@ -9,7 +9,10 @@ import { until } from '../support/wait-until.js';
  * 1 s idle timeout closes the browsers a burst started, down to its warm minimum, gives the memory back,
  * and the next capture still finishes. The browsers are this process's children, so they are counted exactly.
  */
-for (const { warm, slots } of [{ warm: 1, slots: 3 }, { warm: 0, slots: 2 }]) {
+for (const { warm, slots } of [
+  { warm: 1, slots: 3 },
+  { warm: 0, slots: 2 },
+]) {
   describe(`idle browsers of an embedded service (warm minimum ${warm}, ${slots} slots, 1 s idle timeout)`, function () {
     this.timeout(180_000);
     let site: TestSite;
@@ -18,10 +21,16 @@ for (const { warm, slots } of [{ warm: 1, slots: 3 }, { warm: 0, slots: 2 }]) {
 
     before(async () => {
       site = await TestSite.start();
-      api = await startTestApi('pglite', {
-        SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: String(slots),
-        SHOTFARM_POOL_IDLE_SECONDS: '1', SHOTFARM_POOL_WARM_BROWSERS: String(warm),
-      }, { agent: true });
+      api = await startTestApi(
+        'pglite',
+        {
+          SHOTFARM_AGENT_BROWSERS: 'chrome',
+          SHOTFARM_AGENT_SLOTS: String(slots),
+          SHOTFARM_POOL_IDLE_SECONDS: '1',
+          SHOTFARM_POOL_WARM_BROWSERS: String(warm),
+        },
+        { agent: true },
+      );
       account = await api.account(1000);
     });
     after(async () => {
@@ -56,10 +65,14 @@ for (const { warm, slots } of [{ warm: 1, slots: 3 }, { warm: 0, slots: 2 }]) {
       expect(busyRss).to.be.a('number').and.greaterThan(0);
 
       // 1 s idle timeout, checked every 250 ms: well within 15 s even on a loaded machine.
-      const left = await until(`Chromium down to ${warm} browser(s)`, async () => {
-        const pids = await chromiumMainPids();
-        return pids.length === warm ? pids : undefined;
-      }, 15_000);
+      const left = await until(
+        `Chromium down to ${warm} browser(s)`,
+        async () => {
+          const pids = await chromiumMainPids();
+          return pids.length === warm ? pids : undefined;
+        },
+        15_000,
+      );
       // Several timeouts later the warm browser is the same process: kept, not closed and relaunched.
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       expect(await chromiumMainPids()).to.deep.equal(left);
@@ -70,9 +83,11 @@ for (const { warm, slots } of [{ warm: 1, slots: 3 }, { warm: 0, slots: 2 }]) {
       expect(await capture('after-idle')).to.equal('finished');
     });
 
-    it('the node reports its process tree\'s memory to the registry (what /admin/nodes lists)', async () => {
+    it("the node reports its process tree's memory to the registry (what /admin/nodes lists)", async () => {
       const [node] = await api.parts.registry.list();
-      expect(node?.rssBytes).to.be.a('number').and.greaterThan(10 * 1024 * 1024);
+      expect(node?.rssBytes)
+        .to.be.a('number')
+        .and.greaterThan(10 * 1024 * 1024);
     });
   });
 }

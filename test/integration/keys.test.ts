@@ -15,7 +15,7 @@ describe('API keys: /key/list, /key/create, /key/delete', function () {
   });
   after(async () => api?.stop());
 
-  it('GET /key/list shows the account\'s keys without their secrets', async () => {
+  it("GET /key/list shows the account's keys without their secrets", async () => {
     const made = await signup(api);
     const res = await call(api.url, '/key/list', { headers: bearer(made.token) });
     expect(res.status).to.equal(200);
@@ -85,7 +85,7 @@ describe('API keys: /key/list, /key/create, /key/delete', function () {
     expect(expectEnvelope(await call(api.url, '/key/delete?id=abc', { method: 'POST', headers: bearer(made.token) }), 400, 'VALIDATION_ERROR').fields).to.have.property('id');
   });
 
-  it('answers 404 for another account\'s key and leaves it working', async () => {
+  it("answers 404 for another account's key and leaves it working", async () => {
     const owner = await signup(api);
     const intruder = await signup(api);
     const ownerKeyId = (await call(api.url, '/key/list', { key: owner.api_key.key })).body.data[0].id;
@@ -97,7 +97,12 @@ describe('API keys: /key/list, /key/create, /key/delete', function () {
 
   it(`refuses more than ${MAX_KEYS_PER_ACCOUNT} live keys per account`, async () => {
     const made = await signup(api);
-    const rows = Array.from({ length: MAX_KEYS_PER_ACCOUNT - 1 }, (_, i) => ({ company_id: made.user.company.id, name: `bulk ${i}`, key_hash: `${'0'.repeat(56)}${String(made.user.id).padStart(4, '0')}${String(i).padStart(4, '0')}`, key_prefix: 'sf_bulk' }));
+    const rows = Array.from({ length: MAX_KEYS_PER_ACCOUNT - 1 }, (_, i) => ({
+      company_id: made.user.company.id,
+      name: `bulk ${i}`,
+      key_hash: `${'0'.repeat(56)}${String(made.user.id).padStart(4, '0')}${String(i).padStart(4, '0')}`,
+      key_prefix: 'sf_bulk',
+    }));
     await api.database.db('api_keys').insert(rows);
     const full = expectEnvelope(await call(api.url, '/key/create', json({ name: 'one too many' }, bearer(made.token))), 400, 'VALIDATION_ERROR');
     expect(full.fields.name[0]).to.include(String(MAX_KEYS_PER_ACCOUNT));

@@ -31,17 +31,24 @@ describe('metrics of the embedded service (shotfarm serve)', function () {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-metrics-'));
     child = spawn(process.execPath, [CLI_PATH, 'serve'], {
       env: {
-        PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent',
-        SHOTFARM_BOOTSTRAP_KEY: key, SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true', SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: '1',
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SHOTFARM_DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        SHOTFARM_BOOTSTRAP_KEY: key,
+        SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true',
+        SHOTFARM_AGENT_BROWSERS: 'chrome',
+        SHOTFARM_AGENT_SLOTS: '1',
       },
     });
     exited = new Promise((resolve) => child.once('exit', resolve));
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     base = await until('serve to print its URL', async () => /running at (http:\/\/\S+)/.exec(out)?.[1]);
-    const created = await (await fetch(`${base}/api/v1/screenshot/create?key=${key}&url=${encodeURIComponent(site.url('/target.html'))}`)).json() as { data: { id: number }[] };
+    const created = (await (await fetch(`${base}/api/v1/screenshot/create?key=${key}&url=${encodeURIComponent(site.url('/target.html'))}`)).json()) as { data: { id: number }[] };
     captureId = created.data[0]!.id;
-    const info = await (await fetch(`${base}/api/v1/screenshot/info?key=${key}&id=${captureId}&wait=60`)).json() as { data: { status: string } };
+    const info = (await (await fetch(`${base}/api/v1/screenshot/info?key=${key}&id=${captureId}&wait=60`)).json()) as { data: { status: string } };
     expect(info.data.status).to.equal('finished');
     // A request no route takes, with a secret-looking path: it must not become a label.
     await fetch(`${base}/no-such-page/sf_secret_in_path`);
@@ -59,7 +66,7 @@ describe('metrics of the embedded service (shotfarm serve)', function () {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('records the embedded agent\'s capture: duration histogram for chrome / playwright / finished', () => {
+  it("records the embedded agent's capture: duration histogram for chrome / playwright / finished", () => {
     expect(sampleSum(samples, 'shotfarm_capture_duration_seconds_count', { browser: 'chrome', driver: 'playwright', outcome: 'finished' })).to.be.at.least(1);
     expect(sampleSum(samples, 'shotfarm_jobs_in_flight')).to.equal(0);
     expect(samplesOf(samples, 'shotfarm_browser_pool_size').length).to.be.at.least(1);
@@ -88,7 +95,7 @@ describe('metrics of the embedded service (shotfarm serve)', function () {
     expect(sampleSum(samples, 'shotfarm_queue_depth', { browser: 'chrome' })).to.equal(0);
   });
 
-  it('exports Node\'s default metrics under their standard names', () => {
+  it("exports Node's default metrics under their standard names", () => {
     for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
       expect(samplesOf(samples, name).length, name).to.be.at.least(1);
     }
@@ -116,7 +123,9 @@ describe('metrics of the control plane: app runs and results by status', functio
   it('counts app runs by app type and status', async () => {
     const acct = await api.account(100);
     const created = await call(api.url, '/app/create', {
-      method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      key: acct.key,
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ app_id: 'hook', type: 'webhook', name: 'hook', settings: { url: 'http://127.0.0.1:9/hook', secret: `whsec_${'A'.repeat(32)}` } }),
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
@@ -133,10 +142,24 @@ describe('metrics of the control plane: app runs and results by status', functio
 
   it('counts results by status, a redelivered result once', async () => {
     const acct = await api.account(100);
-    const create = async (): Promise<number> => (await call(api.url, `/screenshot/create?url=${encodeURIComponent('http://example.test/broken')}&cache=false`, { key: acct.key })).body.data[0].id as number;
+    const create = async (): Promise<number> =>
+      (await call(api.url, `/screenshot/create?url=${encodeURIComponent('http://example.test/broken')}&cache=false`, { key: acct.key })).body.data[0].id as number;
     const errorResult = (id: number): CaptureResult => ({
-      id, status: 'error', error: 'net::ERR_NAME_NOT_RESOLVED', files: [], finalUrl: 'http://example.test/broken', finalUrls: [], responseCode: 0, links: [], trackers: [],
-      userAgent: 'test', browserInfo: 'test', warnings: [], timings: {}, node: { id: 'test-node', host: 'localhost' }, routing: 'any',
+      id,
+      status: 'error',
+      error: 'net::ERR_NAME_NOT_RESOLVED',
+      files: [],
+      finalUrl: 'http://example.test/broken',
+      finalUrls: [],
+      responseCode: 0,
+      links: [],
+      trackers: [],
+      userAgent: 'test',
+      browserInfo: 'test',
+      warnings: [],
+      timings: {},
+      node: { id: 'test-node', host: 'localhost' },
+      routing: 'any',
     });
     const status = async (id: number): Promise<string> => (await call(api.url, `/screenshot/info?id=${id}`, { key: acct.key })).body.data?.status;
     const first = await create();
@@ -156,16 +179,22 @@ describe('metrics of the control plane: app runs and results by status', functio
   it('shows the age of the oldest queued job per lane, and counts screenshots cancelled with their batch', async () => {
     const acct = await api.account(100);
     const created = await call(api.url, '/batch/create', {
-      method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      key: acct.key,
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ urls: ['http://example.test/a', 'http://example.test/b'], browser: 'firefox' }),
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     const age = (samples: Sample[]): number => sampleSum(samples, 'shotfarm_queue_oldest_age_seconds', { browser: 'firefox', tier: 'bulk' });
     // Nothing takes the jobs (the declared node has no slot): the lane's oldest job ages.
-    const waiting = await until('the queued batch to be over a second old', async () => {
-      const samples = await scrape();
-      return age(samples) >= 1 ? samples : null;
-    }, 10_000);
+    const waiting = await until(
+      'the queued batch to be over a second old',
+      async () => {
+        const samples = await scrape();
+        return age(samples) >= 1 ? samples : null;
+      },
+      10_000,
+    );
     expect(sampleSum(waiting, 'shotfarm_queue_oldest_age_seconds', { browser: 'brave', tier: 'bulk' }), 'an empty lane').to.equal(0);
     const cancelled = await call(api.url, `/batch/cancel?id=${created.body.data[0].id}`, { method: 'POST', key: acct.key });
     expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);

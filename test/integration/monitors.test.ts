@@ -27,10 +27,11 @@ class ChangingPage {
   ad = { color: '#ffffff', text: 'ad one' };
   banner = { color: '#ffffff', text: 'banner one' };
   private server = http.createServer((_req, res) => {
-    const block = (id: string, height: number, b: { color: string; text: string }): string => `<div id="${id}" style="height:${height}px;background:${b.color}"><p style="margin:0">${b.text}</p></div>`;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(
-      `<!doctype html><html><body style="margin:0;font:20px sans-serif">${block('main', 300, this.main)}${block('ad', 150, this.ad)}${block('banner', 150, this.banner)}</body></html>`,
-    );
+    const block = (id: string, height: number, b: { color: string; text: string }): string =>
+      `<div id="${id}" style="height:${height}px;background:${b.color}"><p style="margin:0">${b.text}</p></div>`;
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+      .end(`<!doctype html><html><body style="margin:0;font:20px sans-serif">${block('main', 300, this.main)}${block('ad', 150, this.ad)}${block('banner', 150, this.banner)}</body></html>`);
   });
   private stopper: (() => Promise<void>) | null = null;
   url = '';
@@ -59,11 +60,15 @@ async function runOnce(api: TestApi, key: string, monitorId: number): Promise<an
   const started = await post(api, '/monitor/run', key, { id: monitorId });
   expect(started.status, JSON.stringify(started.body)).to.equal(200);
   const runId = started.body.data.id;
-  return until(`run ${runId} to be compared`, async () => {
-    const runs = await call(api.url, `/monitor/runs?id=${monitorId}`, { key });
-    const run = runs.body.data.find((r: any) => r.id === runId);
-    return run && !['processing', 'comparing'].includes(run.status) ? run : null;
-  }, 90_000);
+  return until(
+    `run ${runId} to be compared`,
+    async () => {
+      const runs = await call(api.url, `/monitor/runs?id=${monitorId}`, { key });
+      const run = runs.body.data.find((r: any) => r.id === runId);
+      return run && !['processing', 'comparing'].includes(run.status) ? run : null;
+    },
+    90_000,
+  );
 }
 
 describe('page monitors (embedded agent, real Chromium, a local page that changes)', function () {
@@ -113,7 +118,9 @@ describe('page monitors (embedded agent, real Chromium, a local page that change
       expect(res.status, link).to.equal(200);
       expect(res.headers.get('content-type')).to.equal('image/png');
     }
-    const diff = await sharp(Buffer.from(await (await fetch(event.data.diff_url)).arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+    const diff = await sharp(Buffer.from(await (await fetch(event.data.diff_url)).arrayBuffer()))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect(diff.info.width).to.be.at.least(640);
     // The record carries the comparison too.
     const record = await call(api.url, `/screenshot/info?id=${changed.screenshot_id}`, { key: owner.key });
@@ -141,7 +148,9 @@ describe('page monitors (embedded agent, real Chromium, a local page that change
     await new Promise((r) => setTimeout(r, 6_000));
     expect(await status(), 'a live claim is not taken over').to.equal('comparing');
     // Once the lease ran out, the next sweep compares it.
-    await db('monitor_runs').where({ id: second.id }).update({ compare_claimed_at: new Date(Date.now() - 6 * 60_000) });
+    await db('monitor_runs')
+      .where({ id: second.id })
+      .update({ compare_claimed_at: new Date(Date.now() - 6 * 60_000) });
     await until('the stale comparison to be taken over', async () => (await status()) === 'finished', 30_000);
     const row = await db('monitor_runs').where({ id: second.id }).first('previous_screenshot_id', 'compare_claimed_at', 'compared_at');
     expect(Number(row.previous_screenshot_id), 'compared with the run before it').to.be.above(0);
@@ -152,7 +161,14 @@ describe('page monitors (embedded agent, real Chromium, a local page that change
     page.main = { color: '#ffffff', text: 'steady' };
     page.ad = { color: '#ffffff', text: 'ad one' };
     page.banner = { color: '#ffffff', text: 'banner one' };
-    const masked = await createMonitor(api, owner.key, { url: page.url, cron: NEVER_ON_ITS_OWN, threshold: 1, apps: ['changes'], ignore: ['#ad', { x: 0, y: 450, width: 640, height: 150 }], ...VIEWPORT });
+    const masked = await createMonitor(api, owner.key, {
+      url: page.url,
+      cron: NEVER_ON_ITS_OWN,
+      threshold: 1,
+      apps: ['changes'],
+      ignore: ['#ad', { x: 0, y: 450, width: 640, height: 150 }],
+      ...VIEWPORT,
+    });
     const control = await createMonitor(api, owner.key, { url: page.url, cron: NEVER_ON_ITS_OWN, threshold: 1, apps: ['changes'], ...VIEWPORT });
     await runOnce(api, owner.key, masked.id);
     await runOnce(api, owner.key, control.id);
@@ -167,101 +183,124 @@ describe('page monitors (embedded agent, real Chromium, a local page that change
     expect(controlRun).to.include({ status: 'finished', changed: true });
     expect(controlRun.change_ratio, 'the ad and the banner are half of the page').to.be.above(0.3);
 
-    await until('the control monitor\'s event', async () => receiver.ofType('monitor.changed').find((e) => e.data.id === control.id));
+    await until("the control monitor's event", async () => receiver.ofType('monitor.changed').find((e) => e.data.id === control.id));
     await new Promise((r) => setTimeout(r, 1500));
-    expect(receiver.ofType('monitor.changed').filter((e) => e.data.id === masked.id), 'no event for the masked monitor').to.have.length(0);
+    expect(
+      receiver.ofType('monitor.changed').filter((e) => e.data.id === masked.id),
+      'no event for the masked monitor',
+    ).to.have.length(0);
     expect(receiver.ofType('monitor.changed')).to.have.length(eventsBefore + 1);
   });
 });
 
-for (const kind of DATABASE_KINDS) describe(`monitor API on ${kind}`, function () {
-  this.timeout(60_000);
-  let api: TestApi;
-  let owner: TestAccount;
+for (const kind of DATABASE_KINDS)
+  describe(`monitor API on ${kind}`, function () {
+    this.timeout(60_000);
+    let api: TestApi;
+    let owner: TestAccount;
 
-  before(async () => {
-    api = await startTestApi(kind);
-    owner = await api.account(100);
-  });
-  after(async () => api?.stop());
+    before(async () => {
+      api = await startTestApi(kind);
+      owner = await api.account(100);
+    });
+    after(async () => api?.stop());
 
-  it('creates, lists, updates, pauses, resumes and deletes a monitor in the spec\'s envelopes', async () => {
-    const created = await createMonitor(api, owner.key, { url: 'https://example.test/page', interval: 600, threshold: 2.5, ignore: ['.clock', { x: 0, y: 0, width: 100, height: 50 }], screen_width: 800, dark: true });
-    expect(created).to.include({ url: 'https://example.test/page', interval: 600, cron: '', threshold: 2.5, status: 'active' });
-    expect(created.ignore).to.deep.equal(['.clock', { x: 0, y: 0, width: 100, height: 50 }]);
-    expect(created.options).to.deep.equal({ screen_width: ['800'], dark: ['true'] });
-    const list = await call(api.url, '/monitor/list', { key: owner.key });
-    expect(list.body).to.include({ success: true });
-    expect(list.body.data.map((m: any) => m.id)).to.include(created.id);
+    it("creates, lists, updates, pauses, resumes and deletes a monitor in the spec's envelopes", async () => {
+      const created = await createMonitor(api, owner.key, {
+        url: 'https://example.test/page',
+        interval: 600,
+        threshold: 2.5,
+        ignore: ['.clock', { x: 0, y: 0, width: 100, height: 50 }],
+        screen_width: 800,
+        dark: true,
+      });
+      expect(created).to.include({ url: 'https://example.test/page', interval: 600, cron: '', threshold: 2.5, status: 'active' });
+      expect(created.ignore).to.deep.equal(['.clock', { x: 0, y: 0, width: 100, height: 50 }]);
+      expect(created.options).to.deep.equal({ screen_width: ['800'], dark: ['true'] });
+      const list = await call(api.url, '/monitor/list', { key: owner.key });
+      expect(list.body).to.include({ success: true });
+      expect(list.body.data.map((m: any) => m.id)).to.include(created.id);
 
-    const updated = await post(api, '/monitor/update', owner.key, { id: created.id, cron: '*/10 * * * *', screen_width: 1024 });
-    expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
-    expect(updated.body.data).to.include({ cron: '*/10 * * * *', threshold: 2.5 });
-    expect(updated.body.data.options).to.deep.equal({ screen_width: ['1024'], dark: ['true'] });
-    expect(new Date(updated.body.data.next_run_at).getUTCMinutes() % 10).to.equal(0);
+      const updated = await post(api, '/monitor/update', owner.key, { id: created.id, cron: '*/10 * * * *', screen_width: 1024 });
+      expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
+      expect(updated.body.data).to.include({ cron: '*/10 * * * *', threshold: 2.5 });
+      expect(updated.body.data.options).to.deep.equal({ screen_width: ['1024'], dark: ['true'] });
+      expect(new Date(updated.body.data.next_run_at).getUTCMinutes() % 10).to.equal(0);
 
-    // A bad change is a 400 naming it, and changes nothing.
-    const refused = await post(api, '/monitor/update', owner.key, { id: created.id, interval: 10, threshold: 50 });
-    expect(refused.status).to.equal(400);
-    expect(refused.body.fields).to.have.property('interval');
-    expect((await call(api.url, `/monitor/info?id=${created.id}`, { key: owner.key })).body.data).to.deep.equal(updated.body.data);
+      // A bad change is a 400 naming it, and changes nothing.
+      const refused = await post(api, '/monitor/update', owner.key, { id: created.id, interval: 10, threshold: 50 });
+      expect(refused.status).to.equal(400);
+      expect(refused.body.fields).to.have.property('interval');
+      expect((await call(api.url, `/monitor/info?id=${created.id}`, { key: owner.key })).body.data).to.deep.equal(updated.body.data);
 
-    const paused = await post(api, '/monitor/pause', owner.key, { id: created.id });
-    expect(paused.body.data).to.include({ status: 'paused', next_run_at: '' });
-    const resumed = await post(api, '/monitor/resume', owner.key, { id: created.id });
-    expect(resumed.body.data.status).to.equal('active');
-    const deleted = await post(api, '/monitor/delete', owner.key, { id: created.id });
-    expect(deleted.body).to.deep.equal({ success: true, data: null });
-    const gone = await call(api.url, `/monitor/info?id=${created.id}`, { key: owner.key });
-    expect(gone.status).to.equal(404);
-    expect(gone.body).to.include({ success: false, code: 'NOT_FOUND' });
-  });
+      const paused = await post(api, '/monitor/pause', owner.key, { id: created.id });
+      expect(paused.body.data).to.include({ status: 'paused', next_run_at: '' });
+      const resumed = await post(api, '/monitor/resume', owner.key, { id: created.id });
+      expect(resumed.body.data.status).to.equal('active');
+      const deleted = await post(api, '/monitor/delete', owner.key, { id: created.id });
+      expect(deleted.body).to.deep.equal({ success: true, data: null });
+      const gone = await call(api.url, `/monitor/info?id=${created.id}`, { key: owner.key });
+      expect(gone.status).to.equal(404);
+      expect(gone.body).to.include({ success: false, code: 'NOT_FOUND' });
+    });
 
-  it('refuses bad input with 400 and fields, creating nothing: an interval under 5 minutes, a bad cron, threshold, ignore region or option', async () => {
-    const cases: [Record<string, unknown>, string][] = [
-      [{ url: 'https://example.test/', interval: 60 }, 'interval'],
-      [{ url: 'https://example.test/' }, 'interval'],
-      [{ url: 'https://example.test/', cron: '* * * * *' }, 'cron'],
-      [{ url: 'https://example.test/', cron: 'every day' }, 'cron'],
-      [{ url: 'https://example.test/', interval: 300, threshold: 101 }, 'threshold'],
-      [{ url: 'https://example.test/', interval: 300, ignore: [{ x: 0, y: 0 }] }, 'ignore'],
-      [{ url: 'https://example.test/', interval: 300, ignore: ['a{color:red}'] }, 'ignore'],
-      [{ url: 'https://example.test/', interval: 300, delay: 99 }, 'delay'],
-      [{ url: 'https://example.test/', interval: 300, country: 'us,fr' }, 'country'],
-      [{ url: 'https://example.test/', interval: 300, apps: ['no-such-app'] }, 'apps'],
-      [{ url: 'not a url', interval: 300 }, 'url'],
-    ];
-    for (const [body, field] of cases) {
-      const res = await post(api, '/monitor/create', owner.key, body);
-      expect(res.status, JSON.stringify(body)).to.equal(400);
-      expect(res.body, JSON.stringify(body)).to.include({ success: false, code: 'VALIDATION_ERROR' });
-      expect(res.body.fields, JSON.stringify(res.body)).to.have.property(field);
-    }
-    expect(await api.database.db('monitors').where({ company_id: owner.companyId }).whereRaw('url = ?', ['https://example.test/'])).to.have.length(0);
-  });
-
-  it('answers odd bodies and ids of every monitor route with a 4xx in the envelope, never a 500', async () => {
-    const bodies: unknown[] = [[1, 2], 'text', { id: 'abc' }, { id: 2 ** 60 }, { id: -1 }, { id: [1, 2] }, { id: { nested: true } },
-      { url: ['https://a.test/', 'https://b.test/'], interval: 300 }, { url: 'https://a.test/', interval: '5e2' }, { url: 'https://a.test/', cron: 'x'.repeat(300) },
-      { url: 'https://a.test/', interval: 300, ignore: { deep: [[[[{}]]]] } }, { url: 'https://a.test/', interval: 300, ignore: '[' }, { url: 'https://a.test/', interval: 300, steps: 'not json' }];
-    for (const path of ['/monitor/create', '/monitor/update', '/monitor/pause', '/monitor/resume', '/monitor/delete', '/monitor/run']) {
-      for (const body of bodies) {
-        const res = await call(api.url, path, { method: 'POST', key: owner.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-        const show = `${path} ${JSON.stringify(body).slice(0, 80)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
-        expect(res.status, show).to.be.within(400, 499);
-        expect(res.body, show).to.include({ success: false });
+    it('refuses bad input with 400 and fields, creating nothing: an interval under 5 minutes, a bad cron, threshold, ignore region or option', async () => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ url: 'https://example.test/', interval: 60 }, 'interval'],
+        [{ url: 'https://example.test/' }, 'interval'],
+        [{ url: 'https://example.test/', cron: '* * * * *' }, 'cron'],
+        [{ url: 'https://example.test/', cron: 'every day' }, 'cron'],
+        [{ url: 'https://example.test/', interval: 300, threshold: 101 }, 'threshold'],
+        [{ url: 'https://example.test/', interval: 300, ignore: [{ x: 0, y: 0 }] }, 'ignore'],
+        [{ url: 'https://example.test/', interval: 300, ignore: ['a{color:red}'] }, 'ignore'],
+        [{ url: 'https://example.test/', interval: 300, delay: 99 }, 'delay'],
+        [{ url: 'https://example.test/', interval: 300, country: 'us,fr' }, 'country'],
+        [{ url: 'https://example.test/', interval: 300, apps: ['no-such-app'] }, 'apps'],
+        [{ url: 'not a url', interval: 300 }, 'url'],
+      ];
+      for (const [body, field] of cases) {
+        const res = await post(api, '/monitor/create', owner.key, body);
+        expect(res.status, JSON.stringify(body)).to.equal(400);
+        expect(res.body, JSON.stringify(body)).to.include({ success: false, code: 'VALIDATION_ERROR' });
+        expect(res.body.fields, JSON.stringify(res.body)).to.have.property(field);
       }
-    }
-    for (const query of ['', '?id=abc', '?id=0', '?id=99999999', '?id=1&id=2', '?id=1&limit=0', '?id=1&offset=-1']) {
-      for (const path of ['/monitor/info', '/monitor/runs', '/monitor/diff']) {
-        const res = await call(api.url, `${path}${query}`, { key: owner.key });
-        expect(res.status, `${path}${query} → ${res.status}`).to.be.within(400, 499);
+      expect(await api.database.db('monitors').where({ company_id: owner.companyId }).whereRaw('url = ?', ['https://example.test/'])).to.have.length(0);
+    });
+
+    it('answers odd bodies and ids of every monitor route with a 4xx in the envelope, never a 500', async () => {
+      const bodies: unknown[] = [
+        [1, 2],
+        'text',
+        { id: 'abc' },
+        { id: 2 ** 60 },
+        { id: -1 },
+        { id: [1, 2] },
+        { id: { nested: true } },
+        { url: ['https://a.test/', 'https://b.test/'], interval: 300 },
+        { url: 'https://a.test/', interval: '5e2' },
+        { url: 'https://a.test/', cron: 'x'.repeat(300) },
+        { url: 'https://a.test/', interval: 300, ignore: { deep: [[[[{}]]]] } },
+        { url: 'https://a.test/', interval: 300, ignore: '[' },
+        { url: 'https://a.test/', interval: 300, steps: 'not json' },
+      ];
+      for (const path of ['/monitor/create', '/monitor/update', '/monitor/pause', '/monitor/resume', '/monitor/delete', '/monitor/run']) {
+        for (const body of bodies) {
+          const res = await call(api.url, path, { method: 'POST', key: owner.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const show = `${path} ${JSON.stringify(body).slice(0, 80)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+          expect(res.status, show).to.be.within(400, 499);
+          expect(res.body, show).to.include({ success: false });
+        }
       }
-    }
-    // A signed diff link with a forged token opens nothing.
-    expect((await fetch(`${api.url}/monitor/diff?id=1&token=forged`)).status).to.equal(404);
+      for (const query of ['', '?id=abc', '?id=0', '?id=99999999', '?id=1&id=2', '?id=1&limit=0', '?id=1&offset=-1']) {
+        for (const path of ['/monitor/info', '/monitor/runs', '/monitor/diff']) {
+          const res = await call(api.url, `${path}${query}`, { key: owner.key });
+          expect(res.status, `${path}${query} → ${res.status}`).to.be.within(400, 499);
+        }
+      }
+      // A signed diff link with a forged token opens nothing.
+      expect((await fetch(`${api.url}/monitor/diff?id=1&token=forged`)).status).to.equal(404);
+    });
   });
-});
 
 describe('the monitor schedule on Postgres: two API replicas, and a restart', function () {
   this.timeout(120_000);
@@ -331,6 +370,6 @@ describe('the monitor schedule on Postgres: two API replicas, and a restart', fu
     expect(new Date(runs[1].scheduled_for).getTime()).to.equal(missedFrom.getTime());
     const next = new Date((await db('monitors').where({ id: monitor.id }).first('next_run_at')).next_run_at as Date);
     expect(next.getTime(), 'the next period is in the future').to.be.above(Date.now());
-    expect((next.getTime() - missedFrom.getTime()) % 300_000, 'and keeps the schedule\'s phase').to.equal(0);
+    expect((next.getTime() - missedFrom.getTime()) % 300_000, "and keeps the schedule's phase").to.equal(0);
   });
 });

@@ -31,7 +31,10 @@ const JOBS = 6;
 class PrivateNats {
   child: ChildProcess | null = null;
   private stderr = '';
-  constructor(readonly port: number, readonly storeDir: string) {}
+  constructor(
+    readonly port: number,
+    readonly storeDir: string,
+  ) {}
 
   get url(): string {
     return `nats://127.0.0.1:${this.port}`;
@@ -40,7 +43,9 @@ class PrivateNats {
   async start(): Promise<void> {
     this.stderr = '';
     const child = spawn(NATS_BIN, ['-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.storeDir], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr?.on('data', (d: Buffer) => { this.stderr += d.toString(); });
+    child.stderr?.on('data', (d: Buffer) => {
+      this.stderr += d.toString();
+    });
     this.child = child;
     const deadline = Date.now() + 15_000;
     // Accepting TCP is not enough for JetStream (it recovers its store first): wait for the ready line too.
@@ -69,7 +74,10 @@ class PrivateNats {
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -83,7 +91,12 @@ async function timedCall(base: string, pathAndQuery: string, key?: string): Prom
   return { status: res.status, body: res.body, ms: Date.now() - started };
 }
 
-interface Row { id: number; status: string; error: string | null; cost: number }
+interface Row {
+  id: number;
+  status: string;
+  error: string | null;
+  cost: number;
+}
 
 describe('faults: nats-server is restarted mid-run (distributed queue and registry over NATS)', function () {
   this.timeout(240_000);
@@ -97,12 +110,16 @@ describe('faults: nats-server is restarted mid-run (distributed queue and regist
     nats = new PrivateNats(await freePort('127.0.0.1'), path.join(root, 'store'));
     await nats.start();
     site = await TestSite.start();
-    api = await startTestApi('pglite', {
-      NATS_URL: nats.url,
-      SHOTFARM_NATS_PREFIX: `sfrestart_${randomBytes(4).toString('hex')}`,
-      SHOTFARM_AGENT_BROWSERS: 'chrome',
-      SHOTFARM_HEARTBEAT_SECONDS: '1',
-    }, { agent: true });
+    api = await startTestApi(
+      'pglite',
+      {
+        NATS_URL: nats.url,
+        SHOTFARM_NATS_PREFIX: `sfrestart_${randomBytes(4).toString('hex')}`,
+        SHOTFARM_AGENT_BROWSERS: 'chrome',
+        SHOTFARM_HEARTBEAT_SECONDS: '1',
+      },
+      { agent: true },
+    );
   });
 
   after(async () => {
@@ -133,7 +150,10 @@ describe('faults: nats-server is restarted mid-run (distributed queue and regist
     const hitsOf = (i: number): number => site.hits(`/echo?restart=${i}`);
     const deadline = Date.now() + 30_000;
     while (ids.every((_, i) => hitsOf(i) === 0) && Date.now() < deadline) await sleep(50);
-    expect(ids.some((_, i) => hitsOf(i) > 0), 'a capture is in the browser before the kill').to.equal(true);
+    expect(
+      ids.some((_, i) => hitsOf(i) > 0),
+      'a capture is in the browser before the kill',
+    ).to.equal(true);
 
     // The fault: NATS dies with jobs in flight, and stays down a while.
     await nats.kill();
@@ -177,7 +197,10 @@ describe('faults: nats-server is restarted mid-run (distributed queue and regist
       await sleep(500);
     }
     const settledMs = Date.now() - upAt;
-    expect(rows.filter((r) => r.status === 'processing'), `still processing ${SETTLE_MS / 1000} s after NATS came back`).to.deep.equal([]);
+    expect(
+      rows.filter((r) => r.status === 'processing'),
+      `still processing ${SETTLE_MS / 1000} s after NATS came back`,
+    ).to.deep.equal([]);
     for (const r of rows.filter((row) => row.status === 'error')) expect(r.error, `record ${r.id} ended in error without a reason`).to.be.a('string').and.not.equal('');
     const finished = rows.filter((r) => r.status === 'finished').map((r) => r.id);
 
@@ -202,7 +225,12 @@ describe('faults: nats-server is restarted mid-run (distributed queue and regist
     expect(freshStatus, 'a screenshot created after the restart').to.equal('finished');
     expect(await db('credit_ledger').where({ screenshot_id: freshId, reason: 'screenshot' })).to.have.length(1);
 
-    const recaptured = ids.slice(0, JOBS).map((_, i) => hitsOf(i)).filter((n) => n > 1).length;
-    process.stdout.write(`      outage: ${JSON.stringify(outage)} ms; ${Number(openAtKill)} record(s) open at the kill; /readyz 200 again ${readyMs} ms after NATS was back; all ended ${settledMs} ms after NATS was back; ${finished.length}/${rows.length} finished; ${recaptured} job(s) captured more than once; agent failures ${api.agent?.status().failures}; new job ${Date.now() - upAt} ms after restart\n`);
+    const recaptured = ids
+      .slice(0, JOBS)
+      .map((_, i) => hitsOf(i))
+      .filter((n) => n > 1).length;
+    process.stdout.write(
+      `      outage: ${JSON.stringify(outage)} ms; ${Number(openAtKill)} record(s) open at the kill; /readyz 200 again ${readyMs} ms after NATS was back; all ended ${settledMs} ms after NATS was back; ${finished.length}/${rows.length} finished; ${recaptured} job(s) captured more than once; agent failures ${api.agent?.status().failures}; new job ${Date.now() - upAt} ms after restart\n`,
+    );
   });
 });

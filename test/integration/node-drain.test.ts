@@ -47,7 +47,8 @@ describe('draining a node (shotfarm api + two shotfarm agent processes over NATS
   const start = (args: string[], extra: Record<string, string>): ChildProcess => processes.start(args, extra);
   const admin = (p: string, init: RequestInit = {}): ReturnType<typeof call> => call(`${base}/api/v1`, p, { ...init, key });
   const post = (p: string, body: unknown): ReturnType<typeof call> => admin(p, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  const health = async (id: string): Promise<{ status: string; node: { inFlight: number; jobsDone: number; failures: number; draining: boolean } }> => (await fetch(`${agents.get(id)?.url}/healthz`)).json() as never;
+  const health = async (id: string): Promise<{ status: string; node: { inFlight: number; jobsDone: number; failures: number; draining: boolean } }> =>
+    (await fetch(`${agents.get(id)?.url}/healthz`)).json() as never;
   const create = async (n: number, delay: number): Promise<{ id: number; cost: number }[]> => {
     const out: { id: number; cost: number }[] = [];
     for (let i = 0; i < n; i++) {
@@ -69,12 +70,14 @@ describe('draining a node (shotfarm api + two shotfarm agent processes over NATS
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-drain-'));
     const api = start(['api'], { PORT: '0', DATABASE_URL: pg.url, SHOTFARM_BOOTSTRAP_KEY: key, SHOTFARM_BOOTSTRAP_CREDITS: '1000' });
     base = await startedApiUrl(api);
-    await Promise.all(['drain-a', 'drain-b'].map(async (id) => {
-      const child = start(['agent', '--browsers', 'chrome', '--slots', String(SLOTS)], { PORT: '0', SHOTFARM_NODE_ID: id });
-      const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      const url = await startedAgentUrl(child);
-      agents.set(id, { child, url, exit });
-    }));
+    await Promise.all(
+      ['drain-a', 'drain-b'].map(async (id) => {
+        const child = start(['agent', '--browsers', 'chrome', '--slots', String(SLOTS)], { PORT: '0', SHOTFARM_NODE_ID: id });
+        const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+        const url = await startedAgentUrl(child);
+        agents.set(id, { child, url, exit });
+      }),
+    );
     db = knexFactory({ client: 'pg', connection: pg.url });
   });
 
@@ -118,7 +121,10 @@ describe('draining a node (shotfarm api + two shotfarm agent processes over NATS
     // Two more heartbeats: a drain carried out would have stopped the process by now.
     await new Promise((r) => setTimeout(r, 2_500));
     expect(agents.get('drain-b')?.child.exitCode).to.equal(null);
-    expect((await admin('/admin/nodes')).body.data.map((n: { id: string; draining: boolean }) => [n.id, n.draining])).to.deep.equal([['drain-a', false], ['drain-b', false]]);
+    expect((await admin('/admin/nodes')).body.data.map((n: { id: string; draining: boolean }) => [n.id, n.draining])).to.deep.equal([
+      ['drain-a', false],
+      ['drain-b', false],
+    ]);
     const unknown = await runCli(['nodes', 'drain', 'no-such-node'], env(), 30_000);
     expect(unknown).to.deep.include({ code: 1, stdout: '' });
     expect(unknown.stderr).to.equal('shotfarm: no live node "no-such-node" (see shotfarm nodes)\n');
@@ -135,19 +141,29 @@ describe('draining a node (shotfarm api + two shotfarm agent processes over NATS
     // Shown draining at once: the request, before the agent's next heartbeat.
     expect(res.body.data).to.include({ id: 'drain-a', draining: true });
     // What the agent had taken when it read the request (one snapshot of its own counts).
-    const atDrain = await until('drain-a read the request', async () => {
-      const h = await health('drain-a');
-      return h.status === 'draining' ? h.node : null;
-    }, 10_000);
+    const atDrain = await until(
+      'drain-a read the request',
+      async () => {
+        const h = await health('drain-a');
+        return h.status === 'draining' ? h.node : null;
+      },
+      10_000,
+    );
     const earlierByA = Number((await db('screenshots').whereNotIn('id', ids).where({ node_id: 'drain-a' }).count('* as n'))[0]?.n);
     const takenAtDrain = atDrain.jobsDone + atDrain.failures + atDrain.inFlight - earlierByA;
 
     expect(await agents.get('drain-a')?.exit, 'the drained agent exits 0').to.equal(0);
-    expect((await admin('/admin/nodes')).body.data.map((n: { id: string }) => n.id), 'it left the registry').to.deep.equal(['drain-b']);
+    expect(
+      (await admin('/admin/nodes')).body.data.map((n: { id: string }) => n.id),
+      'it left the registry',
+    ).to.deep.equal(['drain-b']);
 
     await until('every job ended', async () => (await ended(ids)) === JOBS, 180_000);
     const rows = await db('screenshots').whereIn('id', ids).select('status', 'error', 'node_id');
-    expect(rows.filter((r) => r.status !== 'finished'), 'every job finished').to.deep.equal([]);
+    expect(
+      rows.filter((r) => r.status !== 'finished'),
+      'every job finished',
+    ).to.deep.equal([]);
     // No job taken after it read the request, but for the one pull already under way then, which can
     // bring at most its free slots (without the drain it would have taken about half of the 16).
     const byA = rows.filter((r) => r.node_id === 'drain-a').length;

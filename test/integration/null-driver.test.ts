@@ -28,10 +28,18 @@ for (const mode of ['embedded', 'nats'] as const) {
 
     before(async () => {
       const nats: Record<string, string> = mode === 'nats' ? { NATS_URL, SHOTFARM_NATS_PREFIX: sandbox.prefix() } : {};
-      api = await startTestApi(mode === 'nats' ? 'postgres' : 'pglite', {
-        SHOTFARM_DRIVER: 'null', SHOTFARM_ALLOW_NULL_DRIVER: 'true', SHOTFARM_NULL_DRIVER_DELAY_MS: String(DELAY_MS),
-        SHOTFARM_AGENT_SLOTS: String(URLS), SHOTFARM_AGENT_BROWSERS: 'chrome,firefox', ...nats,
-      }, { agent: true });
+      api = await startTestApi(
+        mode === 'nats' ? 'postgres' : 'pglite',
+        {
+          SHOTFARM_DRIVER: 'null',
+          SHOTFARM_ALLOW_NULL_DRIVER: 'true',
+          SHOTFARM_NULL_DRIVER_DELAY_MS: String(DELAY_MS),
+          SHOTFARM_AGENT_SLOTS: String(URLS),
+          SHOTFARM_AGENT_BROWSERS: 'chrome,firefox',
+          ...nats,
+        },
+        { agent: true },
+      );
     });
     after(async () => {
       await api?.stop();
@@ -41,11 +49,13 @@ for (const mode of ['embedded', 'nats'] as const) {
     it(`${URLS} captures finish after the configured delay, each image the stored PNG byte for byte`, async () => {
       const acct = await api.account(100);
       const started = Date.now();
-      const created = await Promise.all(Array.from({ length: URLS }, async (_, i) => {
-        const res = await call(api.url, `/screenshot/create?url=${encodeURIComponent(`http://null-driver.test/${i}`)}&browser=${i % 2 ? 'firefox' : 'chrome'}`, { key: acct.key });
-        expect(res.status, JSON.stringify(res.body)).to.equal(200);
-        return res.body.data[0] as { id: number };
-      }));
+      const created = await Promise.all(
+        Array.from({ length: URLS }, async (_, i) => {
+          const res = await call(api.url, `/screenshot/create?url=${encodeURIComponent(`http://null-driver.test/${i}`)}&browser=${i % 2 ? 'firefox' : 'chrome'}`, { key: acct.key });
+          expect(res.status, JSON.stringify(res.body)).to.equal(200);
+          return res.body.data[0] as { id: number };
+        }),
+      );
       for (const { id } of created) {
         const info = (await call(api.url, `/screenshot/info?id=${id}&wait=30`, { key: acct.key })).body.data;
         expect(info.status, info.error).to.equal('finished');

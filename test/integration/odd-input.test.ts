@@ -21,14 +21,63 @@ function expect400(res: Answer, field: string, label = field): void {
 
 /** A valid value of each create parameter, to put a control character inside (so at least 2 characters long). */
 const VALID_CREATE_VALUES: Record<string, string> = {
-  url: 'example.com/a', country: 'fr', browser: 'firefox', delay: '10', wait_until: 'load', hide_ads: 'true', hide_popups: 'true', screen_width: '1000', screen_height: '700',
-  size: 'page', cookie: 'a=1; b=2', header: 'X-A: 1', post_data: 'a=1&b=2', referer: 'https://ref.test/', user_agent: 'Agent/1.0', max_wait: '20',
-  script: 'https://cdn.test/s.js', script_inline: 'document.title', dark: 'on', strict_ssl: 'yes', cache: '60', max_height: '2000', shots: '10',
-  shot_interval: '30', tag: 'red', target: '#main', apps: 'my-hook', html: 'yes', geo_enable: 'true', geo_latitude: '48.85', geo_longitude: '2.35',
-  language: 'fr-FR', timezone: 'Europe/Paris', device_name: 'iPhone 15', device_landscape: 'true', device_mobile: 'true', device_touch: 'true',
-  device_scale: '2.5', pdf: 'true', pdf_background: 'true', pdf_landscape: 'true', pdf_one_page: 'true', pdf_format: 'letter', pdf_margin: '10px',
-  pdf_margin_top: '10', pdf_margin_bottom: '5mm', pdf_margin_left: '1cm', pdf_margin_right: '0.5in', video: 'true', video_format: 'webm',
-  video_quality: '30', video_speed: '2.5', video_duration: '15', video_fps: '30', video_colors: '128', video_scale: '0.5', priority: '10',
+  url: 'example.com/a',
+  country: 'fr',
+  browser: 'firefox',
+  delay: '10',
+  wait_until: 'load',
+  hide_ads: 'true',
+  hide_popups: 'true',
+  screen_width: '1000',
+  screen_height: '700',
+  size: 'page',
+  cookie: 'a=1; b=2',
+  header: 'X-A: 1',
+  post_data: 'a=1&b=2',
+  referer: 'https://ref.test/',
+  user_agent: 'Agent/1.0',
+  max_wait: '20',
+  script: 'https://cdn.test/s.js',
+  script_inline: 'document.title',
+  dark: 'on',
+  strict_ssl: 'yes',
+  cache: '60',
+  max_height: '2000',
+  shots: '10',
+  shot_interval: '30',
+  tag: 'red',
+  target: '#main',
+  apps: 'my-hook',
+  html: 'yes',
+  geo_enable: 'true',
+  geo_latitude: '48.85',
+  geo_longitude: '2.35',
+  language: 'fr-FR',
+  timezone: 'Europe/Paris',
+  device_name: 'iPhone 15',
+  device_landscape: 'true',
+  device_mobile: 'true',
+  device_touch: 'true',
+  device_scale: '2.5',
+  pdf: 'true',
+  pdf_background: 'true',
+  pdf_landscape: 'true',
+  pdf_one_page: 'true',
+  pdf_format: 'letter',
+  pdf_margin: '10px',
+  pdf_margin_top: '10',
+  pdf_margin_bottom: '5mm',
+  pdf_margin_left: '1cm',
+  pdf_margin_right: '0.5in',
+  video: 'true',
+  video_format: 'webm',
+  video_quality: '30',
+  video_speed: '2.5',
+  video_duration: '15',
+  video_fps: '30',
+  video_colors: '128',
+  video_scale: '0.5',
+  priority: '10',
 };
 /** What a parameter needs beside it to be valid. */
 const CONTEXT: Record<string, string> = { url: '', geo_enable: '&geo_latitude=1&geo_longitude=2', geo_latitude: '&geo_longitude=2', geo_longitude: '&geo_latitude=1' };
@@ -48,7 +97,9 @@ describe('odd and oversized input', function () {
     return id;
   }
   async function attachImage(id: number, width: number, height: number): Promise<void> {
-    const png = await sharp({ create: { width, height, channels: 3, background: { r: 10, g: 120, b: 200 } } }).png().toBuffer();
+    const png = await sharp({ create: { width, height, channels: 3, background: { r: 10, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
     const key = `screenshots/${id}/shot-1.png`;
     await api.parts.objects.put(key, png, { contentType: 'image/png', size: png.length });
     await api.database.db('screenshot_files').insert({ company_id: acct.companyId, screenshot_id: id, kind: 'image', shot: 1, storage_key: key, content_type: 'image/png', size_bytes: png.length });
@@ -119,7 +170,12 @@ describe('odd and oversized input', function () {
         expect400(await call(api.url, `/screenshot/list?country=${encodeURIComponent(`f${c}`)}`, { key: acct.key }), 'country');
         expect400(await call(api.url, `/screenshot/thumbnail?id=${id}&filename=${e}`, { key: acct.key }), 'filename');
         for (const field of ['name', 'filename_template', 'hosting_bucket']) {
-          const res = await call(api.url, '/batch/create', { method: 'POST', key: acct.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ urls: ['a.test'], [field]: `ab${c}cd` }) });
+          const res = await call(api.url, '/batch/create', {
+            method: 'POST',
+            key: acct.key,
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ urls: ['a.test'], [field]: `ab${c}cd` }),
+          });
           expect400(res, field);
         }
       }
@@ -150,7 +206,13 @@ describe('odd and oversized input', function () {
     });
 
     it('huge dimensions are bounded: 400 before any pixel is rendered', async () => {
-      for (const [q, field] of [['width=10001', 'width'], ['height=10001', 'height'], ['width=99999999999999999999', 'width'], ['scale=11', 'scale'], ['left=100001', 'left']] as const) {
+      for (const [q, field] of [
+        ['width=10001', 'width'],
+        ['height=10001', 'height'],
+        ['width=99999999999999999999', 'width'],
+        ['scale=11', 'scale'],
+        ['left=100001', 'left'],
+      ] as const) {
         expect400(await call(api.url, `/screenshot/thumbnail?id=${id}&${q}`, { key: acct.key }), field);
       }
       // 64 px scaled by 10 is 640: fine. A scale that would pass the side limit is refused.
@@ -168,7 +230,11 @@ describe('odd and oversized input', function () {
       expect400(await call(api.url, `/screenshot/thumbnail?id=${wide}&height=400`, { key: acct.key }), 'height');
       expect(Date.now() - started).to.be.below(5000);
       // Within the bound, and with both sides given, the answer is the image asked for.
-      for (const [q, w, h] of [['width=300', 300, 9000], ['width=500&height=500', 17, 500], ['width=500&height=500&ratio=fill', 500, 500]] as const) {
+      for (const [q, w, h] of [
+        ['width=300', 300, 9000],
+        ['width=500&height=500', 17, 500],
+        ['width=500&height=500&ratio=fill', 500, 500],
+      ] as const) {
         const res = await fetch(`${api.url}/screenshot/thumbnail?id=${tall}&${q}`, { headers: { 'X-API-KEY': acct.key } });
         expect(res.status, q).to.equal(200);
         const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
@@ -194,11 +260,15 @@ describe('odd and oversized input', function () {
           answered = true;
           let body = '';
           res.setEncoding('utf8');
-          res.on('data', (d: string) => { body += d; });
+          res.on('data', (d: string) => {
+            body += d;
+          });
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
         });
         // The server may close the connection once it has answered: that is not a failure of the test.
-        req.on('error', (err) => { if (!answered) reject(err); });
+        req.on('error', (err) => {
+          if (!answered) reject(err);
+        });
         const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="urls.txt"\r\nContent-Type: text/plain\r\n\r\n`);
         req.write(head);
         sent = head.length;
@@ -230,7 +300,9 @@ describe('odd and oversized input', function () {
   describe('filename_template through the API', () => {
     it('ZIP entry names never contain .. or start with /', async () => {
       const res = await call(api.url, '/batch/create', {
-        method: 'POST', key: acct.key, headers: { 'Content-Type': 'application/json' },
+        method: 'POST',
+        key: acct.key,
+        headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ urls: ['a.test/x', 'b.test/y'], filename_template: '../../{domain}/..\\../{url}/../../etc/passwd' }),
       });
       expect(res.status, JSON.stringify(res.body).slice(0, 400)).to.equal(200);
@@ -280,7 +352,10 @@ describe('odd and oversized input', function () {
     expect(res.body.data[0].invalid_lines[0].text).to.equal('\uFFFDbad');
     // The other tests count batches and screenshots to prove a 4xx created nothing: leave none behind.
     const id = res.body.data[0].id;
-    await api.database.db('app_runs').whereIn('screenshot_id', api.database.db('screenshots').select('id').where({ batch_id: id })).delete();
+    await api.database
+      .db('app_runs')
+      .whereIn('screenshot_id', api.database.db('screenshots').select('id').where({ batch_id: id }))
+      .delete();
     await api.database.db('screenshots').where({ batch_id: id }).delete();
     await api.database.db('batches').where({ id }).delete();
   });
@@ -302,7 +377,7 @@ describe('odd and oversized input', function () {
       expect(await screenshotCount()).to.equal(before);
     });
 
-    it('TRACE and other methods no route implements: 405 in the envelope (was the router\'s 501, answered as a 500)', async () => {
+    it("TRACE and other methods no route implements: 405 in the envelope (was the router's 501, answered as a 500)", async () => {
       for (const method of ['TRACE', 'PROPFIND', 'MKCOL', 'PURGE']) {
         const res = await raw(method, '/device/list', {});
         expect(res.status, `${method} ${JSON.stringify(res.body)}`).to.equal(405);

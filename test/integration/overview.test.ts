@@ -60,11 +60,17 @@ describe('dashboard and admin overviews, from real screenshots of the embedded f
 
   before(async () => {
     site = await TestSite.start();
-    api = await startTestApi('pglite', {
-      ...plansEnv(), SHOTFARM_AGENT_BROWSERS: 'chrome',
-      // The guard is on, so a capture of a metadata address really ends in error; the test site is allowed.
-      SHOTFARM_ALLOW_PRIVATE_TARGETS: 'false', SHOTFARM_PRIVATE_TARGET_ALLOWLIST: '127.0.0.1/32',
-    }, { agent: true });
+    api = await startTestApi(
+      'pglite',
+      {
+        ...plansEnv(),
+        SHOTFARM_AGENT_BROWSERS: 'chrome',
+        // The guard is on, so a capture of a metadata address really ends in error; the test site is allowed.
+        SHOTFARM_ALLOW_PRIVATE_TARGETS: 'false',
+        SHOTFARM_PRIVATE_TARGET_ALLOWLIST: '127.0.0.1/32',
+      },
+      { agent: true },
+    );
     acct = await api.account(100);
     userToken = await api.userToken(acct.companyId);
   });
@@ -74,7 +80,7 @@ describe('dashboard and admin overviews, from real screenshots of the embedded f
     removePlansFiles();
   });
 
-  it('answers a new account in the spec\'s Dashboard overview shape: its balance, no plan, nothing counted', async () => {
+  it("answers a new account in the spec's Dashboard overview shape: its balance, no plan, nothing counted", async () => {
     const data = await overview({ key: acct.key });
     expect(keys(data)).to.deep.equal(DASHBOARD_KEYS);
     expect(keys(data.account)).to.deep.equal(ACCOUNT_KEYS);
@@ -90,7 +96,7 @@ describe('dashboard and admin overviews, from real screenshots of the embedded f
     expect(await overview({ headers: { Authorization: `Bearer ${userToken}` } })).to.deep.equal(data);
   });
 
-  it('counts screenshots as they are created, then as they finish or fail; the balance is the ledger\'s', async () => {
+  it("counts screenshots as they are created, then as they finish or fail; the balance is the ledger's", async () => {
     // delay=4 holds the capture in processing for four seconds after the page loaded.
     const slow = await create(acct.key, site.url('/echo?overview=slow'), '&delay=4');
     const quick = await create(acct.key, site.url('/echo?overview=quick'));
@@ -127,7 +133,12 @@ describe('dashboard and admin overviews, from real screenshots of the embedded f
   });
 
   it('counts batches by status', async () => {
-    const res = await call(api.url, '/batch/create', { key: acct.key, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ urls: [site.url('/echo?overview=batch')] }) });
+    const res = await call(api.url, '/batch/create', {
+      key: acct.key,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ urls: [site.url('/echo?overview=batch')] }),
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const batchId = Number(res.body.data[0].id);
     const during = await overview({ key: acct.key });
@@ -140,7 +151,7 @@ describe('dashboard and admin overviews, from real screenshots of the embedded f
     expect(after.usage.total_screenshots).to.equal(4);
   });
 
-  it('billing: the subscribed plan, and its period\'s grant against the screenshots of the period', async () => {
+  it("billing: the subscribed plan, and its period's grant against the screenshots of the period", async () => {
     const balance = (await overview({ key: acct.key })).account.balance;
     const sub = await call(api.url, '/billing/subscribe', { key: acct.key, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ planId: 'free' }) });
     expect(sub.status, JSON.stringify(sub.body)).to.equal(200);
@@ -162,7 +173,7 @@ describe('dashboard and admin overviews, from real screenshots of the embedded f
     expect(used.usage).to.deep.include({ total_screenshots: 6, finished: 4, error: 2, processing: 0 });
   });
 
-  it('another account\'s overview shows none of these records', async () => {
+  it("another account's overview shows none of these records", async () => {
     const other = await api.account(5);
     const data = await overview({ key: other.key });
     expect(data.account).to.include({ company_id: other.companyId, balance: 5 });
@@ -181,7 +192,7 @@ describe('dashboard and admin overviews, from real screenshots of the embedded f
     }
   });
 
-  it('GET /admin/overview: the spec\'s shape, across every account, moving with real users and screenshots', async () => {
+  it("GET /admin/overview: the spec's shape, across every account, moving with real users and screenshots", async () => {
     const before = await admin();
     expect(keys(before)).to.deep.equal(ADMIN_KEYS);
     expect(keys(before.totals)).to.deep.equal(TOTALS_KEYS);
@@ -196,20 +207,22 @@ describe('dashboard and admin overviews, from real screenshots of the embedded f
     // A new account with two users; the second user's own key makes one screenshot, the account's key two.
     const client = await api.account(50);
     const firstUser = userIdOf(await api.userToken(client.companyId));
-    const [second] = await api.database.db('users').insert({ company_id: client.companyId, email: `second-${Date.now()}@example.test`, name: 'Second' }).returning(['id', 'email']);
+    const [second] = await api.database
+      .db('users')
+      .insert({ company_id: client.companyId, email: `second-${Date.now()}@example.test`, name: 'Second' })
+      .returning(['id', 'email']);
     const secondKey = generateApiKey();
     await insertApiKey(api.database.db, client.companyId, secondKey, 'second user', Number(second.id));
-    const ids = [
-      (await create(client.key, site.url('/echo?overview=client-1'))).id,
-      (await create(client.key, BLOCKED_URL)).id,
-      (await create(secondKey, site.url('/echo?overview=client-2'))).id,
-    ];
+    const ids = [(await create(client.key, site.url('/echo?overview=client-1'))).id, (await create(client.key, BLOCKED_URL)).id, (await create(secondKey, site.url('/echo?overview=client-2'))).id];
     await settled(ids);
 
     const after = await admin();
     expect(after.totals).to.deep.equal({
-      users: before.totals.users + 2, companies: before.totals.companies + 1, screenshots: before.totals.screenshots + 3,
-      batches: before.totals.batches, active_clients: before.totals.active_clients + 1,
+      users: before.totals.users + 2,
+      companies: before.totals.companies + 1,
+      screenshots: before.totals.screenshots + 3,
+      batches: before.totals.batches,
+      active_clients: before.totals.active_clients + 1,
     });
     expect(after.screenshots).to.deep.equal({ last_24h: before.screenshots.last_24h + 3, failed_24h: before.screenshots.failed_24h + 1 });
     const companyName = (await api.database.db('companies').where({ id: client.companyId }).first()).name;

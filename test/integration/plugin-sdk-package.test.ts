@@ -73,13 +73,25 @@ describe('plugin SDK package: npm pack, install in an outside project, compile a
     const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir, ...NPM_FLAGS], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     tarball = info!.filename;
-    expect(info!.files.map((f) => f.path)).to.include.members(['dist/plugins/plugin-sdk.d.ts', 'dist/plugins/plugin-sdk.js', 'drivers/brave/filters/shotfarm-ads-trackers.txt', 'api/dashboard/public/index.html', 'dist/api/cli.js']);
-    expect(info!.files.filter((f) => f.path.startsWith('dist/test/') || f.path.endsWith('.map')), 'no tests or source maps').to.deep.equal([]);
+    expect(info!.files.map((f) => f.path)).to.include.members([
+      'dist/plugins/plugin-sdk.d.ts',
+      'dist/plugins/plugin-sdk.js',
+      'drivers/brave/filters/shotfarm-ads-trackers.txt',
+      'api/dashboard/public/index.html',
+      'dist/api/cli.js',
+    ]);
+    expect(
+      info!.files.filter((f) => f.path.startsWith('dist/test/') || f.path.endsWith('.map')),
+      'no tests or source maps',
+    ).to.deep.equal([]);
 
     fs.mkdirSync(path.join(project, 'src'), { recursive: true });
     const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
     const manifest = {
-      name: 'my-plugin', version: '1.0.0', type: 'module', private: true,
+      name: 'my-plugin',
+      version: '1.0.0',
+      type: 'module',
+      private: true,
       dependencies: { shotfarm: `file:../${tarball}`, zod: pkg.dependencies.zod as string },
       devDependencies: { typescript: pkg.devDependencies.typescript as string, '@types/node': pkg.devDependencies['@types/node'] as string },
     };
@@ -95,8 +107,10 @@ describe('plugin SDK package: npm pack, install in an outside project, compile a
   });
 
   const tsc = (args: string[]): Promise<{ code: number; out: string }> =>
-    run(process.execPath, [path.join(project, 'node_modules/typescript/bin/tsc'), ...args], { cwd: project })
-      .then((r) => ({ code: 0, out: r.stdout }), (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }));
+    run(process.execPath, [path.join(project, 'node_modules/typescript/bin/tsc'), ...args], { cwd: project }).then(
+      (r) => ({ code: 0, out: r.stdout }),
+      (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
+    );
 
   it('the plugin compiles with tsc against the installed declarations, and passes the contract kit run from the installed package', async () => {
     const compiled = await tsc(['-p', '.']);
@@ -123,7 +137,8 @@ describe('plugin SDK package: npm pack, install in an outside project, compile a
     const dataDir = path.join(dir, 'data');
     const port = 18951;
     const child = spawn(bin, ['serve'], {
-      cwd: project, stdio: 'ignore',
+      cwd: project,
+      stdio: 'ignore',
       env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent', SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: '1' },
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

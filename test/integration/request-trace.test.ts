@@ -54,11 +54,15 @@ class LoggedProcess {
   }
 }
 
-const start = (args: string[], env: Record<string, string>): LoggedProcess => new LoggedProcess(spawn(process.execPath, [CLI_PATH, ...args], {
-  // Its own process group, so a process that does not stop is killed with its browsers.
-  env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true', ...env },
-  detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-}));
+const start = (args: string[], env: Record<string, string>): LoggedProcess =>
+  new LoggedProcess(
+    spawn(process.execPath, [CLI_PATH, ...args], {
+      // Its own process group, so a process that does not stop is killed with its browsers.
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true', ...env },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
 
 /** Creates one capture with a request id of ours and waits for it to end; returns the record. */
 async function traceOneCapture(base: string, key: string, site: TestSite, requestId: string): Promise<Record<string, any>> {
@@ -66,11 +70,15 @@ async function traceOneCapture(base: string, key: string, site: TestSite, reques
   expect(created.status).to.equal(200);
   expect(created.headers.get('x-request-id')).to.equal(requestId);
   const id = ((await created.json()) as { data: { id: number }[] }).data[0]!.id;
-  const info = await until('the capture to end', async () => {
-    const body = await (await fetch(`${base}/api/v1/screenshot/info?key=${key}&id=${id}&wait=60`)).json() as { data: Record<string, any> };
-    expect(body.data, JSON.stringify(body)).to.be.an('object');
-    return body.data.status === 'processing' ? null : body.data;
-  }, 120_000);
+  const info = await until(
+    'the capture to end',
+    async () => {
+      const body = (await (await fetch(`${base}/api/v1/screenshot/info?key=${key}&id=${id}&wait=60`)).json()) as { data: Record<string, any> };
+      expect(body.data, JSON.stringify(body)).to.be.an('object');
+      return body.data.status === 'processing' ? null : body.data;
+    },
+    120_000,
+  );
   expect(info.status, JSON.stringify(info)).to.equal('finished');
   return info;
 }
@@ -86,10 +94,10 @@ function expectTraced(apiLines: LogLine[], agentLines: LogLine[], record: Record
   expect(access[0]!.url).to.include('key=%5Bredacted%5D').and.not.include(key);
   expect(access[0]!.ms).to.be.a('number');
   const attempts = agentLines.filter((l) => l.msg === 'capture attempt done; result published' && l.id === record.id);
-  expect(attempts, 'the agent\'s line about the job').to.have.length(1);
+  expect(attempts, "the agent's line about the job").to.have.length(1);
   expect(attempts[0]).to.include({ request_id: requestId, status: 'finished', browser: 'chrome' });
   const outcomes = apiLines.filter((l) => OUTCOME_MESSAGES.includes(l.msg) && l.id === record.id);
-  expect(outcomes, 'the capture\'s outcome, logged exactly once').to.have.length(1);
+  expect(outcomes, "the capture's outcome, logged exactly once").to.have.length(1);
   expect(outcomes[0]).to.include({ msg: 'screenshot finished', request_id: requestId, status: 'finished', node: record.node_id });
 }
 
@@ -114,7 +122,7 @@ describe('request tracing in embedded mode (shotfarm serve: access log, agent li
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('one request id leads from the access log line through the agent\'s line to the record; the outcome is logged once', async () => {
+  it("one request id leads from the access log line through the agent's line to the record; the outcome is logged once", async () => {
     const requestId = `trace-embedded-${randomBytes(4).toString('hex')}`;
     const record = await traceOneCapture(base, key, site, requestId);
     // The access line is written when the response is sent: wait for the info request's line too.
@@ -165,8 +173,14 @@ describe('request tracing in distributed mode (shotfarm api + shotfarm agent ove
     pg = await createThrowawayPostgres();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-trace-'));
     const shared = {
-      NATS_URL: 'nats://127.0.0.1:4222', SHOTFARM_NATS_PREFIX: prefix, SHOTFARM_DATA_DIR: dataDir, SHOTFARM_HEARTBEAT_SECONDS: '1',
-      S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey, S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey, S3_BUCKET: 'shotfarm-test',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      SHOTFARM_NATS_PREFIX: prefix,
+      SHOTFARM_DATA_DIR: dataDir,
+      SHOTFARM_HEARTBEAT_SECONDS: '1',
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey,
+      S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey,
+      S3_BUCKET: 'shotfarm-test',
     };
     api = start(['api'], { ...shared, DATABASE_URL: pg.url, SHOTFARM_BOOTSTRAP_KEY: key, SHOTFARM_BOOTSTRAP_CREDITS: '100' });
     agent = start(['agent', '--browsers', 'chrome', '--slots', '1'], { ...shared, SHOTFARM_NODE_ID: 'trace-agent' });
@@ -183,7 +197,7 @@ describe('request tracing in distributed mode (shotfarm api + shotfarm agent ove
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('the agent process logs the job with the request id of the API\'s access line, and the record stores it', async () => {
+  it("the agent process logs the job with the request id of the API's access line, and the record stores it", async () => {
     const requestId = `trace-nats-${randomBytes(4).toString('hex')}`;
     const record = await traceOneCapture(base, key, site, requestId);
     expect(record.node_id).to.equal('trace-agent');

@@ -8,9 +8,21 @@ const RECORDS = 24;
 /** A finished result of record `id` with one stored image, as an agent publishes it. */
 function finishedResult(id: number): CaptureResult {
   return {
-    id, status: 'finished', error: '', files: [{ kind: 'image', shot: 1, key: `screenshots/${id}/shot-1.png`, size: 100, contentType: 'image/png' }],
-    finalUrl: 'http://example.test/', finalUrls: ['http://example.test/'], responseCode: 200, links: [], trackers: [], userAgent: 'test', browserInfo: 'test',
-    warnings: [], timings: {}, node: { id: 'test-node', host: 'localhost' }, routing: 'any',
+    id,
+    status: 'finished',
+    error: '',
+    files: [{ kind: 'image', shot: 1, key: `screenshots/${id}/shot-1.png`, size: 100, contentType: 'image/png' }],
+    finalUrl: 'http://example.test/',
+    finalUrls: ['http://example.test/'],
+    responseCode: 200,
+    links: [],
+    trackers: [],
+    userAgent: 'test',
+    browserInfo: 'test',
+    warnings: [],
+    timings: {},
+    node: { id: 'test-node', host: 'localhost' },
+    routing: 'any',
   };
 }
 

@@ -18,15 +18,14 @@ function setCookies(headers: Headers): Map<string, { value: string; attributes: 
   return out;
 }
 
-const cookie = (session: string, admin?: string): Record<string, string> =>
-  ({ Cookie: `shotfarm_session=${session}${admin ? `; shotfarm_admin_session=${admin}` : ''}` });
+const cookie = (session: string, admin?: string): Record<string, string> => ({ Cookie: `shotfarm_session=${session}${admin ? `; shotfarm_admin_session=${admin}` : ''}` });
 
 /**
  * The dashboard's session is an HttpOnly, SameSite=Strict cookie; since the browser sends it with every
  * request to /api/v1, whoever started it, it authenticates only with the session's CSRF proof
  * (X-CSRF-Token). API clients keep their API keys and Bearer tokens, which need no proof.
  */
-describe('the dashboard\'s cookie session and its CSRF proof', function () {
+describe("the dashboard's cookie session and its CSRF proof", function () {
   this.timeout(90_000);
   let api: TestApi;
   let user: { email: string; id: number; companyId: number; key: string };
@@ -52,7 +51,7 @@ describe('the dashboard\'s cookie session and its CSRF proof', function () {
   });
   after(async () => api?.stop());
 
-  it('login sets the token as an HttpOnly, SameSite=Strict cookie of /api/v1, Secure behind https, for the token\'s lifetime', async () => {
+  it("login sets the token as an HttpOnly, SameSite=Strict cookie of /api/v1, Secure behind https, for the token's lifetime", async () => {
     const { token, csrf, cookies } = await login(user.email);
     expect(csrf).to.match(/^[\w-]{43}$/);
     const set = cookies.get('shotfarm_session');
@@ -70,7 +69,7 @@ describe('the dashboard\'s cookie session and its CSRF proof', function () {
     expect(setCookies(res.headers).get('shotfarm_session')?.value).to.equal(res.body.data.token);
   });
 
-  it('the cookie without its proof is refused with 403 in the spec\'s envelope, and nothing changes, for any method', async () => {
+  it("the cookie without its proof is refused with 403 in the spec's envelope, and nothing changes, for any method", async () => {
     const keys = await keysOf(user.companyId);
     const records = await recordsOf(user.companyId);
     const ledger = await api.database.db('credit_ledger').where({ company_id: user.companyId }).count('* as n');
@@ -118,7 +117,7 @@ describe('the dashboard\'s cookie session and its CSRF proof', function () {
     expect((await call(api.url, `/screenshot/list?key=${encodeURIComponent(user.key)}`)).status).to.equal(200);
   });
 
-  it('GET /auth/session answers the cookie\'s user and proof, or null; POST /auth/logout clears the cookies', async () => {
+  it("GET /auth/session answers the cookie's user and proof, or null; POST /auth/logout clears the cookies", async () => {
     const none = await call(api.url, '/auth/session');
     expect(none.status).to.equal(200);
     expect(none.body.data).to.equal(null);
@@ -140,7 +139,7 @@ describe('the dashboard\'s cookie session and its CSRF proof', function () {
     }
   });
 
-  it('an admin impersonates through the cookie and comes back: the admin\'s session is kept aside, HttpOnly too', async () => {
+  it("an admin impersonates through the cookie and comes back: the admin's session is kept aside, HttpOnly too", async () => {
     const admin = await signupAdmin(api);
     const own = await login(admin.user.email);
     const acting = await call(api.url, '/admin/impersonate', { ...json({ user_id: user.id }), headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': own.csrf, ...cookie(own.token) } });
@@ -166,7 +165,7 @@ describe('the dashboard\'s cookie session and its CSRF proof', function () {
     expect(restored.get('shotfarm_admin_session')?.attributes).to.include('Max-Age=0');
   });
 
-  it('in Chromium, the dashboard acts as a user and comes back, the admin\'s session never readable by the page', async () => {
+  it("in Chromium, the dashboard acts as a user and comes back, the admin's session never readable by the page", async () => {
     const admin = await signupAdmin(api);
     const browser = await launchChromium(loadConfig({}).agent.chromiumPath);
     try {
@@ -211,9 +210,10 @@ describe('the dashboard\'s cookie session and its CSRF proof', function () {
     before(async () => {
       // 127.0.0.1 on another port is another origin but the same site: SameSite lets the cookie go, so
       // only the CSRF proof stands between this page and the user's account.
-      attacker = await listenOnLoopback(http.createServer((req, res) => {
-        res.setHeader('Content-Type', 'text/html');
-        res.end(`<!doctype html>
+      attacker = await listenOnLoopback(
+        http.createServer((req, res) => {
+          res.setHeader('Content-Type', 'text/html');
+          res.end(`<!doctype html>
 <form id="f" method="POST" action="${api.url}/key/create"><input name="name" value="forged by a form"></form>
 <script>
   // One after the other, so that the form's navigation cancels nothing: an image, a fetch, the form.
@@ -222,7 +222,8 @@ describe('the dashboard\'s cookie session and its CSRF proof', function () {
     .catch(() => undefined).finally(() => document.getElementById('f').submit());
   img.src = '${api.url}/screenshot/create?url=example.test%2Fforged';
 </script>`);
-      }));
+        }),
+      );
       browser = await launchChromium(loadConfig({}).agent.chromiumPath);
     });
     after(async () => {

@@ -28,7 +28,14 @@ async function closedPort(address: string): Promise<number> {
   return port;
 }
 
-interface Row { id: number; status: string; cost: number; error: string; warnings: string[]; final_url: string }
+interface Row {
+  id: number;
+  status: string;
+  cost: number;
+  error: string;
+  warnings: string[];
+  final_url: string;
+}
 
 async function create(api: TestApi, account: TestAccount, url: string, browser: string, extra = ''): Promise<number> {
   const res = await call(api.url, `/screenshot/create?url=${encodeURIComponent(url)}&browser=${browser}${extra}`, { key: account.key });
@@ -65,14 +72,19 @@ describe('SSRF protection: the egress guard (SHOTFARM_ALLOW_PRIVATE_TARGETS=fals
     const publicAddress = publicLookingAddress();
     allowed = await AllowedSite.start(publicAddress ?? INTRANET);
     intranet = publicAddress ? await AllowedSite.start(INTRANET) : allowed;
-    api = await startTestApi('pglite', {
-      SHOTFARM_ALLOW_PRIVATE_TARGETS: 'false', SHOTFARM_AGENT_BROWSERS: 'chrome,firefox',
-      SHOTFARM_PRIVATE_TARGET_ALLOWLIST: `${INTRANET}/32,allowed-host.test`,
-    }, {
-      agent: true,
-      // Host names the guard resolves in this test: the check is on these RESOLVED addresses.
-      agentOptions: { lookup: withMissingHost(mappedLookup({ 'www.public-looking.com': '127.0.0.1', 'intranet.test': INTRANET, 'allowed-host.test': '127.0.0.1' })) },
-    });
+    api = await startTestApi(
+      'pglite',
+      {
+        SHOTFARM_ALLOW_PRIVATE_TARGETS: 'false',
+        SHOTFARM_AGENT_BROWSERS: 'chrome,firefox',
+        SHOTFARM_PRIVATE_TARGET_ALLOWLIST: `${INTRANET}/32,allowed-host.test`,
+      },
+      {
+        agent: true,
+        // Host names the guard resolves in this test: the check is on these RESOLVED addresses.
+        agentOptions: { lookup: withMissingHost(mappedLookup({ 'www.public-looking.com': '127.0.0.1', 'intranet.test': INTRANET, 'allowed-host.test': '127.0.0.1' })) },
+      },
+    );
     account = await api.account(1000);
   });
   after(async () => {
@@ -104,7 +116,10 @@ describe('SSRF protection: the egress guard (SHOTFARM_ALLOW_PRIVATE_TARGETS=fals
         const path = `/echo?ssrf=${browser}-${encodeURIComponent(name)}`;
         ids.set(name, { id: await create(api, account, url(path), browser), path });
       }
-      const rows = await settled(api, [...ids.values()].map((c) => c.id));
+      const rows = await settled(
+        api,
+        [...ids.values()].map((c) => c.id),
+      );
       for (const [name, { id, path }] of ids) {
         const row = rows.get(id);
         expect(row, name).to.not.equal(undefined);
@@ -113,10 +128,15 @@ describe('SSRF protection: the egress guard (SHOTFARM_ALLOW_PRIVATE_TARGETS=fals
         expect(row?.cost, name).to.equal(0);
         expect(site.hits(path), `${name} reached the private site`).to.equal(0);
       }
-      expect(rows.get(ids.get('cloud metadata')!.id)?.error).to.equal('Blocked: 169.254.169.254 resolves to 169.254.169.254, a link-local address; captures of private networks are disabled (SHOTFARM_ALLOW_PRIVATE_TARGETS)');
+      expect(rows.get(ids.get('cloud metadata')!.id)?.error).to.equal(
+        'Blocked: 169.254.169.254 resolves to 169.254.169.254, a link-local address; captures of private networks are disabled (SHOTFARM_ALLOW_PRIVATE_TARGETS)',
+      );
       expect(rows.get(ids.get('public-looking name resolving to loopback')!.id)?.error).to.include('www.public-looking.com resolves to 127.0.0.1, a loopback address');
       expect(allowed.hits.get('/to'), 'the allowed page that redirects was loaded').to.be.greaterThan(0);
-      const debits = await api.database.db('credit_ledger').whereIn('screenshot_id', [...ids.values()].map((c) => c.id));
+      const debits = await api.database.db('credit_ledger').whereIn(
+        'screenshot_id',
+        [...ids.values()].map((c) => c.id),
+      );
       expect(debits, 'no ledger row for a blocked capture').to.deep.equal([]);
     });
 
@@ -131,9 +151,18 @@ describe('SSRF protection: the egress guard (SHOTFARM_ALLOW_PRIVATE_TARGETS=fals
       expect(row?.status, JSON.stringify(row)).to.equal('finished');
       expect(row?.cost).to.be.greaterThan(0);
       const blocked = row?.warnings.filter((w) => w.startsWith('Blocked a request to')) ?? [];
-      expect(blocked.find((w) => w.startsWith(`Blocked a request to 127.0.0.1:${port}: 127.0.0.1 resolves to 127.0.0.1, a loopback address`)), JSON.stringify(row?.warnings)).to.be.a('string');
-      expect(blocked.find((w) => w.startsWith(`Blocked a request to www.public-looking.com:${port}: www.public-looking.com resolves to 127.0.0.1`)), JSON.stringify(row?.warnings)).to.be.a('string');
-      expect(blocked.find((w) => w.startsWith('Blocked a request to 10.0.0.5:8080: 10.0.0.5 resolves to 10.0.0.5, a private address')), JSON.stringify(row?.warnings)).to.be.a('string');
+      expect(
+        blocked.find((w) => w.startsWith(`Blocked a request to 127.0.0.1:${port}: 127.0.0.1 resolves to 127.0.0.1, a loopback address`)),
+        JSON.stringify(row?.warnings),
+      ).to.be.a('string');
+      expect(
+        blocked.find((w) => w.startsWith(`Blocked a request to www.public-looking.com:${port}: www.public-looking.com resolves to 127.0.0.1`)),
+        JSON.stringify(row?.warnings),
+      ).to.be.a('string');
+      expect(
+        blocked.find((w) => w.startsWith('Blocked a request to 10.0.0.5:8080: 10.0.0.5 resolves to 10.0.0.5, a private address')),
+        JSON.stringify(row?.warnings),
+      ).to.be.a('string');
       expect(site.hits(`/lazy.png?ssrf=img-${browser}`)).to.equal(0);
       expect(site.hits(`/echo?ssrf=fetch-${browser}`)).to.equal(0);
     });
@@ -143,7 +172,7 @@ describe('SSRF protection: the egress guard (SHOTFARM_ALLOW_PRIVATE_TARGETS=fals
       const cases = {
         'no such host': { url: `http://${MISSING_HOST}/page`, error: `Could not resolve host ${MISSING_HOST}.` },
         'no such host, https': { url: `https://${MISSING_HOST}/page`, error: `Could not resolve host ${MISSING_HOST}.` },
-        'refused': { url: `http://${INTRANET}:${refused}/page`, error: `${INTRANET}:${refused} refused the connection.` },
+        refused: { url: `http://${INTRANET}:${refused}/page`, error: `${INTRANET}:${refused} refused the connection.` },
         'refused, https': { url: `https://${INTRANET}:${refused}/page`, error: `${INTRANET}:${refused} refused the connection.` },
       };
       const ids = new Map<string, number>();

@@ -46,7 +46,7 @@ const hostileSvg = (beacon: string): string =>
  * API keys as the viewer. Here a logged-in dashboard user opens every output link of a hostile record in
  * the same Chromium context, and a listener of the attacker's counts what the page's script got out.
  */
-describe('stored outputs never run on the service\'s origin (a hostile captured page, in Chromium)', function () {
+describe("stored outputs never run on the service's origin (a hostile captured page, in Chromium)", function () {
   this.timeout(120_000);
   let api: TestApi;
   let browser: Browser;
@@ -111,7 +111,15 @@ describe('stored outputs never run on the service\'s origin (a hostile captured 
     // Shot 1 is an SVG with a script (the stored type decides nothing: the headers must hold for any type);
     // the PDF and the video hold HTML, which nosniff keeps from ever being read as HTML.
     await put('image', 1, 'shot-1.svg', 'image/svg+xml', Buffer.from(hostileSvg(beacon.origin)));
-    await put('image', 2, 'shot-2.png', 'image/png', await sharp({ create: { width: 4, height: 4, channels: 3, background: '#888' } }).png().toBuffer());
+    await put(
+      'image',
+      2,
+      'shot-2.png',
+      'image/png',
+      await sharp({ create: { width: 4, height: 4, channels: 3, background: '#888' } })
+        .png()
+        .toBuffer(),
+    );
     await put('html', null, 'page.html', 'text/html; charset=utf-8', Buffer.from(hostileHtml(beacon.origin)));
     await put('pdf', null, 'page.pdf', 'application/pdf', Buffer.from(hostileHtml(beacon.origin)));
     await put('video', null, 'video.mp4', 'video/mp4', Buffer.from(hostileHtml(beacon.origin)));
@@ -141,7 +149,7 @@ describe('stored outputs never run on the service\'s origin (a hostile captured 
   it('control: the same page served without protection runs its script, and the listener sees it', async () => {
     const started = Date.now();
     await page.goto(`${beacon.origin}/control`);
-    await until('the control page\'s report', async () => reports.some((r) => r.startsWith('key-create:')), 10_000);
+    await until("the control page's report", async () => reports.some((r) => r.startsWith('key-create:')), 10_000);
     settleMs = Math.max(1_000, 3 * (Date.now() - started));
     expect(reports[0]).to.equal('ran');
     reports.length = 0;
@@ -221,7 +229,10 @@ describe('stored outputs never run on the service\'s origin (a hostile captured 
       await res.arrayBuffer();
       expect(res.status, path).to.equal(200);
       const csp = res.headers.get('content-security-policy') ?? '';
-      expect(csp.split(';').map((d) => d.trim()), path).to.include.members(['sandbox', "default-src 'none'"]);
+      expect(
+        csp.split(';').map((d) => d.trim()),
+        path,
+      ).to.include.members(['sandbox', "default-src 'none'"]);
       expect(csp, path).to.not.match(/allow-scripts|allow-same-origin/);
       expect(res.headers.get('x-content-type-options'), path).to.equal('nosniff');
       expect(res.headers.get('referrer-policy'), path).to.equal('no-referrer');

@@ -63,7 +63,9 @@ describe('stuck pages: the slot is freed within the deadline and the record ends
       const { record, ms } = await capture(`url=${encodeURIComponent(site.url(`/${page}`))}&max_wait=${MAX_WAIT_S}`);
       expect(record.status).to.equal('error');
       expect(record.error).to.match(/^The page stopped responding: its scripts never yield/);
-      expect(record.error).to.include(`on ${DEADLINE_LONG_ATTEMPTS} attempts`).and.not.match(/\n|\s at |Error:/);
+      expect(record.error)
+        .to.include(`on ${DEADLINE_LONG_ATTEMPTS} attempts`)
+        .and.not.match(/\n|\s at |Error:/);
       expect(record.cost).to.equal(0);
       expect(ms, `the record took ${ms} ms`).to.be.below(RECORD_BOUND_MS);
       // The page was loaded once per deadline-long attempt, not three times.

@@ -46,8 +46,26 @@ function registeredRoutes(api: TestApi): { method: string; path: string }[] {
   // themselves are built from the same code the running server used.
   const unused = {} as never;
   const app = buildApp({
-    config: api.config, db: api.database.db, log: createLogger('silent'), jwt: api.jwt, rateLimiter: null,
-    screenshots: unused, objects: unused, events: unused, registry: unused, queue: unused, metrics: unused, crawls: unused, batches: unused, batchLinks: unused, imageLinks: unused, apps: unused, mailer: unused, monitors: unused, diffLinks: unused, billing: api.plane.billing,
+    config: api.config,
+    db: api.database.db,
+    log: createLogger('silent'),
+    jwt: api.jwt,
+    rateLimiter: null,
+    screenshots: unused,
+    objects: unused,
+    events: unused,
+    registry: unused,
+    queue: unused,
+    metrics: unused,
+    crawls: unused,
+    batches: unused,
+    batchLinks: unused,
+    imageLinks: unused,
+    apps: unused,
+    mailer: unused,
+    monitors: unused,
+    diffLinks: unused,
+    billing: api.plane.billing,
   });
   const out = new Map<string, { method: string; path: string }>();
   for (const mw of app.middleware as { router?: Router<AppState> }[]) {
@@ -61,7 +79,7 @@ function registeredRoutes(api: TestApi): { method: string; path: string }[] {
   return [...out.values()];
 }
 
-describe('tenant isolation: every id-taking route, with another account\'s credential', function () {
+describe("tenant isolation: every id-taking route, with another account's credential", function () {
   this.timeout(120_000);
   let api: TestApi;
   let owner: TestAccount;
@@ -123,10 +141,13 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
     const crawl = await call(api.url, '/crawl/create', { ...json({ url: 'https://private.test/', domain: 'private.test', max_urls: 5 }), key: owner.key });
     expect(crawl.status, JSON.stringify(crawl.body)).to.equal(200);
     ids.crawl = Number(crawl.body.data.id);
-    const apiKey = await call(api.url, '/key/create', { ...json({ name: 'owner\'s second key' }), key: owner.key });
+    const apiKey = await call(api.url, '/key/create', { ...json({ name: "owner's second key" }), key: owner.key });
     expect(apiKey.status, JSON.stringify(apiKey.body)).to.equal(200);
     ids.apiKey = Number(apiKey.body.data.id);
-    const app = await call(api.url, '/app/create', { ...json({ app_id: 'owner-hook', type: 'webhook', settings: { url: 'https://hooks.private.test/in', secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` } }), key: owner.key });
+    const app = await call(api.url, '/app/create', {
+      ...json({ app_id: 'owner-hook', type: 'webhook', settings: { url: 'https://hooks.private.test/in', secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` } }),
+      key: owner.key,
+    });
     expect(app.status, JSON.stringify(app.body)).to.equal(200);
     ids.app = Number(app.body.data.id);
     // Yearly: the schedule does not run it (and change the owner's records) while the test looks.
@@ -136,7 +157,7 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
   });
   after(async () => api?.stop());
 
-  it('finds every id-taking route among the routers\' routes, and covers each', async () => {
+  it("finds every id-taking route among the routers' routes, and covers each", async () => {
     const routes = registeredRoutes(api).filter((r) => r.path.startsWith('/api/v1/'));
     // The walk itself is checked: it must see the routes we know of, or it proves nothing.
     expect(routes.map((r) => `${r.method} ${r.path}`)).to.include.members(['GET /api/v1/screenshot/create', 'POST /api/v1/batch/create', 'GET /api/v1/crawl/list', 'POST /api/v1/crawl/cancel']);
@@ -151,7 +172,7 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
     expect(takesId.sort(), 'id-taking routes not in ID_ROUTES (add them), or ID_ROUTES entries that take no id').to.deep.equal(covered.sort());
   });
 
-  it('answers 404 NOT_FOUND with the envelope to every credential of another account, and changes nothing of the owner\'s', async () => {
+  it("answers 404 NOT_FOUND with the envelope to every credential of another account, and changes nothing of the owner's", async () => {
     // The owner really can read everything first: the 404s below are not "not ready" or "not requested".
     for (const [path, r] of Object.entries(ID_ROUTES)) {
       if (r.mutates) continue;
@@ -170,9 +191,13 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
         for (const [credential, init] of credentials) {
           const what = `${r.method} ${path}?id=${ids[r.fixture]}${variant} with the intruder's ${credential}`;
           const headers = { ...(init.headers as Record<string, string> | undefined) };
-          const send = async (query: string, body?: string): Promise<Answer> => call(api.url, `${path.replace('/api/v1', '')}${query}`, {
-            ...init, method: r.method, headers: body ? { ...headers, 'Content-Type': 'application/json' } : headers, ...(body ? { body } : {}),
-          });
+          const send = async (query: string, body?: string): Promise<Answer> =>
+            call(api.url, `${path.replace('/api/v1', '')}${query}`, {
+              ...init,
+              method: r.method,
+              headers: body ? { ...headers, 'Content-Type': 'application/json' } : headers,
+              ...(body ? { body } : {}),
+            });
           const answers = [await send(`?id=${ids[r.fixture]}${variant}`)];
           // POST operations also take the id in a JSON body.
           if (r.method === 'POST') answers.push(await send(variant ? `?${variant.slice(1)}` : '', JSON.stringify({ id: ids[r.fixture] })));
@@ -190,7 +215,7 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
       }
     }
     expect(checked).to.be.greaterThan(20);
-    expect(await ownerState(), 'the owner\'s records, files, ledger or balance changed').to.deep.equal(before);
+    expect(await ownerState(), "the owner's records, files, ledger or balance changed").to.deep.equal(before);
 
     // And the owner still reads everything as before.
     const html = await fetch(`${api.url}/screenshot/html?id=${ids.screenshot}`, { headers: { 'X-API-KEY': owner.key } });
@@ -211,16 +236,25 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
     expect(routes.length).to.be.above(50);
     const origin = api.url.replace(/\/api\/v1$/, '');
     const flip = (path: string, pick: (segment: string, index: number) => boolean): string =>
-      path.split('/').map((s, i) => (pick(s, i) ? s.toUpperCase() : s)).join('/');
-    const spellings = (path: string): string[] => [...new Set([
-      path.toUpperCase(),
-      // Capitalised segments: /Api/V1/Screenshot/Info
-      path.split('/').map((s) => s.charAt(0).toUpperCase() + s.slice(1)).join('/'),
-      // only the prefix in upper case (the prefix's middleware skipped, the route matched)…
-      flip(path, (_, i) => i === 1 || i === 2),
-      // …or only the route's last segment (the prefix's middleware ran)
-      flip(path, (_, i) => i === path.split('/').length - 1),
-    ])].filter((p) => p !== path);
+      path
+        .split('/')
+        .map((s, i) => (pick(s, i) ? s.toUpperCase() : s))
+        .join('/');
+    const spellings = (path: string): string[] =>
+      [
+        ...new Set([
+          path.toUpperCase(),
+          // Capitalised segments: /Api/V1/Screenshot/Info
+          path
+            .split('/')
+            .map((s) => s.charAt(0).toUpperCase() + s.slice(1))
+            .join('/'),
+          // only the prefix in upper case (the prefix's middleware skipped, the route matched)…
+          flip(path, (_, i) => i === 1 || i === 2),
+          // …or only the route's last segment (the prefix's middleware ran)
+          flip(path, (_, i) => i === path.split('/').length - 1),
+        ]),
+      ].filter((p) => p !== path);
     // The routes under /api/v1 that take no credential: how a client gets one, and the API's description.
     const PUBLIC_API_PATH = /^\/api\/v1\/(auth\/|openapi\.json$)/;
     const before = await ownerState();
@@ -234,7 +268,10 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
         expect(lower.status, `${r.method} ${r.path} without a credential → ${JSON.stringify(lower.body).slice(0, 200)}`).to.equal(401);
       }
       for (const path of spellings(r.path)) {
-        for (const [who, init] of [['no credential', {}], ['the owner\'s key', { key: owner.key }]] as const) {
+        for (const [who, init] of [
+          ['no credential', {}],
+          ["the owner's key", { key: owner.key }],
+        ] as const) {
           const res = await send(path, init);
           const show = `${r.method} ${path} with ${who} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
           expect(res.status, show).to.equal(404);
@@ -245,18 +282,26 @@ describe('tenant isolation: every id-taking route, with another account\'s crede
       }
     }
     expect(checked).to.be.above(routes.length * 4);
-    expect(await ownerState(), 'a request in another case changed the owner\'s data').to.deep.equal(before);
+    expect(await ownerState(), "a request in another case changed the owner's data").to.deep.equal(before);
   });
 
-  it('lists and searches of another account never show the owner\'s records', async () => {
+  it("lists and searches of another account never show the owner's records", async () => {
     // The intruder has records of its own, so an empty list is not what makes this pass.
     expect((await call(api.url, '/screenshot/create?url=intruder.test/private', { key: intruder.key })).status).to.equal(200);
     expect((await call(api.url, '/screenshot/search?url=private', { key: intruder.key })).body.data).to.have.length(1);
-    for (const [path, field] of [['/screenshot/list', 'id'], ['/screenshot/search?url=private', 'id'], ['/batch/list', 'id'], ['/crawl/list', 'id']] as const) {
+    for (const [path, field] of [
+      ['/screenshot/list', 'id'],
+      ['/screenshot/search?url=private', 'id'],
+      ['/batch/list', 'id'],
+      ['/crawl/list', 'id'],
+    ] as const) {
       const res = await call(api.url, path, { key: intruder.key });
       expect(res.status, path).to.equal(200);
       expect(JSON.stringify(res.body), path).to.not.include('private.test');
-      expect(res.body.data.map((r: Record<string, unknown>) => r[field]), path).to.not.include.members(Object.values(ids));
+      expect(
+        res.body.data.map((r: Record<string, unknown>) => r[field]),
+        path,
+      ).to.not.include.members(Object.values(ids));
     }
   });
 });

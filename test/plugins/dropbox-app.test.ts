@@ -29,7 +29,6 @@ const INVALID = [
   { settings: { access_token: ACCESS_TOKEN, mode: 'update' }, why: 'an unknown mode' },
 ];
 
-
 describe('dropbox app', () => {
   let fake: FakeDropbox;
   let endpoints: { dropboxApiUrl: string; dropboxContentUrl: string };
@@ -79,7 +78,10 @@ describe('dropbox app', () => {
       expect(tokenRequest?.url, 'no secret in the URL').to.equal('/oauth2/token');
       expect(tokenRequest?.headers['content-type']).to.equal('application/x-www-form-urlencoded');
       expect(Object.fromEntries(new URLSearchParams(tokenRequest?.body.toString('utf8')))).to.deep.equal({
-        grant_type: 'refresh_token', refresh_token: APP.refreshToken, client_id: APP.key, client_secret: APP.secret,
+        grant_type: 'refresh_token',
+        refresh_token: APP.refreshToken,
+        client_id: APP.key,
+        client_secret: APP.secret,
       });
       const uploads = fake.uploads();
       expect(uploads).to.have.length(2);
@@ -166,9 +168,7 @@ describe('dropbox app', () => {
       const file: AppFile = { kind: 'video', shot: null, contentType: 'video/mp4', size: video.length, extension: 'mp4' };
       const output = await app.run(runContext(parse(accessSettings()), { files: memoryFiles([...sampleFiles(), { file, body: video }]) }));
       const routes = fake.requests.map((r) => r.pathname).filter((p) => p.startsWith('/2/files/upload_session/'));
-      expect(routes).to.deep.equal([
-        '/2/files/upload_session/start', ...Array(4).fill('/2/files/upload_session/append_v2'), '/2/files/upload_session/finish',
-      ]);
+      expect(routes).to.deep.equal(['/2/files/upload_session/start', ...Array(4).fill('/2/files/upload_session/append_v2'), '/2/files/upload_session/finish']);
       const finish = fake.requests.find((r) => r.pathname === '/2/files/upload_session/finish');
       expect(finish?.arg).to.deep.equal({
         cursor: { session_id: 'session-1', offset: video.length },
@@ -185,14 +185,18 @@ describe('dropbox app', () => {
       const app = createDropboxApp(endpoints);
       const error = await expectRunError(app.run(runContext(parse(accessSettings({ access_token: 'sl.wrong' })))));
       expect(error.retryable).to.equal(false);
-      expect(error.message).to.match(/invalid_access_token/).and.not.include('sl.wrong');
+      expect(error.message)
+        .to.match(/invalid_access_token/)
+        .and.not.include('sl.wrong');
       expect(fake.files.size).to.equal(0);
     });
 
     it('an expired access token: not retryable, and says how to fix it', async () => {
       const error = await expectRunError(createDropboxApp(endpoints).run(runContext(parse(accessSettings({ access_token: EXPIRED_TOKEN })))));
       expect(error.retryable).to.equal(false);
-      expect(error.message).to.match(/expired/).and.match(/refresh_token/);
+      expect(error.message)
+        .to.match(/expired/)
+        .and.match(/refresh_token/);
     });
 
     it('a refused refresh token: not retryable, before any upload', async () => {
@@ -203,7 +207,9 @@ describe('dropbox app', () => {
       expect(fake.uploads()).to.have.length(0);
       const badSecret = await expectRunError(app.run(runContext(parse(refreshSettings({ app_secret: 'wrong' })))));
       expect(badSecret.retryable).to.equal(false);
-      expect(badSecret.message).to.match(/invalid_client/).and.not.include('wrong');
+      expect(badSecret.message)
+        .to.match(/invalid_client/)
+        .and.not.include('wrong');
     });
 
     for (const status of [500, 503]) {
@@ -229,7 +235,11 @@ describe('dropbox app', () => {
     });
 
     const pathErrors: [tag: string, retryable: boolean][] = [
-      ['insufficient_space', false], ['disallowed_name', false], ['malformed_path', false], ['no_write_permission', false], ['too_many_write_operations', true],
+      ['insufficient_space', false],
+      ['disallowed_name', false],
+      ['malformed_path', false],
+      ['no_write_permission', false],
+      ['too_many_write_operations', true],
     ];
     for (const [tag, retryable] of pathErrors) {
       it(`409 path/${tag} is ${retryable ? '' : 'not '}retryable`, async () => {
@@ -276,7 +286,9 @@ describe('dropbox app', () => {
       await app.run(runContext(parse(refreshSettings())));
       expect(fake.tokenRequests()).to.have.length(1);
       expect(fake.uploads().map((u) => u.headers.authorization)).to.deep.equal([
-        `Bearer ${fake.issuedTokens[first]}`, `Bearer ${fake.issuedTokens[first + 1]}`, `Bearer ${fake.issuedTokens[first + 1]}`,
+        `Bearer ${fake.issuedTokens[first]}`,
+        `Bearer ${fake.issuedTokens[first + 1]}`,
+        `Bearer ${fake.issuedTokens[first + 1]}`,
       ]);
     });
   });

@@ -23,13 +23,16 @@ async function startPutServer(): Promise<{ url: string; files: Map<string, { bod
   });
 }
 
-describe('the example plugin of the author\'s guide (plugins/examples/webdav-app.ts)', () => {
+describe("the example plugin of the author's guide (plugins/examples/webdav-app.ts)", () => {
   it('passes the contract test kit, and the files arrive byte for byte where the template says, with basic auth', async () => {
     const dav = await startPutServer();
     try {
       const { output } = await checkAppPlugin(webdav, {
         settings: { base_url: dav.url, username: 'ann', password: 'pw', path: '{domain}/{id}' },
-        invalidSettings: [{ settings: { base_url: 'ftp://x' }, why: 'not http(s)' }, { settings: {}, why: 'base_url missing' }],
+        invalidSettings: [
+          { settings: { base_url: 'ftp://x' }, why: 'not http(s)' },
+          { settings: {}, why: 'base_url missing' },
+        ],
       });
       expect(dav.files.get('/dav/shots/www.example.com/4242.png')?.body.equals(SAMPLE_PNG)).to.equal(true);
       expect(dav.files.get('/dav/shots/www.example.com/4242.html')?.body.equals(SAMPLE_HTML)).to.equal(true);
@@ -43,9 +46,15 @@ describe('the example plugin of the author\'s guide (plugins/examples/webdav-app
   it('a 401 is final, a 503 is retryable', async () => {
     const dav = await startPutServer();
     try {
-      for (const [status, retryable] of [[401, false], [503, true]] as const) {
+      for (const [status, retryable] of [
+        [401, false],
+        [503, true],
+      ] as const) {
         dav.status = status;
-        const err = await webdav.run(runContext(webdav.settingsSchema.parse({ base_url: dav.url }))).then(() => null, (e: unknown) => e);
+        const err = await webdav.run(runContext(webdav.settingsSchema.parse({ base_url: dav.url }))).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(err).to.be.instanceOf(AppRunError);
         expect((err as AppRunError).retryable, String(status)).to.equal(retryable);
       }

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { z } from 'zod';
-import type { AppRunError} from '../../plugins/contract.js';
+import type { AppRunError } from '../../plugins/contract.js';
 import { type AppPlugin } from '../../plugins/contract.js';
 import { checkAppPlugin, expectRunError, memoryFiles, runContext, SAMPLE_HTML, SAMPLE_PNG, sampleFiles } from '../../plugins/contract-kit.js';
 import { createGdriveApp, driveFileName, driveQueryString } from '../../plugins/gdrive/gdrive-app.js';
@@ -35,7 +35,13 @@ const OTHER_KEY = makeServiceAccount(SA.email); // same account, a key Google do
 const OAUTH = { clientId: '1234-test.apps.googleusercontent.com', clientSecret: 'GOCSPX-test-secret', refreshToken: '1//test-refresh-token' };
 const FOLDER = '1FolderIdForScreenshots_abc-XYZ';
 
-const oauthSettings = (overrides: Record<string, unknown> = {}) => ({ client_id: OAUTH.clientId, client_secret: OAUTH.clientSecret, refresh_token: OAUTH.refreshToken, folder_id: FOLDER, ...overrides });
+const oauthSettings = (overrides: Record<string, unknown> = {}) => ({
+  client_id: OAUTH.clientId,
+  client_secret: OAUTH.clientSecret,
+  refresh_token: OAUTH.refreshToken,
+  folder_id: FOLDER,
+  ...overrides,
+});
 const saSettings = (overrides: Record<string, unknown> = {}) => ({ service_account_json: SA.json, folder_id: FOLDER, ...overrides });
 
 /** Runs the plugin the way the runner does; the settings go through the schema first. */
@@ -216,11 +222,14 @@ describe('gdrive app (fake Google token endpoint and Drive API)', () => {
     expect(b.message).to.match(/could not reach Google Drive: .*ECONNREFUSED/);
   });
 
-  it('an abort stops a hanging token request and rejects with the signal\'s reason', async () => {
+  it("an abort stops a hanging token request and rejects with the signal's reason", async () => {
     fake.hangTokens = true;
     const started = Date.now();
     const signal = AbortSignal.timeout(300);
-    const error = await run(plugin, saSettings(), { signal }).then(() => null, (err: unknown) => err);
+    const error = await run(plugin, saSettings(), { signal }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(error).to.equal(signal.reason);
     expect(Date.now() - started).to.be.below(5000);
     expect(fake.tokenRequests).to.have.length(1);
@@ -240,7 +249,7 @@ describe('gdrive app (fake Google token endpoint and Drive API)', () => {
     expect((out.output_data as any).files).to.have.length(2);
   });
 
-  it('a run\'s own filename wins over path; output_url is the first image even when it is not the first file', async () => {
+  it("a run's own filename wins over path; output_url is the first image even when it is not the first file", async () => {
     const files = sampleFiles().reverse(); // HTML first
     const out = await run(plugin, saSettings({ path: 'ignored-{id}' }), { files: memoryFiles(files), runFilename: 'batch/menu' });
     expect(fake.uploads.map((u) => u.metadata.name)).to.deep.equal(['batch_menu-4242.html', 'batch_menu-4242.png']);
@@ -269,11 +278,14 @@ describe('gdrive app (fake Google token endpoint and Drive API)', () => {
     // Attempt 1: the PNG is stored, the HTML's upload fails.
     let calls = 0;
     const flaky = memoryFiles();
-    const files = { ...flaky, stream: async (f: Parameters<typeof flaky.stream>[0]) => {
-      calls++;
-      if (calls === 2) fake.failNextUploads(1, { status: 503, reason: 'backendError', message: 'Backend Error' });
-      return flaky.stream(f);
-    } };
+    const files = {
+      ...flaky,
+      stream: async (f: Parameters<typeof flaky.stream>[0]) => {
+        calls++;
+        if (calls === 2) fake.failNextUploads(1, { status: 503, reason: 'backendError', message: 'Backend Error' });
+        return flaky.stream(f);
+      },
+    };
     const first = await runError(plugin, saSettings(), { files });
     expect(first.retryable).to.equal(true);
     expect(fake.files.map((f) => f.name)).to.deep.equal(['4242-www.example.com.png']);

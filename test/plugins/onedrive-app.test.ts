@@ -23,15 +23,18 @@ const appOnlySettings = { tenant: TENANT, client_id: CLIENT_ID, client_secret: C
 
 const parse = (settings: Record<string, unknown>) => oneDriveSettingsSchema.strict().parse(settings);
 
-
 describe('onedrive app plugin', () => {
   let fake: FakeMicrosoftGraph;
-  const app = (options: Parameters<typeof createOneDriveApp>[1] = {}) =>
-    createOneDriveApp({ microsoftGraphUrl: fake.graphUrl, microsoftLoginUrl: fake.loginUrl }, options);
+  const app = (options: Parameters<typeof createOneDriveApp>[1] = {}) => createOneDriveApp({ microsoftGraphUrl: fake.graphUrl, microsoftLoginUrl: fake.loginUrl }, options);
 
   beforeEach(async () => {
     fake = await startFakeMicrosoftGraph({
-      clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, refreshTokens: [REFRESH_TOKEN], publicClient: true, driveIds: [DRIVE_ID], userIds: [USER_ID],
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      refreshTokens: [REFRESH_TOKEN],
+      publicClient: true,
+      driveIds: [DRIVE_ID],
+      userIds: [USER_ID],
     });
   });
   afterEach(async () => {
@@ -50,7 +53,7 @@ describe('onedrive app plugin', () => {
       const { output } = await checkAppPlugin(app(), { settings: delegatedSettings, invalidSettings });
 
       const png = fake.file('me', PNG_PATH);
-      expect(png, 'the PNG in the user\'s drive').to.not.equal(undefined);
+      expect(png, "the PNG in the user's drive").to.not.equal(undefined);
       expect(png?.bytes.equals(SAMPLE_PNG)).to.equal(true);
       expect(fake.file('me', HTML_PATH)?.bytes.equals(SAMPLE_HTML)).to.equal(true);
       const upload = fake.uploads.find((u) => u.path === PNG_PATH);
@@ -79,12 +82,14 @@ describe('onedrive app plugin', () => {
       const png = fake.file(`drives/${DRIVE_ID}`, PNG_PATH);
       expect(png?.bytes.equals(SAMPLE_PNG)).to.equal(true);
       expect(output.output_url).to.equal(png?.item.webUrl);
-      expect(fake.graphRequests[0]?.url).to.equal(`/graph/v1.0/drives/${encodeURIComponent(DRIVE_ID)}/root:/Screenshots/www.example.com/4242-www.example.com.png:/content?@microsoft.graph.conflictBehavior=rename`);
+      expect(fake.graphRequests[0]?.url).to.equal(
+        `/graph/v1.0/drives/${encodeURIComponent(DRIVE_ID)}/root:/Screenshots/www.example.com/4242-www.example.com.png:/content?@microsoft.graph.conflictBehavior=rename`,
+      );
       expect(fake.tokenRequests[0]).to.deep.include({ tenant: TENANT, status: 200 });
       expect(fake.tokenRequests[0]?.form).to.include({ grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET, scope: FAKE_SCOPE });
     });
 
-    it('uploads to a user\'s OneDrive with user_id (app-only)', async () => {
+    it("uploads to a user's OneDrive with user_id (app-only)", async () => {
       const { drive_id: _d, ...settings } = appOnlySettings;
       const output = await app().run(runContext(parse({ ...settings, user_id: USER_ID })));
       expect(fake.file(`users/${USER_ID}`, PNG_PATH)?.bytes.equals(SAMPLE_PNG)).to.equal(true);
@@ -94,12 +99,12 @@ describe('onedrive app plugin', () => {
   });
 
   describe('paths and names', () => {
-    it('puts files at the drive\'s root when drive_path is empty, with the filename template', async () => {
+    it("puts files at the drive's root when drive_path is empty, with the filename template", async () => {
       await app().run(runContext(parse({ ...delegatedSettings, drive_path: '', filename: '{date}_{id}' })));
       expect(fake.uploads.map((u) => u.path)).to.deep.equal(['2026-11-21_4242.png', '2026-11-21_4242.html']);
     });
 
-    it('lets a batch\'s filename win and keeps drive_path as the folder; encodes what a name may hold', async () => {
+    it("lets a batch's filename win and keeps drive_path as the folder; encodes what a name may hold", async () => {
       await app().run(runContext(parse({ ...delegatedSettings, drive_path: 'Shots #1/{yyyy}' }), { runFilename: 'menu 100%/{id} & co' }));
       expect(fake.uploads.map((u) => u.path)).to.deep.equal(['Shots #1/2026/menu 100%/4242 & co.png', 'Shots #1/2026/menu 100%/4242 & co.html']);
       expect(fake.graphRequests[0]?.url).to.include('/root:/Shots%20%231/2026/menu%20100%25/4242%20%26%20co.png:/content');
@@ -189,7 +194,10 @@ describe('onedrive app plugin', () => {
     it('a wrong client secret is not retryable (invalid_client), and nothing is uploaded', async () => {
       const error = await expectRunError(app().run(runContext(parse({ ...appOnlySettings, client_secret: 'wrong' }))));
       expect(error.retryable).to.equal(false);
-      expect(error.message).to.match(/invalid_client/).and.to.match(/AADSTS7000215/).and.not.to.include('wrong');
+      expect(error.message)
+        .to.match(/invalid_client/)
+        .and.to.match(/AADSTS7000215/)
+        .and.not.to.include('wrong');
       expect(fake.graphRequests).to.have.length(0);
     });
 
@@ -270,12 +278,16 @@ describe('onedrive app plugin', () => {
     };
 
     it('refuses settings without any credential', () => {
-      expect(messages({ client_id: CLIENT_ID })).to.deep.equal(['client_secret: set client_secret (app-only access) or refresh_token (delegated access to a user\'s drive)']);
+      expect(messages({ client_id: CLIENT_ID })).to.deep.equal(["client_secret: set client_secret (app-only access) or refresh_token (delegated access to a user's drive)"]);
     });
 
     it('refuses app-only settings that name no drive, or use a multi-tenant alias', () => {
-      expect(messages({ tenant: TENANT, client_id: CLIENT_ID, client_secret: CLIENT_SECRET })).to.deep.equal(['drive_id: app-only access (client_secret without refresh_token) has no signed-in user: set drive_id or user_id to say whose drive']);
-      expect(messages({ tenant: 'organizations', client_id: CLIENT_ID, client_secret: CLIENT_SECRET, user_id: USER_ID })).to.deep.equal(['tenant: app-only access needs the tenant id or domain of the directory, not "organizations"']);
+      expect(messages({ tenant: TENANT, client_id: CLIENT_ID, client_secret: CLIENT_SECRET })).to.deep.equal([
+        'drive_id: app-only access (client_secret without refresh_token) has no signed-in user: set drive_id or user_id to say whose drive',
+      ]);
+      expect(messages({ tenant: 'organizations', client_id: CLIENT_ID, client_secret: CLIENT_SECRET, user_id: USER_ID })).to.deep.equal([
+        'tenant: app-only access needs the tenant id or domain of the directory, not "organizations"',
+      ]);
       expect(messages({ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, drive_id: DRIVE_ID })[0]).to.match(/^tenant: .*not "common"/);
     });
 

@@ -17,8 +17,13 @@ const settingsFor = (over: Record<string, unknown> = {}) => slackSettingsSchema.
 
 function endpoints(slackApiUrl: string): AppEndpoints {
   return {
-    slackApiUrl, googleDriveApiUrl: 'http://127.0.0.1:9/drive', googleTokenUrl: 'http://127.0.0.1:9/token', dropboxApiUrl: 'http://127.0.0.1:9/dropbox',
-    dropboxContentUrl: 'http://127.0.0.1:9/content', microsoftGraphUrl: 'http://127.0.0.1:9/graph', microsoftLoginUrl: 'http://127.0.0.1:9/login',
+    slackApiUrl,
+    googleDriveApiUrl: 'http://127.0.0.1:9/drive',
+    googleTokenUrl: 'http://127.0.0.1:9/token',
+    dropboxApiUrl: 'http://127.0.0.1:9/dropbox',
+    dropboxContentUrl: 'http://127.0.0.1:9/content',
+    microsoftGraphUrl: 'http://127.0.0.1:9/graph',
+    microsoftLoginUrl: 'http://127.0.0.1:9/login',
   };
 }
 
@@ -26,11 +31,14 @@ function image(shot: number, body: Buffer): { file: AppFile; body: Buffer } {
   return { file: { kind: 'image', shot, contentType: 'image/png', size: body.length, extension: 'png' }, body };
 }
 
-
 describe('slack app (plugins/slack)', () => {
   let slack: FakeSlack;
-  beforeEach(async () => { slack = await FakeSlack.start(); });
-  afterEach(async () => { await slack.stop(); });
+  beforeEach(async () => {
+    slack = await FakeSlack.start();
+  });
+  afterEach(async () => {
+    await slack.stop();
+  });
 
   describe('the contract kit', () => {
     it('passes checkAppPlugin; the PNG reaches the upload URL and the message, channel and name reach completeUploadExternal', async () => {
@@ -114,7 +122,7 @@ describe('slack app (plugins/slack)', () => {
   });
 
   describe('what is posted', () => {
-    it('escapes the record\'s values for Slack, not the template; missing values are empty', async () => {
+    it("escapes the record's values for Slack, not the template; missing values are empty", async () => {
       const plugin = createSlackApp(endpoints(slack.apiUrl));
       const screenshot = sampleScreenshot({ url: 'https://example.com/?a=1&b=<b>', final_url: '', response_code: null });
       await plugin.run(runContext(settingsFor({ message: '<!here> {url} [{final_url}] {response_code} {tags}' }), { screenshot }));
@@ -132,7 +140,7 @@ describe('slack app (plugins/slack)', () => {
       expect(slack.completions[0]!.files[0]!.title).to.equal('www.example.com_2026-11-21_shot-4242.png');
     });
 
-    it('a batch\'s own filename wins over the setting', async () => {
+    it("a batch's own filename wins over the setting", async () => {
       await createSlackApp(endpoints(slack.apiUrl)).run(runContext(settingsFor({ filename: 'ignored-{id}' }), { runFilename: 'menu-{id}' }));
       expect(slack.uploads[0]!.filename).to.equal('menu-4242.png');
     });
@@ -229,8 +237,7 @@ describe('slack app (plugins/slack)', () => {
   });
 
   describe('failures', () => {
-    const run = (over: Record<string, unknown> = {}, signal?: AbortSignal) =>
-      createSlackApp(endpoints(slack.apiUrl)).run(runContext(settingsFor(over), { signal }));
+    const run = (over: Record<string, unknown> = {}, signal?: AbortSignal) => createSlackApp(endpoints(slack.apiUrl)).run(runContext(settingsFor(over), { signal }));
 
     it('a bad token: invalid_auth, not retryable, the token not in the message', async () => {
       const error = await expectRunError(run({ token: 'xoxb-9999-wrong-token' }));
@@ -311,7 +318,7 @@ describe('slack app (plugins/slack)', () => {
       slack = await FakeSlack.start(); // for afterEach
     });
 
-    it('an abort in the middle of a request rejects promptly with the signal\'s reason', async () => {
+    it("an abort in the middle of a request rejects promptly with the signal's reason", async () => {
       slack.hangNext('files.completeUploadExternal');
       const controller = new AbortController();
       const reason = new Error('run deadline');
@@ -321,16 +328,29 @@ describe('slack app (plugins/slack)', () => {
       controller.abort(reason);
       const started = Date.now();
       let caught: unknown;
-      try { await pending; } catch (e) { caught = e; }
+      try {
+        await pending;
+      } catch (e) {
+        caught = e;
+      }
       expect(caught).to.equal(reason);
       expect(Date.now() - started).to.be.below(1_000);
       expect(slack.completions).to.deep.equal([]);
     });
 
     it('a storage failure stays as it is (retryable) and calls nothing', async () => {
-      const broken = { ...memoryFiles(), read: async () => { throw new Error('object store: connection reset'); } };
+      const broken = {
+        ...memoryFiles(),
+        read: async () => {
+          throw new Error('object store: connection reset');
+        },
+      };
       let caught: unknown;
-      try { await createSlackApp(endpoints(slack.apiUrl)).run(runContext(settingsFor(), { files: broken })); } catch (e) { caught = e; }
+      try {
+        await createSlackApp(endpoints(slack.apiUrl)).run(runContext(settingsFor(), { files: broken }));
+      } catch (e) {
+        caught = e;
+      }
       expect((caught as Error).message).to.equal('object store: connection reset');
       expect(caught).to.not.be.instanceOf(AppRunError);
       expect(slack.calls).to.deep.equal([]);
@@ -340,7 +360,11 @@ describe('slack app (plugins/slack)', () => {
       const controller = new AbortController();
       controller.abort(new Error('stopping'));
       let caught: unknown;
-      try { await run({}, controller.signal); } catch (e) { caught = e; }
+      try {
+        await run({}, controller.signal);
+      } catch (e) {
+        caught = e;
+      }
       expect((caught as Error).message).to.equal('stopping');
       expect(slack.calls).to.deep.equal([]);
     });
@@ -351,8 +375,9 @@ describe('slack message templates (unit)', () => {
   const screenshot = sampleScreenshot();
 
   it('fills every placeholder from the record', () => {
-    expect(renderSlackMessage('{id} {url} {final_url} {status} {response_code} {browser} {country} {tags} {created_at}', screenshot))
-      .to.equal('4242 https://www.example.com/menu?day=1 https://www.example.com/menu?day=1 finished 200 chrome us sample 2026-11-21T10:00:00.000Z');
+    expect(renderSlackMessage('{id} {url} {final_url} {status} {response_code} {browser} {country} {tags} {created_at}', screenshot)).to.equal(
+      '4242 https://www.example.com/menu?day=1 https://www.example.com/menu?day=1 finished 200 chrome us sample 2026-11-21T10:00:00.000Z',
+    );
   });
 
   it('keeps other braces as text and refuses unknown lower-case placeholders', () => {

@@ -16,13 +16,21 @@ import { createWebcategorizeApp } from '../../plugins/webcategorize/webcategoriz
 import { repoPath } from '../support/repo-path.js';
 
 const ENDPOINTS: AppEndpoints = {
-  slackApiUrl: 'http://127.0.0.1:1/slack', googleDriveApiUrl: 'http://127.0.0.1:1/drive', googleTokenUrl: 'http://127.0.0.1:1/token',
-  dropboxApiUrl: 'http://127.0.0.1:1/dropbox', dropboxContentUrl: 'http://127.0.0.1:1/content', microsoftGraphUrl: 'http://127.0.0.1:1/graph',
+  slackApiUrl: 'http://127.0.0.1:1/slack',
+  googleDriveApiUrl: 'http://127.0.0.1:1/drive',
+  googleTokenUrl: 'http://127.0.0.1:1/token',
+  dropboxApiUrl: 'http://127.0.0.1:1/dropbox',
+  dropboxContentUrl: 'http://127.0.0.1:1/content',
+  microsoftGraphUrl: 'http://127.0.0.1:1/graph',
   microsoftLoginUrl: 'http://127.0.0.1:1/login',
 };
 const DEFAULTS = { max_categories: 3, min_score: 0.15 };
 
-interface Output { categories: { name: string; score: number }[]; language: string; basis: string }
+interface Output {
+  categories: { name: string; score: number }[];
+  language: string;
+  basis: string;
+}
 
 const fixture = (name: string): string => readFileSync(join(repoPath('test/fixtures/webcategorize'), name), 'utf8');
 
@@ -93,16 +101,33 @@ describe('webcategorize app', () => {
       aborted.abort(new Error('time is up'));
       const settings = plugin.settingsSchema.parse({});
       let read = false;
-      const files: AppFiles = { ...memoryFiles(), read: async () => { read = true; return Buffer.from(''); } };
-      const err = await plugin.run(runContext(settings, { signal: aborted.signal, files })).then(() => null, (e: unknown) => e);
+      const files: AppFiles = {
+        ...memoryFiles(),
+        read: async () => {
+          read = true;
+          return Buffer.from('');
+        },
+      };
+      const err = await plugin.run(runContext(settings, { signal: aborted.signal, files })).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).to.be.instanceOf(AppRunError);
       expect(read).to.equal(false);
     });
 
     it('fails (retryably) when the HTML cannot be read, instead of guessing from the URL', async () => {
       const settings = plugin.settingsSchema.parse({});
-      const files: AppFiles = { ...memoryFiles(), read: async () => { throw new Error('storage unavailable'); } };
-      const err = await plugin.run(runContext(settings, { files })).then(() => null, (e: unknown) => e);
+      const files: AppFiles = {
+        ...memoryFiles(),
+        read: async () => {
+          throw new Error('storage unavailable');
+        },
+      };
+      const err = await plugin.run(runContext(settings, { files })).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).to.be.instanceOf(AppRunError);
       expect((err as AppRunError).retryable).to.equal(true);
       expect((err as AppRunError).message).to.include('storage unavailable');
@@ -278,8 +303,9 @@ describe('webcategorize app', () => {
     });
 
     it('decodes the common entities, numeric references and accented letters', () => {
-      expect(decodeEntities('caf&eacute; &Uuml;ber &ntilde; gar&ccedil;on &aring; &#233;&#xE9; &amp; &lt;b&gt; &nbsp;&hellip;&mdash;&rsquo;&laquo;&raquo;&euro;'))
-        .to.equal('café Über ñ garçon å éé & <b> \u00a0…—’«»€');
+      expect(decodeEntities('caf&eacute; &Uuml;ber &ntilde; gar&ccedil;on &aring; &#233;&#xE9; &amp; &lt;b&gt; &nbsp;&hellip;&mdash;&rsquo;&laquo;&raquo;&euro;')).to.equal(
+        'café Über ñ garçon å éé & <b> \u00a0…—’«»€',
+      );
       expect(decodeEntities('&copy2024 &amp &unknown; &#0; &#x110000; &#146;')).to.equal('©2024 & &unknown; \ufffd \ufffd ’');
     });
 
@@ -358,7 +384,8 @@ describe('webcategorize app', () => {
     });
 
     it('a portal that touches every topic once is confident about none', () => {
-      const html = '<html lang="en"><head><title>Example Portal - Home</title></head><body><nav>News Sport Weather Shopping Travel Games Movies Music Jobs Cars Property Health</nav><p>Welcome to Example Portal. Sign in to your email.</p></body></html>';
+      const html =
+        '<html lang="en"><head><title>Example Portal - Home</title></head><body><nav>News Sport Weather Shopping Travel Games Movies Music Jobs Cars Property Health</nav><p>Welcome to Example Portal. Sign in to your email.</p></body></html>';
       expect(categorize({ html, url: 'https://www.example-portal.com/', finalUrl: '', links: [] }, { maxCategories: 3, minScore: 0.15 }).categories).to.deep.equal([]);
     });
 
@@ -373,7 +400,9 @@ describe('webcategorize app', () => {
     it('German, Spanish and Russian pages use their own keywords (inflected Russian words too)', () => {
       const run = (html: string): string | undefined => categorize({ html, url: 'https://www.example.com/', finalUrl: '', links: [] }, { maxCategories: 3, minScore: 0.15 }).categories[0]?.name;
       expect(run('<html><body><p>Der FC Bayern hat das Spiel gegen Dortmund gewonnen. Die Mannschaft von Trainer Kompany führt die Tabelle der Bundesliga an.</p></body></html>')).to.equal('sports');
-      expect(run('<html><body><h1>Tortilla de patatas</h1><p>Esta es la receta tradicional. Los ingredientes son muy sencillos: patatas, huevos, cebolla y aceite.</p></body></html>')).to.equal('food-drink');
+      expect(run('<html><body><h1>Tortilla de patatas</h1><p>Esta es la receta tradicional. Los ingredientes son muy sencillos: patatas, huevos, cebolla y aceite.</p></body></html>')).to.equal(
+        'food-drink',
+      );
       expect(run('<html><body><p>Сборная России по футболу сыграла вничью в товарищеском матче. Главный тренер остался доволен игрой команды.</p></body></html>')).to.equal('sports');
     });
 
@@ -405,9 +434,15 @@ describe('webcategorize app', () => {
     });
 
     it('compiles (every keyword is well formed) and every false friend is an English keyword', () => {
-      const english = allTerms().filter((t) => t.weights.has('en')).map((t) => t.text);
+      const english = allTerms()
+        .filter((t) => t.weights.has('en'))
+        .map((t) => t.text);
       for (const words of Object.values(ENGLISH_FALSE_FRIENDS)) {
-        for (const w of words ?? []) expect(english.some((t) => t === w || (t.endsWith('*') && w.startsWith(t.slice(0, -1)))), w).to.equal(true);
+        for (const w of words ?? [])
+          expect(
+            english.some((t) => t === w || (t.endsWith('*') && w.startsWith(t.slice(0, -1)))),
+            w,
+          ).to.equal(true);
       }
     });
 

@@ -34,7 +34,10 @@ export async function signup(api: TestApi, body: Record<string, unknown> = {}): 
 /** A signed-up user made admin in the database (roles are read on every request). */
 export async function signupAdmin(api: TestApi): Promise<{ token: string; user: any; api_key: { key: string } }> {
   const admin = await signup(api, { email: uniqueEmail('admin') });
-  await api.database.db('users').where({ id: admin.user.id }).update({ roles: JSON.stringify(['user', 'admin']) });
+  await api.database
+    .db('users')
+    .where({ id: admin.user.id })
+    .update({ roles: JSON.stringify(['user', 'admin']) });
   return admin;
 }
 
@@ -46,4 +49,3 @@ export async function outboxToken(db: Db, to: string, purpose: 'verify_email' | 
   expect(token, String(row.body_text)).to.be.a('string');
   return token as string;
 }
-

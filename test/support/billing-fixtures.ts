@@ -8,7 +8,12 @@ import type { Db } from '../../core/db/connect.js';
 export const TEST_PLANS = [
   { id: 'free', name: 'Free', price_usd: 0, monthly_screenshots: 50, features: ['50 screenshots a month'], public: true },
   {
-    id: 'basic', name: 'Basic', price_usd: 12.5, monthly_screenshots: 200, features: ['200 screenshots a month', 'Batches'], public: true,
+    id: 'basic',
+    name: 'Basic',
+    price_usd: 12.5,
+    monthly_screenshots: 200,
+    features: ['200 screenshots a month', 'Batches'],
+    public: true,
     payment_plan_ids: { monthly: 'price_basic_m', yearly: 'price_basic_y' },
     addons: [{ id: 'extra-1000', quantity: 1, payment_addon_ids: { monthly: 'addon_m', yearly: 'addon_y' } }],
   },
@@ -52,5 +57,7 @@ export async function backdateSubscription(db: Db, subscriptionId: number, perio
   const target = periods === 1 ? new Date(Date.now() - 60_000) : new Date(addMonthsUtc(new Date(), -(periods - 1)).getTime() - 5 * 24 * 3600_000);
   const shift = new Date(sub.current_period_end).getTime() - target.getTime();
   const back = (v: unknown): Date => new Date(new Date(v as string).getTime() - shift);
-  await db('subscriptions').where({ id: subscriptionId }).update({ anchor: back(sub.anchor), current_period_start: back(sub.current_period_start), current_period_end: back(sub.current_period_end) });
+  await db('subscriptions')
+    .where({ id: subscriptionId })
+    .update({ anchor: back(sub.anchor), current_period_start: back(sub.current_period_start), current_period_end: back(sub.current_period_end) });
 }

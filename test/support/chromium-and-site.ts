@@ -4,7 +4,10 @@ import { launchChromium } from '../../drivers/playwright/launch-browser.js';
 import { TestSite } from './test-site.js';
 
 /** What a suite gets from useChromiumAndSite(), filled in by its `before` hook. */
-export interface ChromiumAndSite { site: TestSite; browser: Browser }
+export interface ChromiumAndSite {
+  site: TestSite;
+  browser: Browser;
+}
 
 /**
  * For suites that drive a page script or a screenshot call directly: the local test site and one warm

@@ -18,9 +18,18 @@ export interface DistributedFarmPlace {
  */
 export function distributedFarmEnv(place: DistributedFarmPlace): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', NATS_URL: 'nats://127.0.0.1:4222', SHOTFARM_NATS_PREFIX: place.natsPrefix,
-    S3_ENDPOINT: place.s3.endpoint, S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey, S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey, S3_BUCKET: place.bucket,
-    SHOTFARM_DATA_DIR: place.dataDir, HOST: '127.0.0.1', SHOTFARM_HEARTBEAT_SECONDS: '1', SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true',
+    PATH: process.env.PATH ?? '',
+    LOG_LEVEL: 'warn',
+    NATS_URL: 'nats://127.0.0.1:4222',
+    SHOTFARM_NATS_PREFIX: place.natsPrefix,
+    S3_ENDPOINT: place.s3.endpoint,
+    S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey,
+    S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey,
+    S3_BUCKET: place.bucket,
+    SHOTFARM_DATA_DIR: place.dataDir,
+    HOST: '127.0.0.1',
+    SHOTFARM_HEARTBEAT_SECONDS: '1',
+    SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true',
   };
 }
 
@@ -44,8 +53,7 @@ export function waitForLine(child: ChildProcess, re: RegExp, ms: number): Promis
 export const startedApiUrl = (child: ChildProcess, ms = 60_000): Promise<string> => waitForLine(child, /http:\/\/127\.0\.0\.1:\d+/, ms);
 
 /** The metrics/health URL a started `shotfarm agent` prints once its browsers are up. */
-export const startedAgentUrl = async (child: ChildProcess, ms = 90_000): Promise<string> =>
-  (await waitForLine(child, /metrics at http:\/\/127\.0\.0\.1:\d+/, ms)).replace('metrics at ', '');
+export const startedAgentUrl = async (child: ChildProcess, ms = 90_000): Promise<string> => (await waitForLine(child, /metrics at http:\/\/127\.0\.0\.1:\d+/, ms)).replace('metrics at ', '');
 
 /**
  * The `shotfarm` processes one suite starts, each in its own process group so the suite can kill an agent
@@ -60,17 +68,29 @@ export class CliProcesses {
   /** Starts `shotfarm <args>`; lines of its standard error that mention an error are echoed, named by its role. */
   start(args: string[], extra: Record<string, string> = {}): ChildProcess {
     const child = spawn(process.execPath, [CLI_PATH, ...args], { env: { ...this.baseEnv(), ...extra }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stderr?.on('data', (d: Buffer) => { if (/error|fatal/i.test(d.toString())) process.stderr.write(`[${args[0]}] ${d.toString()}`); });
+    child.stderr?.on('data', (d: Buffer) => {
+      if (/error|fatal/i.test(d.toString())) process.stderr.write(`[${args[0]}] ${d.toString()}`);
+    });
     this.children.push(child);
     return child;
   }
 
   async stopAll(graceMs = 30_000): Promise<void> {
-    await Promise.all(this.children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, graceMs);
-      c.once('exit', () => { clearTimeout(timer); resolve(); });
-      c.kill('SIGTERM');
-    })));
+    await Promise.all(
+      this.children
+        .filter((c) => c.exitCode === null && c.signalCode === null)
+        .map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, graceMs);
+              c.once('exit', () => {
+                clearTimeout(timer);
+                resolve();
+              });
+              c.kill('SIGTERM');
+            }),
+        ),
+    );
     for (const child of this.children) {
       try {
         process.kill(-(child.pid as number), 'SIGKILL');

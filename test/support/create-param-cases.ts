@@ -5,10 +5,23 @@
  * `query` is appended to `url=http://site.test/page`.
  */
 /** `at`: which record the expectation is about (default the first); `records`: how many there are (default 1). */
-export interface PassCase { query: string; expect: Record<string, unknown>; records?: number; at?: number }
+export interface PassCase {
+  query: string;
+  expect: Record<string, unknown>;
+  records?: number;
+  at?: number;
+}
 /** `needsAccount`: only the API can tell (it depends on the account's data, such as its apps). */
-export interface FailCase { query: string; field: string; needsAccount?: boolean }
-export interface ParamCase { params: string[]; pass: PassCase[]; fail: FailCase[] }
+export interface FailCase {
+  query: string;
+  field: string;
+  needsAccount?: boolean;
+}
+export interface ParamCase {
+  params: string[];
+  pass: PassCase[];
+  fail: FailCase[];
+}
 
 export const BASE_URL = 'http://site.test/page';
 const q = (s: string): string => encodeURIComponent(s);
@@ -38,17 +51,33 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
       { query: 'country=de,jp', expect: { country: 'jp', timezone: 'Asia/Tokyo', language: 'ja-JP', region: 'Asia' }, records: 2, at: 1 },
       { query: 'country=de&country=jp', expect: { country: 'de' }, records: 2 },
     ],
-    fail: [{ query: 'country=FR', field: 'country' }, { query: 'country=zz', field: 'country' }, { query: 'country=fra', field: 'country' }],
+    fail: [
+      { query: 'country=FR', field: 'country' },
+      { query: 'country=zz', field: 'country' },
+      { query: 'country=fra', field: 'country' },
+    ],
   },
   {
     params: ['browser'],
-    pass: [{ query: 'browser=firefox', expect: { browser: 'firefox' } }, { query: 'browser=brave', expect: { browser: 'brave' } }, { query: '', expect: { browser: 'chrome' } }],
+    pass: [
+      { query: 'browser=firefox', expect: { browser: 'firefox' } },
+      { query: 'browser=brave', expect: { browser: 'brave' } },
+      { query: '', expect: { browser: 'chrome' } },
+    ],
     fail: [{ query: 'browser=safari', field: 'browser' }],
   },
   {
     params: ['delay'],
-    pass: [{ query: 'delay=60', expect: { delay: 60 } }, { query: 'delay=0', expect: { delay: 0 } }],
-    fail: [{ query: 'delay=61', field: 'delay' }, { query: 'delay=-1', field: 'delay' }, { query: 'delay=1.5', field: 'delay' }, { query: 'delay=1&delay=2', field: 'delay' }],
+    pass: [
+      { query: 'delay=60', expect: { delay: 60 } },
+      { query: 'delay=0', expect: { delay: 0 } },
+    ],
+    fail: [
+      { query: 'delay=61', field: 'delay' },
+      { query: 'delay=-1', field: 'delay' },
+      { query: 'delay=1.5', field: 'delay' },
+      { query: 'delay=1&delay=2', field: 'delay' },
+    ],
   },
   {
     params: ['hide_ads', 'hide_popups', 'dark', 'strict_ssl', 'html', 'pdf', 'video', 'pdf_background', 'pdf_landscape', 'pdf_one_page'],
@@ -59,25 +88,48 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
       { query: 'pdf=&html=&dark=&video=&hide_popups=False&hide_ads=True', expect: { pdf: false, html: false, dark: false, video: false, hide_popups: false, hide_ads: true, cost: 1 } },
     ],
     fail: [
-      { query: 'hide_ads=2', field: 'hide_ads' }, { query: 'hide_popups=maybe', field: 'hide_popups' }, { query: 'dark=-', field: 'dark' },
-      { query: 'strict_ssl=x', field: 'strict_ssl' }, { query: 'html=y', field: 'html' }, { query: 'pdf=t', field: 'pdf' }, { query: 'video=enabled', field: 'video' },
-      { query: 'pdf_background=3', field: 'pdf_background' }, { query: 'pdf_landscape=-', field: 'pdf_landscape' }, { query: 'pdf_one_page=none', field: 'pdf_one_page' },
+      { query: 'hide_ads=2', field: 'hide_ads' },
+      { query: 'hide_popups=maybe', field: 'hide_popups' },
+      { query: 'dark=-', field: 'dark' },
+      { query: 'strict_ssl=x', field: 'strict_ssl' },
+      { query: 'html=y', field: 'html' },
+      { query: 'pdf=t', field: 'pdf' },
+      { query: 'video=enabled', field: 'video' },
+      { query: 'pdf_background=3', field: 'pdf_background' },
+      { query: 'pdf_landscape=-', field: 'pdf_landscape' },
+      { query: 'pdf_one_page=none', field: 'pdf_one_page' },
     ],
   },
   {
     params: ['screen_width', 'screen_height'],
-    pass: [{ query: 'screen_width=1&screen_height=1', expect: { screen_width: 1, screen_height: 1 } }, { query: '', expect: { screen_width: 1280, screen_height: 800 } }],
-    fail: [{ query: 'screen_width=0', field: 'screen_width' }, { query: 'screen_height=abc', field: 'screen_height' }, { query: 'screen_width=100000', field: 'screen_width' }],
+    pass: [
+      { query: 'screen_width=1&screen_height=1', expect: { screen_width: 1, screen_height: 1 } },
+      { query: '', expect: { screen_width: 1280, screen_height: 800 } },
+    ],
+    fail: [
+      { query: 'screen_width=0', field: 'screen_width' },
+      { query: 'screen_height=abc', field: 'screen_height' },
+      { query: 'screen_width=100000', field: 'screen_width' },
+    ],
   },
   {
     params: ['size', 'max_height'],
-    pass: [{ query: 'size=page&max_height=5000', expect: { size: 'page', max_height: 5000, cost: 2 } }, { query: '', expect: { size: 'screen', max_height: 0, cost: 1 } }],
-    fail: [{ query: 'size=full', field: 'size' }, { query: 'max_height=-5', field: 'max_height' }],
+    pass: [
+      { query: 'size=page&max_height=5000', expect: { size: 'page', max_height: 5000, cost: 2 } },
+      { query: '', expect: { size: 'screen', max_height: 0, cost: 1 } },
+    ],
+    fail: [
+      { query: 'size=full', field: 'size' },
+      { query: 'max_height=-5', field: 'max_height' },
+    ],
   },
   {
     params: ['cookie'],
     pass: [{ query: `cookie=${q('a=1; session=xyz')}`, expect: { cookie: 'a=1; session=xyz' } }],
-    fail: [{ query: `cookie=${q('novalue')}`, field: 'cookie' }, { query: `cookie=${q('a=1\r\nX: y')}`, field: 'cookie' }],
+    fail: [
+      { query: `cookie=${q('novalue')}`, field: 'cookie' },
+      { query: `cookie=${q('a=1\r\nX: y')}`, field: 'cookie' },
+    ],
   },
   {
     params: ['header'],
@@ -85,7 +137,11 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
       { query: `header=${q('{"X-Token":"abc"}')}&header=${q('X-Other: 1')}`, expect: { header: 'X-Token: abc\nX-Other: 1' } },
       { query: `header=${q('A: 1\nB: 2')}`, expect: { header: 'A: 1\nB: 2' } },
     ],
-    fail: [{ query: `header=${q('{"X-Token":')}`, field: 'header' }, { query: `header=${q('no colon here')}`, field: 'header' }, { query: `header=${q('Host: evil')}`, field: 'header' }],
+    fail: [
+      { query: `header=${q('{"X-Token":')}`, field: 'header' },
+      { query: `header=${q('no colon here')}`, field: 'header' },
+      { query: `header=${q('Host: evil')}`, field: 'header' },
+    ],
   },
   {
     params: ['post_data'],
@@ -100,23 +156,46 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
   {
     params: ['user_agent'],
     pass: [{ query: `user_agent=${q('MyBot/1.0')}`, expect: { user_agent: 'MyBot/1.0' } }],
-    fail: [{ query: `user_agent=${q('a\nb')}`, field: 'user_agent' }, { query: `user_agent=${'a'.repeat(1025)}`, field: 'user_agent' }],
+    fail: [
+      { query: `user_agent=${q('a\nb')}`, field: 'user_agent' },
+      { query: `user_agent=${'a'.repeat(1025)}`, field: 'user_agent' },
+    ],
   },
   {
     params: ['max_wait'],
-    pass: [{ query: 'max_wait=0', expect: { max_wait: 0 } }, { query: 'max_wait=30', expect: { max_wait: 30 } }],
-    fail: [{ query: 'max_wait=-1', field: 'max_wait' }, { query: 'max_wait=301', field: 'max_wait' }],
+    pass: [
+      { query: 'max_wait=0', expect: { max_wait: 0 } },
+      { query: 'max_wait=30', expect: { max_wait: 30 } },
+    ],
+    fail: [
+      { query: 'max_wait=-1', field: 'max_wait' },
+      { query: 'max_wait=301', field: 'max_wait' },
+    ],
   },
   {
     params: ['script', 'script_inline'],
-    pass: [{ query: `script=${q('https://cdn.example/a.js')}&script=${q('https://cdn.example/b.js')}&script_inline=${q('document.title="x"')}`, expect: { script: 'https://cdn.example/a.js\nhttps://cdn.example/b.js' } }],
-    fail: [{ query: `script=${q('data:text/javascript,alert(1)')}`, field: 'script' }, { query: `script_inline=${q('a'.repeat(70_000))}`, field: 'script_inline' }],
+    pass: [
+      {
+        query: `script=${q('https://cdn.example/a.js')}&script=${q('https://cdn.example/b.js')}&script_inline=${q('document.title="x"')}`,
+        expect: { script: 'https://cdn.example/a.js\nhttps://cdn.example/b.js' },
+      },
+    ],
+    fail: [
+      { query: `script=${q('data:text/javascript,alert(1)')}`, field: 'script' },
+      { query: `script_inline=${q('a'.repeat(70_000))}`, field: 'script_inline' },
+    ],
   },
   {
     params: ['trackers', 'tracker'],
     pass: [
-      { query: `trackers=${q('[{"id":"t1","name":"Title","selector":"h1"}]')}`, expect: { trackers: [{ id: 't1', name: 'Title', selector: 'h1', value: '', input: '', name_type: 'static', value_type: 'text' }] } },
-      { query: 'tracker[0][id]=p&tracker[0][selector]=.price&tracker[0][value_type]=attribute&tracker[0][input]=data-v', expect: { trackers: [{ id: 'p', name: '', selector: '.price', value: '', input: 'data-v', name_type: 'static', value_type: 'attribute' }] } },
+      {
+        query: `trackers=${q('[{"id":"t1","name":"Title","selector":"h1"}]')}`,
+        expect: { trackers: [{ id: 't1', name: 'Title', selector: 'h1', value: '', input: '', name_type: 'static', value_type: 'text' }] },
+      },
+      {
+        query: 'tracker[0][id]=p&tracker[0][selector]=.price&tracker[0][value_type]=attribute&tracker[0][input]=data-v',
+        expect: { trackers: [{ id: 'p', name: '', selector: '.price', value: '', input: 'data-v', name_type: 'static', value_type: 'attribute' }] },
+      },
       { query: `tracker=${q('{"id":"one","selector":"p"}')}`, expect: { trackers: [{ id: 'one', name: '', selector: 'p', value: '', input: '', name_type: 'static', value_type: 'text' }] } },
     ],
     fail: [
@@ -129,8 +208,25 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
   {
     params: ['steps', 'step'],
     pass: [
-      { query: `steps=${q('[{"command":"click","selector":"#go"},{"command":"wait","value":2},{"command":"type","selector":"input","value":"hi"}]')}`, expect: { steps: [{ command: 'click', selector: '#go' }, { command: 'wait', value: '2' }, { command: 'type', selector: 'input', value: 'hi' }] } },
-      { query: 'step[0][command]=scroll&step[0][value]=bottom&step[1][command]=press&step[1][value]=Enter', expect: { steps: [{ command: 'scroll', value: 'bottom' }, { command: 'press', value: 'Enter' }] } },
+      {
+        query: `steps=${q('[{"command":"click","selector":"#go"},{"command":"wait","value":2},{"command":"type","selector":"input","value":"hi"}]')}`,
+        expect: {
+          steps: [
+            { command: 'click', selector: '#go' },
+            { command: 'wait', value: '2' },
+            { command: 'type', selector: 'input', value: 'hi' },
+          ],
+        },
+      },
+      {
+        query: 'step[0][command]=scroll&step[0][value]=bottom&step[1][command]=press&step[1][value]=Enter',
+        expect: {
+          steps: [
+            { command: 'scroll', value: 'bottom' },
+            { command: 'press', value: 'Enter' },
+          ],
+        },
+      },
       { query: '', expect: { steps: undefined } },
     ],
     fail: [
@@ -143,18 +239,40 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
   },
   {
     params: ['cache'],
-    pass: [{ query: 'cache=3600', expect: { cache: 3600 } }, { query: 'cache=true', expect: { cache: 86400 } }, { query: 'cache=false', expect: { cache: 0 } }, { query: '', expect: { cache: 0 } }],
-    fail: [{ query: 'cache=-1', field: 'cache' }, { query: 'cache=2592001', field: 'cache' }, { query: 'cache=soon', field: 'cache' }],
+    pass: [
+      { query: 'cache=3600', expect: { cache: 3600 } },
+      { query: 'cache=true', expect: { cache: 86400 } },
+      { query: 'cache=false', expect: { cache: 0 } },
+      { query: '', expect: { cache: 0 } },
+    ],
+    fail: [
+      { query: 'cache=-1', field: 'cache' },
+      { query: 'cache=2592001', field: 'cache' },
+      { query: 'cache=soon', field: 'cache' },
+    ],
   },
   {
     params: ['shots', 'shot_interval'],
-    pass: [{ query: 'shots=3&shot_interval=2', expect: { shots: 3, shot_interval: 2, cost: 3 } }, { query: '', expect: { shots: 1, shot_interval: 1 } }],
-    fail: [{ query: 'shots=0', field: 'shots' }, { query: 'shots=11', field: 'shots' }, { query: 'shot_interval=61', field: 'shot_interval' }],
+    pass: [
+      { query: 'shots=3&shot_interval=2', expect: { shots: 3, shot_interval: 2, cost: 3 } },
+      { query: '', expect: { shots: 1, shot_interval: 1 } },
+    ],
+    fail: [
+      { query: 'shots=0', field: 'shots' },
+      { query: 'shots=11', field: 'shots' },
+      { query: 'shot_interval=61', field: 'shot_interval' },
+    ],
   },
   {
     params: ['tag'],
-    pass: [{ query: 'tag=a,b&tag=c', expect: { tag: ['a', 'b', 'c'] } }, { query: '', expect: { tag: [] } }],
-    fail: [{ query: `tag=${'x'.repeat(65)}`, field: 'tag' }, { query: `tag=${Array.from({ length: 21 }, (_, i) => `t${i}`).join(',')}`, field: 'tag' }],
+    pass: [
+      { query: 'tag=a,b&tag=c', expect: { tag: ['a', 'b', 'c'] } },
+      { query: '', expect: { tag: [] } },
+    ],
+    fail: [
+      { query: `tag=${'x'.repeat(65)}`, field: 'tag' },
+      { query: `tag=${Array.from({ length: 21 }, (_, i) => `t${i}`).join(',')}`, field: 'tag' },
+    ],
   },
   {
     params: ['target'],
@@ -164,7 +282,10 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
   {
     params: ['apps'],
     pass: [{ query: 'apps=my-hook', expect: { apps: [{ app_id: 'my-hook', type: 'webhook', status: 'pending' }] } }],
-    fail: [{ query: 'apps=unknown-app', field: 'apps', needsAccount: true }, { query: `apps=${q('bad id!')}`, field: 'apps' }],
+    fail: [
+      { query: 'apps=unknown-app', field: 'apps', needsAccount: true },
+      { query: `apps=${q('bad id!')}`, field: 'apps' },
+    ],
   },
   {
     params: ['geo_enable', 'geo_latitude', 'geo_longitude'],
@@ -174,24 +295,35 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
       { query: '', expect: { geo_enable: false, geo_latitude: 0, geo_longitude: 0 } },
     ],
     fail: [
-      { query: 'geo_enable=1&geo_latitude=10', field: 'geo_longitude' }, { query: 'geo_latitude=91&geo_longitude=0', field: 'geo_latitude' },
-      { query: 'geo_latitude=0&geo_longitude=181', field: 'geo_longitude' }, { query: 'geo_latitude=1&geo_longitude=1&geo_longitute=1', field: 'geo_longitute' },
+      { query: 'geo_enable=1&geo_latitude=10', field: 'geo_longitude' },
+      { query: 'geo_latitude=91&geo_longitude=0', field: 'geo_latitude' },
+      { query: 'geo_latitude=0&geo_longitude=181', field: 'geo_longitude' },
+      { query: 'geo_latitude=1&geo_longitude=1&geo_longitute=1', field: 'geo_longitute' },
     ],
   },
   {
     params: ['language'],
     pass: [{ query: 'country=fr&language=en-GB', expect: { language: 'en-GB', timezone: 'Europe/Paris' } }],
-    fail: [{ query: 'language=en', field: 'language' }, { query: 'language=EN-gb', field: 'language' }],
+    fail: [
+      { query: 'language=en', field: 'language' },
+      { query: 'language=EN-gb', field: 'language' },
+    ],
   },
   {
     params: ['timezone'],
     pass: [{ query: `timezone=${q('Asia/Tokyo')}`, expect: { timezone: 'Asia/Tokyo', country: 'us' } }],
-    fail: [{ query: `timezone=${q('Mars/Olympus')}`, field: 'timezone' }, { query: `timezone=${q('../etc')}`, field: 'timezone' }],
+    fail: [
+      { query: `timezone=${q('Mars/Olympus')}`, field: 'timezone' },
+      { query: `timezone=${q('../etc')}`, field: 'timezone' },
+    ],
   },
   {
     params: ['device_name'],
     pass: [
-      { query: `device_name=${q('iPhone 13')}&screen_width=50&device_scale=4`, expect: { device_name: 'iphone-13', screen_width: 390, screen_height: 664, device_scale: 3, device_mobile: true, device_touch: true, device_landscape: false } },
+      {
+        query: `device_name=${q('iPhone 13')}&screen_width=50&device_scale=4`,
+        expect: { device_name: 'iphone-13', screen_width: 390, screen_height: 664, device_scale: 3, device_mobile: true, device_touch: true, device_landscape: false },
+      },
       { query: 'device_name=pixel-7-landscape', expect: { device_name: 'pixel-7-landscape', device_landscape: true, device_mobile: true } },
     ],
     fail: [{ query: 'device_name=nokia-3310', field: 'device_name' }],
@@ -199,27 +331,54 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
   {
     params: ['device_landscape', 'device_mobile', 'device_touch', 'device_scale'],
     pass: [
-      { query: 'screen_width=400&screen_height=800&device_landscape=1&device_mobile=1&device_touch=1&device_scale=2', expect: { screen_width: 800, screen_height: 400, device_landscape: true, device_mobile: true, device_touch: true, device_scale: 2, device_name: '' } },
+      {
+        query: 'screen_width=400&screen_height=800&device_landscape=1&device_mobile=1&device_touch=1&device_scale=2',
+        expect: { screen_width: 800, screen_height: 400, device_landscape: true, device_mobile: true, device_touch: true, device_scale: 2, device_name: '' },
+      },
     ],
-    fail: [{ query: 'device_scale=0', field: 'device_scale' }, { query: 'device_scale=6', field: 'device_scale' }, { query: 'device_mobile=2', field: 'device_mobile' }, { query: 'device_touch=x', field: 'device_touch' }, { query: 'device_landscape=z', field: 'device_landscape' }],
+    fail: [
+      { query: 'device_scale=0', field: 'device_scale' },
+      { query: 'device_scale=6', field: 'device_scale' },
+      { query: 'device_mobile=2', field: 'device_mobile' },
+      { query: 'device_touch=x', field: 'device_touch' },
+      { query: 'device_landscape=z', field: 'device_landscape' },
+    ],
   },
   {
     params: ['pdf_format', 'pdf_margin', 'pdf_margin_top', 'pdf_margin_bottom', 'pdf_margin_left', 'pdf_margin_right'],
     pass: [
-      { query: 'pdf=1&pdf_format=letter&pdf_margin=10&pdf_margin_top=5mm&pdf_margin_left=1in', expect: { pdf_format: 'letter', pdf_margin: '10px', pdf_margin_top: '5mm', pdf_margin_bottom: '10px', pdf_margin_left: '1in', pdf_margin_right: '10px', cost: 2 } },
+      {
+        query: 'pdf=1&pdf_format=letter&pdf_margin=10&pdf_margin_top=5mm&pdf_margin_left=1in',
+        expect: { pdf_format: 'letter', pdf_margin: '10px', pdf_margin_top: '5mm', pdf_margin_bottom: '10px', pdf_margin_left: '1in', pdf_margin_right: '10px', cost: 2 },
+      },
       { query: '', expect: { pdf_format: 'a4', pdf_margin: '0px' } },
     ],
-    fail: [{ query: 'pdf_format=a3', field: 'pdf_format' }, { query: 'pdf_margin=-1', field: 'pdf_margin' }, { query: 'pdf_margin_top=10pt', field: 'pdf_margin_top' }, { query: 'pdf_margin_right=abc', field: 'pdf_margin_right' }, { query: 'pdf_margin_bottom=1e3', field: 'pdf_margin_bottom' }, { query: 'pdf_margin_left=1,5', field: 'pdf_margin_left' }],
+    fail: [
+      { query: 'pdf_format=a3', field: 'pdf_format' },
+      { query: 'pdf_margin=-1', field: 'pdf_margin' },
+      { query: 'pdf_margin_top=10pt', field: 'pdf_margin_top' },
+      { query: 'pdf_margin_right=abc', field: 'pdf_margin_right' },
+      { query: 'pdf_margin_bottom=1e3', field: 'pdf_margin_bottom' },
+      { query: 'pdf_margin_left=1,5', field: 'pdf_margin_left' },
+    ],
   },
   {
     params: ['video_format', 'video_quality', 'video_speed', 'video_duration', 'video_fps', 'video_colors', 'video_scale'],
     pass: [
-      { query: 'video=1&video_format=gif&video_quality=0&video_speed=0.1&video_duration=30&video_fps=60&video_colors=2&video_scale=0.1', expect: { video: true, video_format: 'gif', video_quality: 0, video_speed: 0.1, video_duration: 30, video_fps: 60, video_colors: 2, video_scale: 0.1, cost: 3 } },
+      {
+        query: 'video=1&video_format=gif&video_quality=0&video_speed=0.1&video_duration=30&video_fps=60&video_colors=2&video_scale=0.1',
+        expect: { video: true, video_format: 'gif', video_quality: 0, video_speed: 0.1, video_duration: 30, video_fps: 60, video_colors: 2, video_scale: 0.1, cost: 3 },
+      },
       { query: '', expect: { video_format: 'mp4', video_quality: 23, video_speed: 1, video_duration: 0, video_fps: 25, video_colors: 256, video_scale: 1 } },
     ],
     fail: [
-      { query: 'video_format=avi', field: 'video_format' }, { query: 'video_quality=64', field: 'video_quality' }, { query: 'video_speed=5.5', field: 'video_speed' },
-      { query: 'video_duration=31', field: 'video_duration' }, { query: 'video_fps=0', field: 'video_fps' }, { query: 'video_colors=1', field: 'video_colors' }, { query: 'video_scale=1.5', field: 'video_scale' },
+      { query: 'video_format=avi', field: 'video_format' },
+      { query: 'video_quality=64', field: 'video_quality' },
+      { query: 'video_speed=5.5', field: 'video_speed' },
+      { query: 'video_duration=31', field: 'video_duration' },
+      { query: 'video_fps=0', field: 'video_fps' },
+      { query: 'video_colors=1', field: 'video_colors' },
+      { query: 'video_scale=1.5', field: 'video_scale' },
     ],
   },
   {
@@ -232,8 +391,12 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
       { query: 'full_page=', expect: { size: 'screen' } },
     ],
     fail: [
-      { query: 'lang=de-DE&language=fr-FR', field: 'lang' }, { query: 'lang=german', field: 'lang' }, { query: `tz=${q('Mars/Olympus')}`, field: 'tz' },
-      { query: 'full_page=1&size=screen', field: 'full_page' }, { query: 'full_page=maybe', field: 'full_page' }, { query: 'video_length=31', field: 'video_length' },
+      { query: 'lang=de-DE&language=fr-FR', field: 'lang' },
+      { query: 'lang=german', field: 'lang' },
+      { query: `tz=${q('Mars/Olympus')}`, field: 'tz' },
+      { query: 'full_page=1&size=screen', field: 'full_page' },
+      { query: 'full_page=maybe', field: 'full_page' },
+      { query: 'video_length=31', field: 'video_length' },
     ],
   },
   {
@@ -242,7 +405,13 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
     pass: [
       {
         query: `steps=${q('[{"command":"fill","selector":"#q","value":"hi"},{"command":"screenshot"},{"command":"click","selector":"#go"}]')}`,
-        expect: { steps: [{ command: 'type', selector: '#q', value: 'hi' }, { command: 'click', selector: '#go' }], warnings: ['Step 2 (screenshot) was skipped: the screenshot is taken after the steps.'] },
+        expect: {
+          steps: [
+            { command: 'type', selector: '#q', value: 'hi' },
+            { command: 'click', selector: '#go' },
+          ],
+          warnings: ['Step 2 (screenshot) was skipped: the screenshot is taken after the steps.'],
+        },
       },
     ],
     fail: [{ query: `steps=${q('[{"command":"fill","selector":"#q"}]')}`, field: 'steps[0].value' }],

@@ -53,7 +53,9 @@ export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<Tes
   const throwaway = await createThrowawayPostgres();
   const db = connectDatabase({ databaseUrl: throwaway.url });
   return {
-    kind, db, url: throwaway.url,
+    kind,
+    db,
+    url: throwaway.url,
     async drop() {
       await db.destroy();
       await throwaway.drop();

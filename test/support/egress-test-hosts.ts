@@ -27,7 +27,10 @@ export function mappedLookup(map: Record<string, string>): HostLookup {
  */
 export class AllowedSite {
   readonly hits = new Map<string, number>();
-  private constructor(private readonly server: http.Server, readonly origin: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly origin: string,
+  ) {}
 
   static async start(address: string): Promise<AllowedSite> {
     let site: AllowedSite | null = null;

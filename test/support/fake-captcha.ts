@@ -11,7 +11,10 @@ export class FakeCaptcha {
   broken = false;
   private readonly server: http.Server;
 
-  private constructor(readonly secret: string, readonly goodToken: string) {
+  private constructor(
+    readonly secret: string,
+    readonly goodToken: string,
+  ) {
     this.server = http.createServer((req, res) => {
       let body = '';
       req.setEncoding('utf8');

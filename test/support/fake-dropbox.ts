@@ -75,7 +75,11 @@ export class FakeDropbox {
   private readonly sessions = new Map<string, { chunks: Buffer[]; offset: number; closed: boolean }>();
   private counter = 0;
 
-  private constructor(private readonly server: http.Server, readonly url: string, private readonly options: FakeDropboxOptions) {
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+    private readonly options: FakeDropboxOptions,
+  ) {
     this.validTokens = new Set(options.accessTokens ?? []);
     this.expiredTokens = new Set(options.expiredTokens ?? []);
   }
@@ -237,13 +241,15 @@ export class FakeDropbox {
   private commit(res: http.ServerResponse, endpoint: string, commit: Record<string, unknown>, content: Buffer, sessionId: string | null): void {
     const path = commit.path;
     if (typeof path !== 'string' || !/^\/(.|[\r\n])*$/.test(path) || path === '/' || path.endsWith('/')) {
-      return this.text(res, 400, `Error in call to API function "${endpoint}": HTTP header "Dropbox-API-Arg": path: '${String(path)}' did not match pattern '(/(.|[\\r\\n])*)|(ns:[0-9]+(/.*)?)|(id:.*)'`);
+      return this.text(
+        res,
+        400,
+        `Error in call to API function "${endpoint}": HTTP header "Dropbox-API-Arg": path: '${String(path)}' did not match pattern '(/(.|[\\r\\n])*)|(ns:[0-9]+(/.*)?)|(id:.*)'`,
+      );
     }
     const mode = ((commit.mode ?? { '.tag': 'add' }) as { '.tag'?: string })['.tag'] ?? 'add';
     const writeFailed = (reason: Record<string, unknown>, summary: string) => {
-      const error = sessionId === null
-        ? { '.tag': 'path', reason, upload_session_id: `session-${++this.counter}` }
-        : { '.tag': 'path', path: reason };
+      const error = sessionId === null ? { '.tag': 'path', reason, upload_session_id: `session-${++this.counter}` } : { '.tag': 'path', path: reason };
       return this.json(res, 409, { error_summary: `path/${summary}/..`, error });
     };
     if (mode !== 'add' && mode !== 'overwrite') return this.text(res, 400, `Error in call to API function "${endpoint}": unsupported mode ${mode}`);
@@ -263,9 +269,18 @@ export class FakeDropbox {
     }
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const previous = this.files.get(target.toLowerCase());
-    const stored: StoredFile = previous && previous.content.equals(content)
-      ? previous
-      : { id: previous?.id ?? `id:${randomBytes(8).toString('base64url')}`, name: target.slice(target.lastIndexOf('/') + 1), path_display: target, content, rev: randomBytes(9).toString('hex'), client_modified: now, server_modified: now };
+    const stored: StoredFile =
+      previous && previous.content.equals(content)
+        ? previous
+        : {
+            id: previous?.id ?? `id:${randomBytes(8).toString('base64url')}`,
+            name: target.slice(target.lastIndexOf('/') + 1),
+            path_display: target,
+            content,
+            rev: randomBytes(9).toString('hex'),
+            client_modified: now,
+            server_modified: now,
+          };
     this.files.set(target.toLowerCase(), stored);
     this.json(res, 200, metadataOf(stored));
   }
@@ -282,15 +297,28 @@ export class FakeDropbox {
 /** The FileMetadata Dropbox answers for an upload. */
 function metadataOf(file: StoredFile): Record<string, unknown> {
   return {
-    '.tag': 'file', name: file.name, path_lower: file.path_display.toLowerCase(), path_display: file.path_display, id: file.id,
-    client_modified: file.client_modified, server_modified: file.server_modified, rev: file.rev, size: file.content.length,
-    is_downloadable: true, content_hash: contentHash(file.content),
+    '.tag': 'file',
+    name: file.name,
+    path_lower: file.path_display.toLowerCase(),
+    path_display: file.path_display,
+    id: file.id,
+    client_modified: file.client_modified,
+    server_modified: file.server_modified,
+    rev: file.rev,
+    size: file.content.length,
+    is_downloadable: true,
+    content_hash: contentHash(file.content),
   };
 }
 
 /** Dropbox's content hash: SHA-256 over the SHA-256 of each 4 MiB block. */
 function contentHash(content: Buffer): string {
   const blocks: Buffer[] = [];
-  for (let at = 0; at < content.length; at += 4 * 1024 * 1024) blocks.push(createHash('sha256').update(content.subarray(at, at + 4 * 1024 * 1024)).digest());
+  for (let at = 0; at < content.length; at += 4 * 1024 * 1024)
+    blocks.push(
+      createHash('sha256')
+        .update(content.subarray(at, at + 4 * 1024 * 1024))
+        .digest(),
+    );
   return createHash('sha256').update(Buffer.concat(blocks)).digest('hex');
 }

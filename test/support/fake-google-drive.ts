@@ -227,7 +227,16 @@ export async function startFakeGoogleDrive(opts: { serviceAccounts?: FakeService
   const handleUpload = async (req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> => {
     const body = await readBody(req);
     const contentType = req.headers['content-type'];
-    const record: ReceivedUpload = { query, authorization: req.headers.authorization, contentType, metadata: {}, metadataContentType: undefined, media: Buffer.alloc(0), mediaContentType: undefined, status: 0 };
+    const record: ReceivedUpload = {
+      query,
+      authorization: req.headers.authorization,
+      contentType,
+      metadata: {},
+      metadataContentType: undefined,
+      media: Buffer.alloc(0),
+      mediaContentType: undefined,
+      status: 0,
+    };
     fake.uploads.push(record);
     const answer = (status: number, data: unknown): void => {
       record.status = status;
@@ -292,10 +301,14 @@ export async function startFakeGoogleDrive(opts: { serviceAccounts?: FakeService
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const route = `${req.method} ${url.pathname}`;
-    const handled = route === 'POST /token' ? handleToken(req, res)
-      : route === 'POST /upload/drive/v3/files' ? handleUpload(req, res, url.searchParams)
-      : route === 'GET /drive/v3/files' ? Promise.resolve(handleList(req, res, url.searchParams))
-      : Promise.resolve(sendJson(res, 404, driveError({ status: 404, reason: 'notFound', message: `No route: ${route}` })));
+    const handled =
+      route === 'POST /token'
+        ? handleToken(req, res)
+        : route === 'POST /upload/drive/v3/files'
+          ? handleUpload(req, res, url.searchParams)
+          : route === 'GET /drive/v3/files'
+            ? Promise.resolve(handleList(req, res, url.searchParams))
+            : Promise.resolve(sendJson(res, 404, driveError({ status: 404, reason: 'notFound', message: `No route: ${route}` })));
     handled.catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, driveError({ status: 500, reason: 'backendError', message: String(err) }));
     });
@@ -322,7 +335,13 @@ function fileResource(file: StoredFile): Record<string, unknown> {
 /** The fields a `fields` parameter asks for (a flat comma list); all of them without one. */
 function pick(resource: Record<string, unknown>, fields: string | null): Record<string, unknown> {
   if (!fields) return { kind: resource.kind, id: resource.id, name: resource.name, mimeType: resource.mimeType };
-  return Object.fromEntries(fields.split(',').map((f) => f.trim()).filter((f) => f in resource).map((f) => [f, resource[f]]));
+  return Object.fromEntries(
+    fields
+      .split(',')
+      .map((f) => f.trim())
+      .filter((f) => f in resource)
+      .map((f) => [f, resource[f]]),
+  );
 }
 
 function driveError(f: DriveFault): unknown {

@@ -78,7 +78,11 @@ export interface FakeDriveItem {
   parentReference: { driveId: string; path: string };
 }
 
-interface StoredFile { item: FakeDriveItem; path: string; bytes: Buffer }
+interface StoredFile {
+  item: FakeDriveItem;
+  path: string;
+  bytes: Buffer;
+}
 interface Session {
   id: string;
   drive: string;
@@ -89,7 +93,13 @@ interface Session {
   chunks: number[];
   total: number | null;
 }
-interface Fault { route: 'token' | 'graph' | 'upload'; status: number; times: number; body: unknown; headers: Record<string, string> }
+interface Fault {
+  route: 'token' | 'graph' | 'upload';
+  status: number;
+  times: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
 
 export interface FakeMicrosoftGraph {
   /** `http://127.0.0.1:<port>/graph/v1.0`: what `endpoints.microsoftGraphUrl` is set to. */
@@ -219,25 +229,33 @@ export async function startFakeMicrosoftGraph(options: FakeMicrosoftGraphOptions
     let delegated: boolean;
     if (form.grant_type === 'client_credentials') {
       if (!secretOk) {
-        record.status = oauthError(401, 'invalid_client', 'AADSTS7000218: The request body must contain the following parameter: \'client_assertion\' or \'client_secret\'.');
+        record.status = oauthError(401, 'invalid_client', "AADSTS7000218: The request body must contain the following parameter: 'client_assertion' or 'client_secret'.");
         return;
       }
       if (form.scope !== FAKE_SCOPE) {
-        record.status = oauthError(400, 'invalid_scope', `AADSTS1002012: The provided value for scope ${form.scope ?? ''} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier.`);
+        record.status = oauthError(
+          400,
+          'invalid_scope',
+          `AADSTS1002012: The provided value for scope ${form.scope ?? ''} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier.`,
+        );
         return;
       }
       if (['common', 'organizations', 'consumers'].includes(tenant)) {
-        record.status = oauthError(400, 'invalid_request', 'AADSTS90009: Application is requesting a token for itself. This scenario is supported only if resource is specified using the GUID based App Identifier.');
+        record.status = oauthError(
+          400,
+          'invalid_request',
+          'AADSTS90009: Application is requesting a token for itself. This scenario is supported only if resource is specified using the GUID based App Identifier.',
+        );
         return;
       }
       delegated = false;
     } else if (form.grant_type === 'refresh_token') {
       if (!options.publicClient && !secretOk) {
-        record.status = oauthError(401, 'invalid_client', 'AADSTS7000218: The request body must contain the following parameter: \'client_assertion\' or \'client_secret\'.');
+        record.status = oauthError(401, 'invalid_client', "AADSTS7000218: The request body must contain the following parameter: 'client_assertion' or 'client_secret'.");
         return;
       }
       if (!refreshTokens.has(form.refresh_token ?? '')) {
-        record.status = oauthError(400, 'invalid_grant', 'AADSTS70000: The provided value for the \'refresh_token\' is not valid.');
+        record.status = oauthError(400, 'invalid_grant', "AADSTS70000: The provided value for the 'refresh_token' is not valid.");
         return;
       }
       delegated = true;
@@ -248,7 +266,11 @@ export async function startFakeMicrosoftGraph(options: FakeMicrosoftGraphOptions
     const accessToken = `fake-at-${randomBytes(16).toString('hex')}`;
     tokens.set(accessToken, { delegated, tenant });
     record.status = send(res, 200, {
-      token_type: 'Bearer', scope: form.scope, expires_in: lifetime, ext_expires_in: lifetime, access_token: accessToken,
+      token_type: 'Bearer',
+      scope: form.scope,
+      expires_in: lifetime,
+      ext_expires_in: lifetime,
+      access_token: accessToken,
       ...(delegated ? { refresh_token: `rotated-${randomBytes(8).toString('hex')}` } : {}),
     });
   };
@@ -282,7 +304,10 @@ export async function startFakeMicrosoftGraph(options: FakeMicrosoftGraphOptions
     }
     let path: string;
     try {
-      path = encodedPath.split('/').map((s) => decodeURIComponent(s)).join('/');
+      path = encodedPath
+        .split('/')
+        .map((s) => decodeURIComponent(s))
+        .join('/');
     } catch {
       return graphError(res, 400, 'invalidRequest', 'Malformed path');
     }
@@ -358,7 +383,17 @@ export async function startFakeMicrosoftGraph(options: FakeMicrosoftGraphOptions
     const bytes = Buffer.concat(session.received);
     const stored = commit(session.drive, session.path, bytes, session.conflict, undefined);
     if (!stored) return answer(409, { error: { code: 'nameAlreadyExists', message: 'The specified item name already exists.' } });
-    fake.uploads.push({ drive: session.drive, path: stored.path, requestedPath: session.path, bytes, contentType: undefined, via: 'session', conflictBehavior: session.conflict, chunks: session.chunks, item: stored.item });
+    fake.uploads.push({
+      drive: session.drive,
+      path: stored.path,
+      requestedPath: session.path,
+      bytes,
+      contentType: undefined,
+      via: 'session',
+      conflictBehavior: session.conflict,
+      chunks: session.chunks,
+      item: stored.item,
+    });
     return answer(201, stored.item);
   };
 

@@ -80,7 +80,14 @@ export interface RecordedCompletion {
 
 export type FakeSlackFault = { status: number; retryAfter?: number } | { error: string; needed?: string };
 
-interface PendingFile { fileId: string; filename: string; length: number; altText: string | null; bytes: Buffer | null; contentType: string | null }
+interface PendingFile {
+  fileId: string;
+  filename: string;
+  length: number;
+  altText: string | null;
+  bytes: Buffer | null;
+  contentType: string | null;
+}
 
 const DEFAULT_SCOPES = ['files:write', 'channels:read', 'groups:read'];
 
@@ -101,7 +108,10 @@ export class FakeSlack {
   private nextId = 1;
   private origin = '';
 
-  private constructor(private readonly server: Server, options: FakeSlackOptions) {
+  private constructor(
+    private readonly server: Server,
+    options: FakeSlackOptions,
+  ) {
     this.token = options.token ?? FAKE_SLACK_TOKEN;
     this.channels = options.channels ?? FAKE_SLACK_CHANNELS;
     this.scopes = new Set(options.scopes ?? DEFAULT_SCOPES);
@@ -178,10 +188,14 @@ export class FakeSlack {
     if (bearer !== this.token) return json(res, { ok: false, error: 'invalid_auth' });
 
     switch (method) {
-      case 'files.getUploadURLExternal': return json(res, this.getUploadUrl(params));
-      case 'files.completeUploadExternal': return json(res, this.completeUpload(params));
-      case 'conversations.list': return json(res, this.listConversations(params));
-      default: return json(res, { ok: false, error: 'unknown_method' });
+      case 'files.getUploadURLExternal':
+        return json(res, this.getUploadUrl(params));
+      case 'files.completeUploadExternal':
+        return json(res, this.completeUpload(params));
+      case 'conversations.list':
+        return json(res, this.listConversations(params));
+      default:
+        return json(res, { ok: false, error: 'unknown_method' });
     }
   }
 
@@ -256,11 +270,17 @@ export class FakeSlack {
       files: files.map((f, i) => {
         const p = uploaded[i]!;
         return {
-          id: f.id, created: Math.floor(Date.now() / 1000), name: p.filename, title: f.title ?? p.filename,
-          mimetype: p.filename.endsWith('.png') ? 'image/png' : 'application/octet-stream', size: p.length, user: 'U0FAKEBOT',
+          id: f.id,
+          created: Math.floor(Date.now() / 1000),
+          name: p.filename,
+          title: f.title ?? p.filename,
+          mimetype: p.filename.endsWith('.png') ? 'image/png' : 'application/octet-stream',
+          size: p.length,
+          user: 'U0FAKEBOT',
           url_private: `${this.origin}/files-pri/T0FAKE-${f.id}/${encodeURIComponent(p.filename)}`,
           permalink: `${this.origin}/files/U0FAKEBOT/${f.id}/${encodeURIComponent(p.filename)}`,
-          channels: channelId ? [channelId] : [], is_public: channelId !== null,
+          channels: channelId ? [channelId] : [],
+          is_public: channelId !== null,
         };
       }),
     };
@@ -271,10 +291,16 @@ export class FakeSlack {
     const needed = [...new Set(types.map((t) => (t === 'private_channel' ? 'groups:read' : 'channels:read')))].join(',');
     const scope = this.missingScope(needed);
     if (scope) return scope;
-    const visible = this.channels.filter((c) =>
-      (c.is_private ? types.includes('private_channel') && c.member !== false : types.includes('public_channel'))
-      && !(params.exclude_archived === 'true' && c.archived));
-    const start = params.cursor ? Number(Buffer.from(params.cursor, 'base64').toString().replace(/^offset:/, '')) : 0;
+    const visible = this.channels.filter(
+      (c) => (c.is_private ? types.includes('private_channel') && c.member !== false : types.includes('public_channel')) && !(params.exclude_archived === 'true' && c.archived),
+    );
+    const start = params.cursor
+      ? Number(
+          Buffer.from(params.cursor, 'base64')
+            .toString()
+            .replace(/^offset:/, ''),
+        )
+      : 0;
     const limit = Math.min(Number(params.limit) || 100, this.pageSize);
     const page = visible.slice(start, start + limit);
     const next = start + limit < visible.length ? Buffer.from(`offset:${start + limit}`).toString('base64') : '';
@@ -302,7 +328,7 @@ async function parseParams(contentType: string | null, body: Buffer): Promise<Re
     return Object.fromEntries((await formEntries(contentType, body)).filter((e): e is [string, string] => typeof e[1] === 'string'));
   }
   const parsed = parseQuery(body.toString('utf8'));
-  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v ?? '']));
+  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));
 }
 
 /** A multipart/form-data body's fields, parsed by Node's own fetch implementation. */

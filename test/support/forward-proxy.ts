@@ -8,7 +8,10 @@ import type { AddressInfo } from 'node:net';
  */
 export class ForwardProxy {
   forwarded = 0;
-  private constructor(private readonly server: http.Server, readonly url: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+  ) {}
 
   static async start(hosts: Record<string, number>, mark: string): Promise<ForwardProxy> {
     let proxy: ForwardProxy | null = null;

@@ -115,7 +115,11 @@ function escapeAttribute(html: string): string {
  */
 export class HostileSite {
   readonly hits = new Map<string, number>();
-  private constructor(private readonly server: http.Server, readonly origin: string, private readonly targetPort: number) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly origin: string,
+    private readonly targetPort: number,
+  ) {}
 
   static async start(address: string, targetPort: number): Promise<HostileSite> {
     let site: HostileSite | null = null;

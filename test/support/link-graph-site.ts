@@ -12,7 +12,10 @@ const FIRST_SUBDOMAIN_PAGE = 52;
 const PAGE_DELAY_MS = 150;
 
 /** One link of a page: where it points, and the graph page it reaches on the crawl's domain (null: another host). */
-export interface GraphLink { href: string; page: number | null }
+export interface GraphLink {
+  href: string;
+  page: number | null;
+}
 
 /**
  * A local site of GRAPH_SIZE small pages linking to each other (tests never use the internet). Chromium
@@ -118,7 +121,9 @@ export class LinkGraphSite {
     this.peak.set(host, Math.max(now, this.peak.get(host) ?? 0));
     await new Promise((r) => setTimeout(r, PAGE_DELAY_MS));
     this.inFlight.set(host, (this.inFlight.get(host) ?? 1) - 1);
-    const anchors = this.linksOf(page).map((l) => `<li><a href="${l.href}">${l.href}</a></li>`).join('');
+    const anchors = this.linksOf(page)
+      .map((l) => `<li><a href="${l.href}">${l.href}</a></li>`)
+      .join('');
     this.send(res, 200, `<!doctype html><title>page ${page}</title><h1 id="top">Page ${page}</h1><ul>${anchors}</ul><a href="mailto:x@example.test">mail</a>`);
   }
 

@@ -43,8 +43,18 @@ export async function probeVideo(video: Buffer, extension: string): Promise<{ co
   try {
     const file = join(folder, `video.${extension}`);
     await writeFile(file, video);
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-count_frames',
-      '-show_entries', 'stream=codec_name,width,height,pix_fmt,nb_read_frames,r_frame_rate:format=duration', '-of', 'json', file]);
+    const { stdout } = await run('ffprobe', [
+      '-v',
+      'error',
+      '-select_streams',
+      'v:0',
+      '-count_frames',
+      '-show_entries',
+      'stream=codec_name,width,height,pix_fmt,nb_read_frames,r_frame_rate:format=duration',
+      '-of',
+      'json',
+      file,
+    ]);
     const parsed = JSON.parse(stdout) as { streams: { codec_name: string; width: number; height: number; pix_fmt: string }[]; format: { duration: string } };
     const stream = parsed.streams[0]!;
     return { codec: stream.codec_name, duration: Number(parsed.format.duration), width: stream.width, height: stream.height, pixFmt: stream.pix_fmt };

@@ -2,7 +2,12 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 
 /** What reached the listener: one entry per TCP connection or UDP datagram. */
-export interface Arrival { protocol: 'tcp' | 'udp'; address: '127.0.0.1' | '::1'; bytes: number; first: string }
+export interface Arrival {
+  protocol: 'tcp' | 'udp';
+  address: '127.0.0.1' | '::1';
+  bytes: number;
+  first: string;
+}
 
 /** How many bytes of each arrival are kept for the failure message. */
 const KEPT_BYTES = 120;
@@ -51,7 +56,10 @@ export class PacketListener {
 
   /** A summary for a failure message: count per protocol and address, and the first bytes of the first few. */
   describe(): string {
-    return this.arrivals.slice(0, 8).map((a) => `${a.protocol} ${a.address} ${a.bytes} B: ${JSON.stringify(a.first)}`).join('\n');
+    return this.arrivals
+      .slice(0, 8)
+      .map((a) => `${a.protocol} ${a.address} ${a.bytes} B: ${JSON.stringify(a.first)}`)
+      .join('\n');
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-interface LockEntry { dev?: boolean; optional?: boolean; devOptional?: boolean; [field: string]: unknown }
-interface PackageJson { name: string; version: string; dependencies: Record<string, string>; bin?: unknown; engines?: unknown; license?: string }
+interface LockEntry {
+  dev?: boolean;
+  optional?: boolean;
+  devOptional?: boolean;
+  [field: string]: unknown;
+}
+interface PackageJson {
+  name: string;
+  version: string;
+  dependencies: Record<string, string>;
+  bin?: unknown;
+  engines?: unknown;
+  license?: string;
+}
 
 /**
  * The package-lock.json of an outside plugin project that depends on the packed shotfarm tarball (and on

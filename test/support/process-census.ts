@@ -9,7 +9,13 @@ export const BROWSER_PROCESS = /\/usr\/lib\/chromium\/chromium|firefox-esr/;
 /** The processes a Selenium Grid run involves: the grid's JVM, chromedriver, and Debian's Chromium. */
 export const SELENIUM_PROCESS = /selenium-server[^ ]*\.jar|\/usr\/bin\/chromedriver|\/usr\/lib\/chromium\/chromium/;
 
-interface ProcessRow { pid: number; ppid: number; pgid: number; stat: string; args: string }
+interface ProcessRow {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  stat: string;
+  args: string;
+}
 
 /** Every process on the machine, from `ps`. */
 async function processTable(): Promise<ProcessRow[]> {
@@ -33,7 +39,7 @@ export async function countOwnProcesses(pattern: RegExp, groups: number[]): Prom
   const rows = await processTable();
   const ours = new Set<number>([process.pid]);
   // Parents are listed before children in most cases, but not always: repeat until nothing is added.
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const row of rows) {
       if (!ours.has(row.pid) && ours.has(row.ppid)) {
@@ -58,7 +64,5 @@ export async function waitForOwnProcesses(pattern: RegExp, groups: number[], exp
 
 /** PIDs of Chromium main processes started by this node process (children carry --type=). */
 export async function chromiumMainPids(): Promise<number[]> {
-  return (await processTable())
-    .filter((row) => row.ppid === process.pid && /\/usr\/lib\/chromium\/chromium/.test(row.args) && !/--type=/.test(row.args))
-    .map((row) => row.pid);
+  return (await processTable()).filter((row) => row.ppid === process.pid && /\/usr\/lib\/chromium\/chromium/.test(row.args) && !/--type=/.test(row.args)).map((row) => row.pid);
 }

@@ -1,5 +1,9 @@
 /** One sample of Prometheus' text exposition format. */
-export interface Sample { name: string; labels: Record<string, string>; value: number }
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
 
 const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;

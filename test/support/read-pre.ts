@@ -3,7 +3,11 @@ export function readPreJson<T = Record<string, unknown>>(html: string | null, id
   if (!html) throw new Error('the capture has no HTML (set html: true)');
   const match = new RegExp(`<pre id="${id}"[^>]*>([\\s\\S]*?)</pre>`).exec(html);
   if (!match) throw new Error(`<pre id="${id}"> not found in the HTML`);
-  const text = match[1]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const text = match[1]!
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
   return JSON.parse(text) as T;
 }
 

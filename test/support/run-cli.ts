@@ -7,7 +7,11 @@ const run = promisify(execFile);
 /** The built CLI, as `make build` leaves it. */
 export const CLI_PATH = path.resolve('dist/api/cli.js');
 
-export interface CliRun { code: number; stdout: string; stderr: string }
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /**
  * Runs `shotfarm <args>` with only PATH and the given settings in its environment (so nothing of the

@@ -2,7 +2,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ScreenshotCenterDelivery { event: string; body: any; raw: string; headers: http.IncomingHttpHeaders; verified: boolean }
+export interface ScreenshotCenterDelivery {
+  event: string;
+  body: any;
+  raw: string;
+  headers: http.IncomingHttpHeaders;
+  verified: boolean;
+}
 
 /**
  * A webhook receiver as users of the original service (ScreenshotCenter) wrote them, independent of
@@ -14,7 +20,10 @@ export class ScreenshotCenterReceiver {
   readonly deliveries: ScreenshotCenterDelivery[] = [];
   private server!: http.Server;
 
-  private constructor(private readonly secret: string, private readonly header: 'x-screenshotcenter-signature' | 'x-signature') {}
+  private constructor(
+    private readonly secret: string,
+    private readonly header: 'x-screenshotcenter-signature' | 'x-signature',
+  ) {}
 
   static async start(secret: string, header: 'x-screenshotcenter-signature' | 'x-signature' = 'x-screenshotcenter-signature'): Promise<ScreenshotCenterReceiver> {
     const receiver = new ScreenshotCenterReceiver(secret, header);

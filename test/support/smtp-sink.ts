@@ -2,7 +2,13 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 
 /** One message as the sink received it, its body decoded from the transfer encoding. */
-export interface ReceivedMail { from: string; to: string[]; headers: Record<string, string>; text: string; raw: string }
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  headers: Record<string, string>;
+  text: string;
+  raw: string;
+}
 
 /**
  * A tiny SMTP server on 127.0.0.1 speaking just enough of RFC 5321 for nodemailer: greeting, EHLO/HELO,

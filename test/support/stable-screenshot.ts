@@ -10,7 +10,12 @@ export async function differingShare(a: Buffer, b: Buffer, tolerance = 32): Prom
   if (left!.info.width !== right!.info.width || left!.info.height !== right!.info.height) return 1;
   let differing = 0;
   for (let at = 0; at < left!.data.length; at += 3) {
-    if (Math.abs(left!.data[at]! - right!.data[at]!) > tolerance || Math.abs(left!.data[at + 1]! - right!.data[at + 1]!) > tolerance || Math.abs(left!.data[at + 2]! - right!.data[at + 2]!) > tolerance) differing += 1;
+    if (
+      Math.abs(left!.data[at]! - right!.data[at]!) > tolerance ||
+      Math.abs(left!.data[at + 1]! - right!.data[at + 1]!) > tolerance ||
+      Math.abs(left!.data[at + 2]! - right!.data[at + 2]!) > tolerance
+    )
+      differing += 1;
   }
   return differing / (left!.info.width * left!.info.height);
 }

@@ -23,10 +23,17 @@ import { createAgent, type AgentOptions } from '../../node-agent/create-agent.js
 import type { NodeAgent } from '../../node-agent/node-agent.js';
 import { openTestDatabase, type TestDatabase } from './databases.js';
 
-export interface TestAccount { companyId: number; key: string }
+export interface TestAccount {
+  companyId: number;
+  key: string;
+}
 
 /** The farm's adapters the suite's process runs, as the container resolves them. */
-export interface TestFarmParts { queue: JobQueue; registry: NodeRegistry; objects: ObjectStore }
+export interface TestFarmParts {
+  queue: JobQueue;
+  registry: NodeRegistry;
+  objects: ObjectStore;
+}
 
 export interface TestApi {
   url: string;
@@ -56,7 +63,11 @@ export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<stri
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-test-'));
   const jwtSecret = 'test-secret-test-secret-test-secret-0123456789';
   const config = loadConfig({
-    PORT: '0', HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: jwtSecret,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SHOTFARM_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: jwtSecret,
     SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
     // Every suite's test site listens on 127.0.0.1; the SSRF suite turns the egress guard back on.
     SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true',
@@ -70,9 +81,17 @@ export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<stri
   // The container as `serve` (with an agent) or `api` (without) builds it, over the suite's own database.
   const container = newContainer();
   container.register(TOKENS.Db, { useValue: database.db });
-  const adapters = await registerAdapters(container, config, {
-    ...gridAdapters('shotfarm-test'), ...objectStoreAdapters(objectLinkSecret(jwtSecret)), ...(opts.agent ? driverAdapters : {}), ...apiAdapters,
-  }, log);
+  const adapters = await registerAdapters(
+    container,
+    config,
+    {
+      ...gridAdapters('shotfarm-test'),
+      ...objectStoreAdapters(objectLinkSecret(jwtSecret)),
+      ...(opts.agent ? driverAdapters : {}),
+      ...apiAdapters,
+    },
+    log,
+  );
   const parts: TestFarmParts = { queue: container.resolve(TOKENS.JobQueue), registry: container.resolve(TOKENS.NodeRegistry), objects: container.resolve(TOKENS.ObjectStore) };
   let agent: NodeAgent | null = null;
   if (opts.agent) {
@@ -82,8 +101,16 @@ export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<stri
     // API-contract suites need no browser: a declared node lets admission pass, and records stay
     // `processing` because nothing takes their jobs. The heartbeat outlives any suite.
     await parts.registry.heartbeat({
-      id: 'contract-tests (no agent)', host: 'localhost', browsers: BROWSERS.map((name) => ({ name, version: 'none', driver: 'playwright' })),
-      countries: [], slots: 0, inFlight: 0, jobsDone: 0, failures: 0, startedAt: new Date().toISOString(), draining: false,
+      id: 'contract-tests (no agent)',
+      host: 'localhost',
+      browsers: BROWSERS.map((name) => ({ name, version: 'none', driver: 'playwright' })),
+      countries: [],
+      slots: 0,
+      inFlight: 0,
+      jobsDone: 0,
+      failures: 0,
+      startedAt: new Date().toISOString(),
+      draining: false,
     });
   }
   const plane = await startControlPlane(config, { generateBootstrapKey: false, container, logger: log });
@@ -107,7 +134,10 @@ export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<stri
       return { companyId: company.id, key };
     },
     async userToken(companyId) {
-      const [user] = await database.db('users').insert({ company_id: companyId, email: `u${Date.now()}${Math.random()}@example.test`, name: 'Test' }).returning('id');
+      const [user] = await database
+        .db('users')
+        .insert({ company_id: companyId, email: `u${Date.now()}${Math.random()}@example.test`, name: 'Test' })
+        .returning('id');
       return jwt.sign({ userId: Number(user.id), companyId, impersonatedBy: null });
     },
     async stop() {

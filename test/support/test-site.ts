@@ -125,9 +125,13 @@ export class TestSite {
     switch (url.pathname) {
       case '/echo': {
         const echo = { method: request.method, url: key, headers: request.headers, cookies: cookiesOf(request.headers.cookie), body };
-        return send(200, TYPES['.html']!, `<!doctype html><html><head><meta charset="utf-8"><title>echo</title></head><body>
+        return send(
+          200,
+          TYPES['.html']!,
+          `<!doctype html><html><head><meta charset="utf-8"><title>echo</title></head><body>
 <pre id="echo">${escapeHtml(JSON.stringify(echo))}</pre><pre id="docref"></pre>
-<script>document.getElementById('docref').textContent = document.referrer;</script></body></html>`);
+<script>document.getElementById('docref').textContent = document.referrer;</script></body></html>`,
+        );
       }
       case '/missing':
         return send(404, TYPES['.html']!, '<!doctype html><title>missing</title><h1>Not found</h1>');
@@ -135,7 +139,13 @@ export class TestSite {
         return; // never answered: the socket stays open until the site closes
       case '/tile.png': {
         const color = /^[0-9a-f]{6}$/i.test(url.searchParams.get('color') ?? '') ? `#${url.searchParams.get('color')}` : '#000000';
-        return send(200, TYPES['.png']!, await sharp({ create: { width: 64, height: 64, channels: 3, background: color } }).png().toBuffer());
+        return send(
+          200,
+          TYPES['.png']!,
+          await sharp({ create: { width: 64, height: 64, channels: 3, background: color } })
+            .png()
+            .toBuffer(),
+        );
       }
       case '/font.ttf':
         return send(200, 'font/ttf', await readFile(FONT_FILE));
@@ -145,12 +155,16 @@ export class TestSite {
         return send(200, TYPES['.html']!, tallPageHtml(Number(url.searchParams.get('h') ?? 1000)));
       case '/ads-page': {
         const token = encodeURIComponent(url.searchParams.get('token') ?? '');
-        return send(200, TYPES['.html']!, `<!doctype html><html><head><meta charset="utf-8"><title>ads</title></head><body>
+        return send(
+          200,
+          TYPES['.html']!,
+          `<!doctype html><html><head><meta charset="utf-8"><title>ads</title></head><body>
 <p>Article text.</p>
 <script src="/pagead/show_ads.js?token=${token}"></script>
 <img src="/ads/banner-728x90.png?token=${token}" alt="ad">
 <div class="ad-banner" style="height:90px;background:#ff0000">advertisement</div>
-</body></html>`);
+</body></html>`,
+        );
       }
     }
     if (url.pathname.startsWith('/pagead/')) {

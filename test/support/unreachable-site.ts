@@ -26,20 +26,64 @@ export const OTHER_HOST = 'other-host.test';
 async function makeCertificates(dir: string, address: string): Promise<Record<CertificateFlaw, { key: Buffer; cert: Buffer }>> {
   const out: Partial<Record<CertificateFlaw, { key: Buffer; cert: Buffer }>> = {};
   const request = async (name: string, san: string): Promise<void> => {
-    await run('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', path.join(dir, `${name}.key`),
-      '-subj', `/CN=${san.replace(/^\w+( Address)?:/, '')}`, '-addext', `subjectAltName=${san}`, '-out', path.join(dir, `${name}.csr`)]);
+    await run('openssl', [
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      path.join(dir, `${name}.key`),
+      '-subj',
+      `/CN=${san.replace(/^\w+( Address)?:/, '')}`,
+      '-addext',
+      `subjectAltName=${san}`,
+      '-out',
+      path.join(dir, `${name}.csr`),
+    ]);
   };
   // `openssl ca -selfsign` is how OpenSSL 3.0 sets a validity in the past (x509 -days only counts forward).
-  fs.writeFileSync(path.join(dir, 'ca.cnf'), [
-    '[ ca ]', 'default_ca = test_ca', '[ test_ca ]', `database = ${path.join(dir, 'index.txt')}`, `new_certs_dir = ${dir}`,
-    `serial = ${path.join(dir, 'serial')}`, 'default_md = sha256', 'policy = any_name', 'copy_extensions = copy', 'unique_subject = no',
-    '[ any_name ]', 'commonName = supplied', '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'ca.cnf'),
+    [
+      '[ ca ]',
+      'default_ca = test_ca',
+      '[ test_ca ]',
+      `database = ${path.join(dir, 'index.txt')}`,
+      `new_certs_dir = ${dir}`,
+      `serial = ${path.join(dir, 'serial')}`,
+      'default_md = sha256',
+      'policy = any_name',
+      'copy_extensions = copy',
+      'unique_subject = no',
+      '[ any_name ]',
+      'commonName = supplied',
+      '',
+    ].join('\n'),
+  );
   fs.writeFileSync(path.join(dir, 'index.txt'), '');
   fs.writeFileSync(path.join(dir, 'serial'), '01\n');
   const sign = async (name: string, start: string, end: string): Promise<void> => {
-    await run('openssl', ['ca', '-config', path.join(dir, 'ca.cnf'), '-selfsign', '-keyfile', path.join(dir, `${name}.key`), '-in', path.join(dir, `${name}.csr`),
-      '-out', path.join(dir, `${name}.pem`), '-startdate', start, '-enddate', end, '-batch', '-notext']);
+    await run('openssl', [
+      'ca',
+      '-config',
+      path.join(dir, 'ca.cnf'),
+      '-selfsign',
+      '-keyfile',
+      path.join(dir, `${name}.key`),
+      '-in',
+      path.join(dir, `${name}.csr`),
+      '-out',
+      path.join(dir, `${name}.pem`),
+      '-startdate',
+      start,
+      '-enddate',
+      end,
+      '-batch',
+      '-notext',
+    ]);
   };
   const ip = `IP:${address}`;
   await request('expired', ip);
@@ -101,10 +145,12 @@ export class UnreachableSite {
       for (const flaw of ['expired', 'self_signed', 'wrong_host'] as const) {
         tls[flaw] = `https://${await listen(https.createServer(certificates[flaw], page(`certificate ${flaw}`)))}/`;
       }
-      const pages = `http://${await listen(http.createServer((req, res) => {
-        const code = Number(/^\/status\/(\d{3})$/.exec(req.url ?? '')?.[1] ?? 200);
-        res.writeHead(code, { 'content-type': 'text/html' }).end(PAGE(`the site answered ${code}`));
-      }))}`;
+      const pages = `http://${await listen(
+        http.createServer((req, res) => {
+          const code = Number(/^\/status\/(\d{3})$/.exec(req.url ?? '')?.[1] ?? 200);
+          res.writeHead(code, { 'content-type': 'text/html' }).end(PAGE(`the site answered ${code}`));
+        }),
+      )}`;
       // RST at once: the "connection reset" a crashed or overloaded server gives.
       const resets = `http://${await listen(net.createServer((socket) => socket.resetAndDestroy()))}/`;
       // Accepts and never answers: the host that "did not answer in time".
@@ -122,10 +168,15 @@ export class UnreachableSite {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.servers.map((s) => new Promise<void>((resolve) => {
-      s.close(() => resolve());
-      for (const socket of SOCKETS.get(s) ?? []) socket.destroy();
-    })));
+    await Promise.all(
+      this.servers.map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            for (const socket of SOCKETS.get(s) ?? []) socket.destroy();
+          }),
+      ),
+    );
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
-export interface ReceivedEvent { id: string; type: string; timestamp: string; data: any; verified: boolean; attempt: number }
+export interface ReceivedEvent {
+  id: string;
+  type: string;
+  timestamp: string;
+  data: any;
+  verified: boolean;
+  attempt: number;
+}
 
 /**
  * A webhook receiver as a customer would write one: it verifies every delivery's signature with the

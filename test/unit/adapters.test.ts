@@ -16,19 +16,24 @@ import { MemoryNodeRegistry } from '../../grid/registry/memory-node-registry.js'
 const log = createLogger('silent');
 
 /** A test-only double of an adapter: it says which implementation was built, nothing else. */
-interface LabelledTestDouble { implementation: string; closed: boolean }
+interface LabelledTestDouble {
+  implementation: string;
+  closed: boolean;
+}
 
 /** A catalog of test doubles (no I/O): each implementation builds a labelled object and counts its close. */
 function labelledTestCatalog(): { catalog: AdapterCatalog; built: LabelledTestDouble[] } {
   const built: LabelledTestDouble[] = [];
-  const make = (implementation: string): MakeAdapter<never> => (ctx) => {
-    const double = { implementation, closed: false };
-    built.push(double);
-    ctx.onClose(async () => {
-      double.closed = true;
-    });
-    return double as never;
-  };
+  const make =
+    (implementation: string): MakeAdapter<never> =>
+    (ctx) => {
+      const double = { implementation, closed: false };
+      built.push(double);
+      ctx.onClose(async () => {
+        double.closed = true;
+      });
+      return double as never;
+    };
   const catalog: AdapterCatalog = {
     jobQueue: { memory: make('memory queue'), nats: make('nats queue') },
     nodeRegistry: { memory: make('memory registry'), nats: make('nats registry') },
@@ -51,25 +56,42 @@ async function implementationsFor(env: Record<string, string>): Promise<Record<C
 }
 
 const DISTRIBUTED = {
-  NATS_URL: 'nats://127.0.0.1:4222', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b',
-  SHOTFARM_DRIVER: 'selenium', SELENIUM_GRID_URL: 'http://127.0.0.1:4444',
+  NATS_URL: 'nats://127.0.0.1:4222',
+  S3_ENDPOINT: 'http://127.0.0.1:9000',
+  S3_ACCESS_KEY: 'a',
+  S3_SECRET_KEY: 'b',
+  SHOTFARM_DRIVER: 'selenium',
+  SELENIUM_GRID_URL: 'http://127.0.0.1:4444',
 };
 
 describe('adapters are chosen in one place: the tsyringe container (core/di/adapters.ts)', () => {
   it('embedded settings pick the in-process queue and registry, the folder store and Playwright', async () => {
     expect(await implementationsFor({})).to.deep.equal({
-      jobQueue: 'memory queue', nodeRegistry: 'memory registry', objectStore: 'filesystem store', browserDriver: 'playwright driver',
-      paymentProvider: 'offline provider', mailer: 'outbox mailer',
+      jobQueue: 'memory queue',
+      nodeRegistry: 'memory registry',
+      objectStore: 'filesystem store',
+      browserDriver: 'playwright driver',
+      paymentProvider: 'offline provider',
+      mailer: 'outbox mailer',
     });
   });
 
   it('NATS_URL picks JetStream and NATS KV, S3_ENDPOINT the S3 store, SHOTFARM_DRIVER=selenium the Selenium driver', async () => {
     expect(await implementationsFor(DISTRIBUTED)).to.deep.equal({
-      jobQueue: 'nats queue', nodeRegistry: 'nats registry', objectStore: 's3 store', browserDriver: 'selenium driver',
-      paymentProvider: 'offline provider', mailer: 'outbox mailer',
+      jobQueue: 'nats queue',
+      nodeRegistry: 'nats registry',
+      objectStore: 's3 store',
+      browserDriver: 'selenium driver',
+      paymentProvider: 'offline provider',
+      mailer: 'outbox mailer',
     });
     // Each setting decides its own contract only.
-    expect(await implementationsFor({ NATS_URL: DISTRIBUTED.NATS_URL })).to.include({ jobQueue: 'nats queue', nodeRegistry: 'nats registry', objectStore: 'filesystem store', browserDriver: 'playwright driver' });
+    expect(await implementationsFor({ NATS_URL: DISTRIBUTED.NATS_URL })).to.include({
+      jobQueue: 'nats queue',
+      nodeRegistry: 'nats registry',
+      objectStore: 'filesystem store',
+      browserDriver: 'playwright driver',
+    });
   });
 
   it('has one token per contract, each chosen from the configuration, and no other token but the database', () => {
@@ -85,11 +107,14 @@ describe('adapters are chosen in one place: the tsyringe container (core/di/adap
     const agentOnly = await registerAdapters(container, loadConfig({}), { browserDriver: catalog.browserDriver }, log);
     expect(agentOnly.chosen).to.deep.equal({ browserDriver: 'playwright' });
     expect(container.isRegistered(TOKENS.Mailer)).to.equal(false);
-    const missing = await registerAdapters(newContainer(), loadConfig({}), { browserDriver: { ...catalog.browserDriver, playwright: undefined as never } }, log).then(() => null, (e: unknown) => e);
+    const missing = await registerAdapters(newContainer(), loadConfig({}), { browserDriver: { ...catalog.browserDriver, playwright: undefined as never } }, log).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(String(missing)).to.include('no playwright implementation of browserDriver');
   });
 
-  it('tells which registered adapter nothing resolved, and a root\'s check fails until each is resolved', async () => {
+  it("tells which registered adapter nothing resolved, and a root's check fails until each is resolved", async () => {
     const container = newContainer();
     const { catalog } = labelledTestCatalog();
     const adapters = await registerAdapters(container, loadConfig({}), { jobQueue: catalog.jobQueue, objectStore: catalog.objectStore }, log);
@@ -107,9 +132,18 @@ describe('adapters are chosen in one place: the tsyringe container (core/di/adap
     await adapters.close();
     expect(built.map((b) => b.closed)).to.deep.equal([true, true]);
     const failing = labelledTestCatalog();
-    const error = await registerAdapters(newContainer(), loadConfig({}), {
-      jobQueue: failing.catalog.jobQueue, nodeRegistry: { memory: () => Promise.reject(new Error('registry down')), nats: failing.catalog.nodeRegistry.nats },
-    }, log).then(() => null, (e: unknown) => e);
+    const error = await registerAdapters(
+      newContainer(),
+      loadConfig({}),
+      {
+        jobQueue: failing.catalog.jobQueue,
+        nodeRegistry: { memory: () => Promise.reject(new Error('registry down')), nats: failing.catalog.nodeRegistry.nats },
+      },
+      log,
+    ).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(String(error)).to.include('registry down');
     expect(failing.built.map((b) => [b.implementation, b.closed])).to.deep.equal([['memory queue', true]]);
   });

@@ -6,7 +6,7 @@ import { browserErrorOf, browserFailure } from '../../node-agent/browser-failure
 import { certificateFailure, certificateFlaw, type CertificateFacts } from '../../node-agent/egress/tls-certificate.js';
 import { repoPath } from '../support/repo-path.js';
 
-const unreached = (warning: string): CaptureOutput => ({ responseCode: null, images: [], warnings: [`The page could not be reached: ${warning}`] } as unknown as CaptureOutput);
+const unreached = (warning: string): CaptureOutput => ({ responseCode: null, images: [], warnings: [`The page could not be reached: ${warning}`] }) as unknown as CaptureOutput;
 const NOW = new Date('2026-06-01T00:00:00Z');
 const sound: CertificateFacts = { validFrom: new Date('2026-01-01'), validTo: new Date('2027-01-01'), names: ['shop.example'], matchesHost: true, selfSigned: false, trusted: true };
 const at = { host: 'shop.example', port: 443 };
@@ -55,9 +55,15 @@ describe('what the browser said of a page it could not reach (unit)', () => {
   it('an unnamed failure of an https page with strict_ssl looks at the certificate (Firefox over BiDi names none)', async () => {
     const expired = { ...sound, validTo: new Date('2024-01-01T00:00:00Z') };
     const warning = 'page.goto: Protocol error (browsingContext.navigate): unknown error';
-    expect(await browserFailure(unreached(warning), { url: 'https://shop.example/', strictSsl: true }, async () => expired)).to.deep.equal({ cause: 'tls_expired', error: 'The TLS certificate of shop.example expired on 2024-01-01.' });
+    expect(await browserFailure(unreached(warning), { url: 'https://shop.example/', strictSsl: true }, async () => expired)).to.deep.equal({
+      cause: 'tls_expired',
+      error: 'The TLS certificate of shop.example expired on 2024-01-01.',
+    });
     let probed = false;
-    await browserFailure(unreached(warning), { url: 'https://shop.example/', strictSsl: false }, async () => { probed = true; return expired; });
+    await browserFailure(unreached(warning), { url: 'https://shop.example/', strictSsl: false }, async () => {
+      probed = true;
+      return expired;
+    });
     expect(probed, 'without strict_ssl the browser ignores certificates: nothing to look at').to.equal(false);
   });
 });
@@ -66,18 +72,31 @@ describe('what is wrong with a refused certificate (unit)', () => {
   const cases: [string, Partial<CertificateFacts>, string, string][] = [
     ['expired', { validTo: new Date('2024-01-01T00:00:00Z') }, 'tls_expired', 'The TLS certificate of shop.example expired on 2024-01-01.'],
     ['not valid yet', { validFrom: new Date('2027-03-01T00:00:00Z') }, 'tls_not_yet_valid', 'The TLS certificate of shop.example is not valid before 2027-03-01.'],
-    ['for other names', { matchesHost: false, names: ['a.example', 'b.example', 'c.example', 'd.example'] }, 'tls_wrong_host', 'The TLS certificate of shop.example is for a.example, b.example, c.example and 1 more, not for shop.example.'],
+    [
+      'for other names',
+      { matchesHost: false, names: ['a.example', 'b.example', 'c.example', 'd.example'] },
+      'tls_wrong_host',
+      'The TLS certificate of shop.example is for a.example, b.example, c.example and 1 more, not for shop.example.',
+    ],
     ['self-signed', { selfSigned: true, trusted: false }, 'tls_self_signed', 'The TLS certificate of shop.example is self-signed (strict_ssl is on).'],
     ['unknown authority', { trusted: false }, 'tls_untrusted', 'The TLS certificate of shop.example is not signed by a trusted authority (strict_ssl is on).'],
-    ['expired, self-signed and for another host: the expiry first', { validTo: new Date('2024-01-01T00:00:00Z'), selfSigned: true, trusted: false, matchesHost: false }, 'tls_expired', 'The TLS certificate of shop.example expired on 2024-01-01.'],
+    [
+      'expired, self-signed and for another host: the expiry first',
+      { validTo: new Date('2024-01-01T00:00:00Z'), selfSigned: true, trusted: false, matchesHost: false },
+      'tls_expired',
+      'The TLS certificate of shop.example expired on 2024-01-01.',
+    ],
   ];
   for (const [name, facts, cause, error] of cases) {
     it(name, () => expect(certificateFlaw(at, { ...sound, ...facts }, NOW)).to.deep.equal({ cause, error }));
   }
 
-  it('a sound certificate has no flaw; the browser\'s cause is kept, the port named when not 443', () => {
+  it("a sound certificate has no flaw; the browser's cause is kept, the port named when not 443", () => {
     expect(certificateFlaw(at, sound, NOW)).to.equal(null);
-    expect(certificateFailure({ host: 'shop.example', port: 8443 }, sound, 'tls_untrusted', 'ERR_CERT_AUTHORITY_INVALID', NOW)).to.deep.equal({ cause: 'tls_untrusted', error: 'The TLS certificate of shop.example:8443 is not signed by a trusted authority (strict_ssl is on).' });
+    expect(certificateFailure({ host: 'shop.example', port: 8443 }, sound, 'tls_untrusted', 'ERR_CERT_AUTHORITY_INVALID', NOW)).to.deep.equal({
+      cause: 'tls_untrusted',
+      error: 'The TLS certificate of shop.example:8443 is not signed by a trusted authority (strict_ssl is on).',
+    });
   });
 });
 

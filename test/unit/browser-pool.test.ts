@@ -14,7 +14,14 @@ import { until } from '../support/wait-until.js';
  */
 describe('browser pool (fake driver)', function () {
   const options = (overrides: Partial<BrowserPoolOptions> = {}): BrowserPoolOptions => ({
-    min: 0, max: 2, capturesPerBrowser: 1, recycleAfterJobs: 100, idleTimeoutMs: 60_000, evictionIntervalMs: 0, acquireTimeoutMs: 5_000, ...overrides,
+    min: 0,
+    max: 2,
+    capturesPerBrowser: 1,
+    recycleAfterJobs: 100,
+    idleTimeoutMs: 60_000,
+    evictionIntervalMs: 0,
+    acquireTimeoutMs: 5_000,
+    ...overrides,
   });
   const pools: BrowserPool[] = [];
   const pool = (driver: FakeBrowserDriver, overrides: Partial<BrowserPoolOptions> = {}): BrowserPool => {
@@ -34,10 +41,12 @@ describe('browser pool (fake driver)', function () {
     const held: BrowserHandle[] = [];
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const jobs = [0, 1, 2, 3, 4].map(() => p.use(async (handle) => {
-      held.push(handle);
-      await released;
-    }));
+    const jobs = [0, 1, 2, 3, 4].map(() =>
+      p.use(async (handle) => {
+        held.push(handle);
+        await released;
+      }),
+    );
     try {
       await waitUntil(() => held.length === 5, 5_000);
       const perBrowser = new Map<BrowserHandle, number>();
@@ -56,13 +65,17 @@ describe('browser pool (fake driver)', function () {
     const p = pool(driver, { max: 3, capturesPerBrowser: 2 });
     let running = 0;
     let most = 0;
-    await Promise.all(Array.from({ length: 30 }, () => p.use(async (handle) => {
-      running += 1;
-      most = Math.max(most, running);
-      await handle.capture(captureSpec('chrome', 'http://fake.test/'), new AbortController().signal);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      running -= 1;
-    })));
+    await Promise.all(
+      Array.from({ length: 30 }, () =>
+        p.use(async (handle) => {
+          running += 1;
+          most = Math.max(most, running);
+          await handle.capture(captureSpec('chrome', 'http://fake.test/'), new AbortController().signal);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          running -= 1;
+        }),
+      ),
+    );
     expect(most).to.equal(3);
     expect(driver.launches).to.equal(2); // 3 slots at 2 per browser: 2 browsers, launched once each
     expect(p.stats().browsers).to.equal(2);
@@ -86,7 +99,10 @@ describe('browser pool (fake driver)', function () {
     await p.ready();
     const failed = await p.use(async (handle) => {
       handleOf(handle).crash();
-      return handle.capture(captureSpec('chrome', 'http://fake.test/'), new AbortController().signal).then(() => null, (e: unknown) => e as Error);
+      return handle.capture(captureSpec('chrome', 'http://fake.test/'), new AbortController().signal).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
     });
     expect(failed?.message).to.match(/is gone/);
     const next = await p.use(async (handle) => handleOf(handle));
@@ -210,7 +226,10 @@ describe('browser pool (fake driver)', function () {
     const driver = new FakeBrowserDriver();
     driver.failNextLaunch = new Error('no such binary');
     const p = pool(driver, { min: 1 });
-    const error = await p.ready().then(() => null, (e: unknown) => e as Error);
+    const error = await p.ready().then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(error?.message).to.equal('chrome could not be started: no such binary');
   });
 
@@ -220,7 +239,10 @@ describe('browser pool (fake driver)', function () {
     await p.ready(); // min 0: starts nothing, so it cannot tell a browser that does not start
     expect(driver.launches).to.equal(0);
     driver.failNextLaunch = new Error('no such binary');
-    const error = await p.launchFirst().then(() => null, (e: unknown) => e as Error);
+    const error = await p.launchFirst().then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(error?.message).to.equal('chrome could not be started: no such binary');
     await p.launchFirst();
     const used = await p.use(async (handle) => handleOf(handle).id);
@@ -238,7 +260,10 @@ describe('browser pool (fake driver)', function () {
     });
     await waitUntil(() => driver.handles[0]?.captures === 1, 5_000);
     controller.abort(new Error('job cancelled'));
-    const error = await job.then(() => null, (e: unknown) => e as Error);
+    const error = await job.then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(error?.message).to.equal('job cancelled');
     expect(p.stats()).to.deep.include({ borrowed: 0, available: 1 });
   });

@@ -10,7 +10,18 @@ import { DEFAULT_PRICING } from '../../core/pricing.js';
 import { CAPTURE_OPTIONS, CREATE_PARAMS } from '../../core/request/create-params.js';
 import { buildCreateRequest } from '../../core/request/create-request.js';
 import {
-  optionColumns, optionRecordFields, optionRecordShape, optionsMarkdownTable, OPTIONS_TABLE_END, OPTIONS_TABLE_START, optionsCost, paramsOf, plainOptionValues, recordReadsSpec, withDefaults, type OptionTable,
+  optionColumns,
+  optionRecordFields,
+  optionRecordShape,
+  optionsMarkdownTable,
+  OPTIONS_TABLE_END,
+  OPTIONS_TABLE_START,
+  optionsCost,
+  paramsOf,
+  plainOptionValues,
+  recordReadsSpec,
+  withDefaults,
+  type OptionTable,
 } from '../../core/request/option-table.js';
 import { bool, int } from '../../core/request/param-kinds.js';
 import { collectParams } from '../../core/request/read-params.js';
@@ -23,7 +34,13 @@ const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600 };
 const THROWAWAY: OptionTable = {
   ...CAPTURE_OPTIONS,
   block_fonts: { param: bool('do not load web fonts (throwaway option of this test)'), default: false, spec: 'blockFonts', record: { column: false } },
-  font_budget: { param: { ...int(0, 50, 'web fonts loaded at most (throwaway)'), aliases: [{ name: 'fonts_max' }] }, default: 10, spec: 'fontBudget', cost: { pricing: 'extra_shot', when: 'per font', credits: (v: number, price: number) => v * price }, record: {} },
+  font_budget: {
+    param: { ...int(0, 50, 'web fonts loaded at most (throwaway)'), aliases: [{ name: 'fonts_max' }] },
+    default: 10,
+    spec: 'fontBudget',
+    cost: { pricing: 'extra_shot', when: 'per font', credits: (v: number, price: number) => v * price },
+    record: {},
+  },
 };
 
 describe('capture options are declared once (CAPTURE_OPTIONS, core/request/create-params.ts)', () => {
@@ -39,7 +56,7 @@ describe('capture options are declared once (CAPTURE_OPTIONS, core/request/creat
       expect(bad.font_budget?.[0]).to.include('0 to 50');
     });
 
-    it('in CaptureSpec and the record\'s fields: the value given, else the default', () => {
+    it("in CaptureSpec and the record's fields: the value given, else the default", () => {
       expect(plainOptionValues(THROWAWAY, { block_fonts: true }).spec).to.include({ blockFonts: true, fontBudget: 10, hideAds: false, browser: 'chrome' });
       expect(plainOptionValues(THROWAWAY, { font_budget: 0 }).fields).to.include({ font_budget: 0 });
     });
@@ -58,15 +75,20 @@ describe('capture options are declared once (CAPTURE_OPTIONS, core/request/creat
       const create = ROUTES.find((r) => r.path === '/screenshot/create' && r.method === 'get');
       if (!create) throw new Error('no create route');
       const route = { ...create, query: paramsOf(THROWAWAY), response: { data: z.array(z.looseObject(optionRecordShape(THROWAWAY))), description: 'records' } };
-      const doc = buildOpenApi([route], 'http://127.0.0.1:9') as { paths: Record<string, { get: { parameters: { name: string; schema: Record<string, unknown> }[]; responses: unknown } }>; components?: unknown };
+      const doc = buildOpenApi([route], 'http://127.0.0.1:9') as {
+        paths: Record<string, { get: { parameters: { name: string; schema: Record<string, unknown> }[]; responses: unknown } }>;
+        components?: unknown;
+      };
       const op = doc.paths['/screenshot/create']?.get;
       const params = op?.parameters ?? [];
       expect(params.find((x) => x.name === 'font_budget')?.schema).to.include({ type: 'integer', minimum: 0, maximum: 50 });
       expect(params.map((x) => x.name)).to.include.members(['block_fonts', 'fonts_max']);
-      expect(JSON.stringify({ r: op?.responses, c: doc.components })).to.include('"font_budget"').and.include('"block_fonts"');
+      expect(JSON.stringify({ r: op?.responses, c: doc.components }))
+        .to.include('"font_budget"')
+        .and.include('"block_fonts"');
     });
 
-    it('in the price: its part is added to the base price and the other options\' parts', () => {
+    it("in the price: its part is added to the base price and the other options' parts", () => {
       const pricing = { ...DEFAULT_PRICING, extra_shot: 2 };
       const values = withDefaults(THROWAWAY, { font_budget: 3, pdf: true }) as Record<string, unknown>;
       expect(optionsCost(THROWAWAY, pricing, values)).to.equal(pricing.base + pricing.pdf + 3 * 2);
@@ -79,7 +101,7 @@ describe('capture options are declared once (CAPTURE_OPTIONS, core/request/creat
   });
 
   describe('the service uses the table', () => {
-    it('create validates exactly the table\'s parameters', () => {
+    it("create validates exactly the table's parameters", () => {
       expect(Object.keys(CREATE_PARAMS)).to.deep.equal(Object.keys(CAPTURE_OPTIONS));
     });
 
@@ -101,7 +123,9 @@ describe('capture options are declared once (CAPTURE_OPTIONS, core/request/creat
     });
 
     it('the record answer, its columns and the Screenshot response shape show every option the table shows', () => {
-      const shown = Object.entries(CAPTURE_OPTIONS as OptionTable).filter(([, o]) => o.record && o.record.shown !== false).map(([n]) => n);
+      const shown = Object.entries(CAPTURE_OPTIONS as OptionTable)
+        .filter(([, o]) => o.record && o.record.shown !== false)
+        .map(([n]) => n);
       expect(RECORD_COLUMNS).to.include.members(optionColumns(CAPTURE_OPTIONS));
       expect(Object.keys(Screenshot.shape)).to.include.members(shown);
       const [d] = buildCreateRequest({ url: ['a.test'], pdf: ['1'], pdf_margin: ['5mm'] }, ctx).drafts;
@@ -120,7 +144,7 @@ describe('capture options are declared once (CAPTURE_OPTIONS, core/request/creat
       const doc = readFileSync(repoPath('docs/api-clients.md'), 'utf8');
       const start = doc.indexOf(OPTIONS_TABLE_START);
       const end = doc.indexOf(OPTIONS_TABLE_END);
-      expect(start, 'the table\'s start marker').to.be.greaterThan(-1);
+      expect(start, "the table's start marker").to.be.greaterThan(-1);
       expect(doc.slice(start, end + OPTIONS_TABLE_END.length), 'regenerate it with `node dist/api/cli.js options`').to.equal(optionsMarkdownTable(CAPTURE_OPTIONS));
     });
   });

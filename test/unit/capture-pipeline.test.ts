@@ -11,20 +11,43 @@ describe('capture pipeline (fake page)', function () {
   const PDF: PdfSpec = { format: 'a4', landscape: false, background: true, onePage: false, margin: { top: '0', right: '0', bottom: '0', left: '0' } };
   const settings = (overrides: Partial<PipelineSettings> = {}): PipelineSettings => ({ defaultMaxWaitMs: 15_000, settleCapMs: 1_000, warnings: [], ...overrides });
   const spec = (overrides: Partial<CaptureSpec> = {}): CaptureSpec => captureSpec('chrome', 'http://fake.test/', { waitUntil: 'load', ...overrides });
-  const run = (session: FakeCaptureSession, s: CaptureSpec, signal = new AbortController().signal, set = settings()) =>
-    runCapturePipeline(s, signal, set, async () => session);
+  const run = (session: FakeCaptureSession, s: CaptureSpec, signal = new AbortController().signal, set = settings()) => runCapturePipeline(s, signal, set, async () => session);
 
   it('runs the phases in order: load, settle, scripts, steps, delay, shots, html/links, video, pdf; then closes the session', async function () {
     const session = new FakeCaptureSession();
-    const output = await run(session, spec({
-      waitUntil: 'settled', scripts: ['http://fake.test/a.js'], scriptInline: 'void 0', steps: [{ command: 'click', selector: '#go' }],
-      delay: 0.05, size: 'page', html: true, video: VIDEO, pdf: PDF,
-    }));
+    const output = await run(
+      session,
+      spec({
+        waitUntil: 'settled',
+        scripts: ['http://fake.test/a.js'],
+        scriptInline: 'void 0',
+        steps: [{ command: 'click', selector: '#go' }],
+        delay: 0.05,
+        size: 'page',
+        html: true,
+        video: VIDEO,
+        pdf: PDF,
+      }),
+    );
     expect(session.calls).to.deep.equal([
-      'preparePage', 'startScreencast', 'addInitScript', 'open', 'evaluate waitSettled',
-      'addScriptTag http://fake.test/a.js', 'addScriptTag inline', 'step:click',
-      'evaluate lazyLoadScroll', 'evaluate anonymous', 'fullPage', 'shownUrl',
-      'html', 'evaluate linksAndUserAgent', 'stopScreencast', 'pdf', 'shownUrl', 'close',
+      'preparePage',
+      'startScreencast',
+      'addInitScript',
+      'open',
+      'evaluate waitSettled',
+      'addScriptTag http://fake.test/a.js',
+      'addScriptTag inline',
+      'step:click',
+      'evaluate lazyLoadScroll',
+      'evaluate anonymous',
+      'fullPage',
+      'shownUrl',
+      'html',
+      'evaluate linksAndUserAgent',
+      'stopScreencast',
+      'pdf',
+      'shownUrl',
+      'close',
     ]);
     expect(output.images).to.deep.equal([TINY_PNG]);
     expect(output.html).to.equal('<html></html>');
@@ -41,7 +64,10 @@ describe('capture pipeline (fake page)', function () {
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(new Error('job cancelled')), 50);
-    const error = await run(session, spec({ video: VIDEO }), controller.signal).then(() => null, (e: unknown) => e as Error);
+    const error = await run(session, spec({ video: VIDEO }), controller.signal).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(error?.message).to.equal('job cancelled');
     expect(Date.now() - started).to.be.below(2_000);
     expect(session.aborts).to.equal(1);
@@ -52,7 +78,10 @@ describe('capture pipeline (fake page)', function () {
   it('closes the session when the page throws where it never should', async function () {
     const session = new FakeCaptureSession();
     session.behaviour.openThrows = true;
-    const error = await run(session, spec()).then(() => null, (e: unknown) => e as Error);
+    const error = await run(session, spec()).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(error?.message).to.equal('open was told to throw');
     expect(session.closes).to.equal(1);
   });
@@ -61,7 +90,10 @@ describe('capture pipeline (fake page)', function () {
     const session = new FakeCaptureSession();
     const controller = new AbortController();
     controller.abort(new Error('already cancelled'));
-    const error = await run(session, spec(), controller.signal).then(() => null, (e: unknown) => e as Error);
+    const error = await run(session, spec(), controller.signal).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(error?.message).to.equal('already cancelled');
     expect(session.calls).to.deep.equal([]);
   });
@@ -86,7 +118,18 @@ describe('capture pipeline (fake page)', function () {
   it('partial failures become warnings and the capture goes on', async function () {
     const session = new FakeCaptureSession();
     for (const name of ['startScreencast', 'addScriptTag http://fake.test/a.js', 'step:click', 'pdf', 'evaluate linksAndUserAgent']) session.behaviour.failing.add(name);
-    const output = await run(session, spec({ scripts: ['http://fake.test/a.js'], steps: [{ command: 'click', selector: '#go' }, { command: 'hover', selector: '#menu' }], video: VIDEO, pdf: PDF }));
+    const output = await run(
+      session,
+      spec({
+        scripts: ['http://fake.test/a.js'],
+        steps: [
+          { command: 'click', selector: '#go' },
+          { command: 'hover', selector: '#menu' },
+        ],
+        video: VIDEO,
+        pdf: PDF,
+      }),
+    );
     expect(output.images).to.deep.equal([TINY_PNG]);
     expect(output.pdf).to.equal(null);
     expect(output.video).to.equal(null);
@@ -124,7 +167,10 @@ describe('capture pipeline (fake page)', function () {
     this.timeout(10_000);
     const session = new FakeCaptureSession();
     session.behaviour.unresponsive = true;
-    const error = await run(session, spec()).then(() => null, (e: unknown) => e as Error);
+    const error = await run(session, spec()).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(error?.message).to.equal(UNRESPONSIVE_PAGE);
     expect(session.calls).to.not.include('viewport');
     expect(session.closes).to.equal(1);

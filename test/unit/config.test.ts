@@ -7,7 +7,6 @@ import { assertPrefix } from '../../grid/nats/names.js';
 import { SETTINGS_TABLE_END, SETTINGS_TABLE_START, settingsMarkdownTable } from '../../core/config/settings-table.js';
 import { repoPath } from '../support/repo-path.js';
 
-
 describe('configuration (unit)', () => {
   it('has the documented defaults with an empty environment', () => {
     const c = loadConfig({});
@@ -17,9 +16,21 @@ describe('configuration (unit)', () => {
   });
 
   it('names every invalid setting at once', () => {
-    const problems = configProblems({ PORT: 'http', DATABASE_URL: 'mysql://x', SHOTFARM_ALLOW_PRIVATE_TARGETS: 'perhaps', JWT_SECRET: 'short', SHOTFARM_PRICING: '{"base":-1}', S3_ENDPOINT: 'http://s3.local', LOG_LEVEL: 'loud', SHOTFARM_BOOTSTRAP_KEY: 'abc' });
+    const problems = configProblems({
+      PORT: 'http',
+      DATABASE_URL: 'mysql://x',
+      SHOTFARM_ALLOW_PRIVATE_TARGETS: 'perhaps',
+      JWT_SECRET: 'short',
+      SHOTFARM_PRICING: '{"base":-1}',
+      S3_ENDPOINT: 'http://s3.local',
+      LOG_LEVEL: 'loud',
+      SHOTFARM_BOOTSTRAP_KEY: 'abc',
+    });
     for (const name of ['PORT', 'DATABASE_URL', 'SHOTFARM_ALLOW_PRIVATE_TARGETS', 'JWT_SECRET', 'SHOTFARM_PRICING', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'LOG_LEVEL', 'SHOTFARM_BOOTSTRAP_KEY']) {
-      expect(problems.some((p) => p.startsWith(`${name}:`)), `${name} in ${problems.join(' | ')}`).to.equal(true);
+      expect(
+        problems.some((p) => p.startsWith(`${name}:`)),
+        `${name} in ${problems.join(' | ')}`,
+      ).to.equal(true);
     }
   });
 
@@ -31,23 +42,71 @@ describe('configuration (unit)', () => {
 
   it('reads every setting it documents', () => {
     const c = loadConfig({
-      PORT: '9000', SHOTFARM_DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h/db', NATS_URL: 'nats://n:4222', S3_ENDPOINT: 'http://s3:9000', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b', S3_BUCKET: 'bk', S3_REGION: 'eu',
-      SHOTFARM_BOOTSTRAP_KEY: 'bootstrap-key-0123456789', SHOTFARM_BOOTSTRAP_CREDITS: '5', SHOTFARM_RATE_LIMIT_PER_MINUTE: '7', SHOTFARM_ALLOW_PRIVATE_TARGETS: 'yes',
-      JWT_SECRET: 'x'.repeat(32), SHOTFARM_PUBLIC_URL: 'https://shots.example/', SHOTFARM_PRICING: '{"video":5}', SHOTFARM_CACHE_DEFAULT_SECONDS: '60', LOG_LEVEL: 'debug', NODE_ENV: 'production', CAPTCHA_SECRET: 'captcha-secret', HOST: '127.0.0.1',
+      PORT: '9000',
+      SHOTFARM_DATA_DIR: '/tmp/x',
+      DATABASE_URL: 'postgres://u@h/db',
+      NATS_URL: 'nats://n:4222',
+      S3_ENDPOINT: 'http://s3:9000',
+      S3_ACCESS_KEY: 'a',
+      S3_SECRET_KEY: 'b',
+      S3_BUCKET: 'bk',
+      S3_REGION: 'eu',
+      SHOTFARM_BOOTSTRAP_KEY: 'bootstrap-key-0123456789',
+      SHOTFARM_BOOTSTRAP_CREDITS: '5',
+      SHOTFARM_RATE_LIMIT_PER_MINUTE: '7',
+      SHOTFARM_ALLOW_PRIVATE_TARGETS: 'yes',
+      JWT_SECRET: 'x'.repeat(32),
+      SHOTFARM_PUBLIC_URL: 'https://shots.example/',
+      SHOTFARM_PRICING: '{"video":5}',
+      SHOTFARM_CACHE_DEFAULT_SECONDS: '60',
+      LOG_LEVEL: 'debug',
+      NODE_ENV: 'production',
+      CAPTCHA_SECRET: 'captcha-secret',
+      HOST: '127.0.0.1',
     });
-    expect(c).to.deep.include({ port: 9000, dataDir: '/tmp/x', databaseUrl: 'postgres://u@h/db', natsUrl: 'nats://n:4222', bootstrapKey: 'bootstrap-key-0123456789', bootstrapCredits: 5, rateLimitPerMinute: 7, allowPrivateTargets: true, publicUrl: 'https://shots.example', cacheDefaultSeconds: 60, logLevel: 'debug', production: true, host: '127.0.0.1' });
+    expect(c).to.deep.include({
+      port: 9000,
+      dataDir: '/tmp/x',
+      databaseUrl: 'postgres://u@h/db',
+      natsUrl: 'nats://n:4222',
+      bootstrapKey: 'bootstrap-key-0123456789',
+      bootstrapCredits: 5,
+      rateLimitPerMinute: 7,
+      allowPrivateTargets: true,
+      publicUrl: 'https://shots.example',
+      cacheDefaultSeconds: 60,
+      logLevel: 'debug',
+      production: true,
+      host: '127.0.0.1',
+    });
     expect(c.s3).to.deep.equal({ endpoint: 'http://s3:9000', accessKey: 'a', secretKey: 'b', bucket: 'bk', region: 'eu' });
     expect(c.pricing.video).to.equal(5);
-    expect(SETTINGS.map((s) => s.name)).to.include.members(['PORT', 'SHOTFARM_DATA_DIR', 'DATABASE_URL', 'NATS_URL', 'S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'S3_REGION', 'SHOTFARM_BOOTSTRAP_KEY', 'SHOTFARM_BOOTSTRAP_CREDITS', 'SHOTFARM_RATE_LIMIT_PER_MINUTE', 'SHOTFARM_ALLOW_PRIVATE_TARGETS', 'JWT_SECRET', 'SHOTFARM_PUBLIC_URL']);
+    expect(SETTINGS.map((s) => s.name)).to.include.members([
+      'PORT',
+      'SHOTFARM_DATA_DIR',
+      'DATABASE_URL',
+      'NATS_URL',
+      'S3_ENDPOINT',
+      'S3_ACCESS_KEY',
+      'S3_SECRET_KEY',
+      'S3_BUCKET',
+      'S3_REGION',
+      'SHOTFARM_BOOTSTRAP_KEY',
+      'SHOTFARM_BOOTSTRAP_CREDITS',
+      'SHOTFARM_RATE_LIMIT_PER_MINUTE',
+      'SHOTFARM_ALLOW_PRIVATE_TARGETS',
+      'JWT_SECRET',
+      'SHOTFARM_PUBLIC_URL',
+    ]);
   });
 });
 
-describe('the operators\' settings table (docs/operators.md)', () => {
+describe("the operators' settings table (docs/operators.md)", () => {
   it('is exactly the table generated from the settings declarations', () => {
     const doc = readFileSync(repoPath('docs/operators.md'), 'utf8');
     const start = doc.indexOf(SETTINGS_TABLE_START);
     const end = doc.indexOf(SETTINGS_TABLE_END);
-    expect(start, 'the table\'s start marker').to.be.greaterThan(-1);
+    expect(start, "the table's start marker").to.be.greaterThan(-1);
     expect(doc.slice(start, end + SETTINGS_TABLE_END.length), 'regenerate it with `node dist/api/cli.js settings --markdown`').to.equal(settingsMarkdownTable());
   });
 
@@ -59,8 +118,7 @@ describe('the operators\' settings table (docs/operators.md)', () => {
 
 describe('settings are declared once (core/config/settings.ts)', () => {
   /** The environment that gives every setting with a default text exactly that text. */
-  const declaredDefaults = (): Record<string, string> =>
-    Object.fromEntries(SETTINGS.filter((s) => s.default !== null && s.default !== '').map((s) => [s.name, s.default as string]));
+  const declaredDefaults = (): Record<string, string> => Object.fromEntries(SETTINGS.filter((s) => s.default !== null && s.default !== '').map((s) => [s.name, s.default as string]));
 
   it('every declared default is valid for its own parser', () => {
     for (const s of SETTINGS) expect(() => s.value(null), s.name).not.to.throw();
@@ -104,4 +162,3 @@ describe('settings are declared once (core/config/settings.ts)', () => {
     }
   });
 });
-

@@ -31,11 +31,12 @@ describe('KeyedMutex', () => {
   it('runs holders of one key one at a time, in order, and other keys alongside', async () => {
     const locks = new KeyedMutex();
     const events: string[] = [];
-    const hold = (key: number, name: string, ms: number): Promise<void> => locks.run(key, async () => {
-      events.push(`${name}+`);
-      await new Promise((r) => setTimeout(r, ms));
-      events.push(`${name}-`);
-    });
+    const hold = (key: number, name: string, ms: number): Promise<void> =>
+      locks.run(key, async () => {
+        events.push(`${name}+`);
+        await new Promise((r) => setTimeout(r, ms));
+        events.push(`${name}-`);
+      });
     await Promise.all([hold(1, 'a', 30), hold(1, 'b', 1), hold(2, 'c', 5), hold(1, 'd', 1)]);
     expect(events.filter((e) => !e.startsWith('c'))).to.deep.equal(['a+', 'a-', 'b+', 'b-', 'd+', 'd-']);
     // c (another key) started before a (same start time) ended.
@@ -44,9 +45,11 @@ describe('KeyedMutex', () => {
 
   it('a holder that throws releases the key', async () => {
     const locks = new KeyedMutex();
-    await locks.run(7, async () => {
-      throw new Error('boom');
-    }).catch(() => undefined);
+    await locks
+      .run(7, async () => {
+        throw new Error('boom');
+      })
+      .catch(() => undefined);
     expect(await locks.run(7, async () => 'free')).to.equal('free');
   });
 });

@@ -29,12 +29,15 @@ const SPEC_PATH = path.resolve('..', 'shared', 'spec', 'screenshot-api-v1.md');
 function specCreateParams(): string[] {
   const spec = fs.readFileSync(SPEC_PATH, 'utf8');
   const section = spec.split('### GET /screenshot/create')[1]?.split('Responses:')[0] ?? '';
-  return section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Name') && !l.startsWith('|---'))
-    .flatMap((l) => (l.split('|')[1] ?? '').split(',').map((n) => n.trim())).filter(Boolean);
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| Name') && !l.startsWith('|---'))
+    .flatMap((l) => (l.split('|')[1] ?? '').split(',').map((n) => n.trim()))
+    .filter(Boolean);
 }
 
 describe('create request normalisation (unit, table-driven)', () => {
-  it('the case table covers every row of the spec\'s create table, and the parameter table knows each', function () {
+  it("the case table covers every row of the spec's create table, and the parameter table knows each", function () {
     if (!fs.existsSync(SPEC_PATH)) {
       console.warn(`  (skipped: ${SPEC_PATH} is not beside this checkout)`);
       this.skip();
@@ -93,7 +96,10 @@ describe('create request normalisation (unit, table-driven)', () => {
   it('carries headers, cookies, post data and geolocation into the CaptureSpec', () => {
     const [d] = build(`url=a.test&header=${encodeURIComponent('{"X-A":"1"}')}&cookie=${encodeURIComponent('s=1; t=2')}&post_data=a%3D1&geo_latitude=1.5&geo_longitude=2.5`).drafts;
     expect(d?.spec.headers).to.deep.equal([{ name: 'X-A', value: '1' }]);
-    expect(d?.spec.cookies).to.deep.equal([{ name: 's', value: '1' }, { name: 't', value: '2' }]);
+    expect(d?.spec.cookies).to.deep.equal([
+      { name: 's', value: '1' },
+      { name: 't', value: '2' },
+    ]);
     expect(d?.spec.postData).to.equal('a=1');
     expect(d?.spec.geo).to.deep.equal({ latitude: 1.5, longitude: 2.5 });
   });

@@ -19,7 +19,10 @@ describe('committed dashboard build', () => {
   it('has an index.html whose scripts and stylesheets are files of the build', () => {
     const index = readFileSync(join(publicDir, 'index.html'), 'utf8');
     const refs = [...index.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1] as string);
-    expect(refs.some((r) => r.endsWith('.js')), index).to.equal(true);
+    expect(
+      refs.some((r) => r.endsWith('.js')),
+      index,
+    ).to.equal(true);
     for (const ref of refs) expect(existsSync(join(publicDir, ref)), ref).to.equal(true);
     // The Content-Security-Policy allows no inline script.
     expect(index).to.not.match(/<script(?![^>]*\bsrc=)[^>]*>/);

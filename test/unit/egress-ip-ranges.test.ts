@@ -9,30 +9,74 @@ import { resolveDestination } from '../../core/net/resolve-destination.js';
 describe('egress guard: address classification (unit)', () => {
   const cases: [string, string | null][] = [
     // 6to4 (2002::/16) carries an IPv4 address in bits 16-47: judged as that address
-    ['2002:7f00:1::', 'loopback'], ['2002:a9fe:a9fe::1', 'link-local'], ['2002:0a00:0001::', 'private'], ['2002:cb00:7101::1', null],
+    ['2002:7f00:1::', 'loopback'],
+    ['2002:a9fe:a9fe::1', 'link-local'],
+    ['2002:0a00:0001::', 'private'],
+    ['2002:cb00:7101::1', null],
     // loopback
-    ['127.0.0.1', 'loopback'], ['127.255.255.254', 'loopback'], ['::1', 'loopback'],
+    ['127.0.0.1', 'loopback'],
+    ['127.255.255.254', 'loopback'],
+    ['::1', 'loopback'],
     // RFC 1918 and unique local
-    ['10.0.0.5', 'private'], ['10.255.255.255', 'private'], ['172.16.0.1', 'private'], ['172.31.255.255', 'private'],
-    ['192.168.1.1', 'private'], ['fc00::1', 'private'], ['fd12:3456::1', 'private'], ['fec0::1', 'private'],
+    ['10.0.0.5', 'private'],
+    ['10.255.255.255', 'private'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.255', 'private'],
+    ['192.168.1.1', 'private'],
+    ['fc00::1', 'private'],
+    ['fd12:3456::1', 'private'],
+    ['fec0::1', 'private'],
     // link-local, including the cloud metadata service
-    ['169.254.169.254', 'link-local'], ['169.254.0.1', 'link-local'], ['fe80::1', 'link-local'], ['fe80::1%eth0', 'link-local'], ['febf::1', 'link-local'],
+    ['169.254.169.254', 'link-local'],
+    ['169.254.0.1', 'link-local'],
+    ['fe80::1', 'link-local'],
+    ['fe80::1%eth0', 'link-local'],
+    ['febf::1', 'link-local'],
     // carrier-grade NAT
-    ['100.64.0.1', 'carrier-grade NAT'], ['100.127.255.255', 'carrier-grade NAT'],
+    ['100.64.0.1', 'carrier-grade NAT'],
+    ['100.127.255.255', 'carrier-grade NAT'],
     // multicast
-    ['224.0.0.1', 'multicast'], ['239.255.255.250', 'multicast'], ['ff02::1', 'multicast'], ['ff0e::1', 'multicast'],
+    ['224.0.0.1', 'multicast'],
+    ['239.255.255.250', 'multicast'],
+    ['ff02::1', 'multicast'],
+    ['ff0e::1', 'multicast'],
     // unspecified, this network, broadcast
-    ['0.0.0.0', 'unspecified'], ['0.1.2.3', 'unspecified'], ['::', 'unspecified'], ['255.255.255.255', 'broadcast'],
+    ['0.0.0.0', 'unspecified'],
+    ['0.1.2.3', 'unspecified'],
+    ['::', 'unspecified'],
+    ['255.255.255.255', 'broadcast'],
     // reserved
-    ['240.0.0.1', 'reserved'], ['192.0.0.170', 'reserved'], ['198.18.0.1', 'reserved'], ['::7f00:1', 'reserved'], ['not-an-address', 'reserved'],
+    ['240.0.0.1', 'reserved'],
+    ['192.0.0.170', 'reserved'],
+    ['198.18.0.1', 'reserved'],
+    ['::7f00:1', 'reserved'],
+    ['not-an-address', 'reserved'],
     // IPv4-mapped and NAT64: the embedded IPv4 address decides, in dotted and hex forms
-    ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:10.0.0.5', 'private'], ['::ffff:a9fe:a9fe', 'link-local'],
-    ['64:ff9b::127.0.0.1', 'loopback'], ['64:ff9b::a00:5', 'private'], ['64:ff9b::a9fe:a9fe', 'link-local'],
-    ['::ffff:8.8.8.8', null], ['64:ff9b::808:808', null],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['::ffff:10.0.0.5', 'private'],
+    ['::ffff:a9fe:a9fe', 'link-local'],
+    ['64:ff9b::127.0.0.1', 'loopback'],
+    ['64:ff9b::a00:5', 'private'],
+    ['64:ff9b::a9fe:a9fe', 'link-local'],
+    ['::ffff:8.8.8.8', null],
+    ['64:ff9b::808:808', null],
     // the edges of each range stay public
-    ['8.8.8.8', null], ['1.1.1.1', null], ['100.63.255.255', null], ['100.128.0.0', null], ['172.15.255.255', null], ['172.32.0.0', null],
-    ['169.253.255.255', null], ['169.255.0.0', null], ['11.0.0.0', null], ['223.255.255.255', null], ['192.0.2.2', null],
-    ['2001:4860:4860::8888', null], ['2606:4700::1111', null], ['fbff::1', null], ['fe00::1', null],
+    ['8.8.8.8', null],
+    ['1.1.1.1', null],
+    ['100.63.255.255', null],
+    ['100.128.0.0', null],
+    ['172.15.255.255', null],
+    ['172.32.0.0', null],
+    ['169.253.255.255', null],
+    ['169.255.0.0', null],
+    ['11.0.0.0', null],
+    ['223.255.255.255', null],
+    ['192.0.2.2', null],
+    ['2001:4860:4860::8888', null],
+    ['2606:4700::1111', null],
+    ['fbff::1', null],
+    ['fe00::1', null],
   ];
   for (const [address, kind] of cases) {
     it(`${address} is ${kind ?? 'public'}`, () => expect(privateKindOf(address)).to.equal(kind));
@@ -48,7 +92,10 @@ describe('egress guard: address classification (unit)', () => {
 
 describe('egress guard: allowlist and resolution (unit)', () => {
   const allowlist = new PrivateAllowlist(['10.20.0.0/16', 'fd00:1::/32', 'intranet.example']);
-  const lookup = (map: Record<string, string[]>) => async (host: string): Promise<string[]> => map[host] ?? [];
+  const lookup =
+    (map: Record<string, string[]>) =>
+    async (host: string): Promise<string[]> =>
+      map[host] ?? [];
 
   it('parses CIDRs, bare addresses and host names; refuses anything else', () => {
     expect(parseCidr('10.0.0.0/8')).to.deep.equal({ address: '10.0.0.0', family: 'ipv4', prefix: 8 });
@@ -82,7 +129,9 @@ describe('egress guard: allowlist and resolution (unit)', () => {
     // An IP literal is never looked up: the empty lookup would otherwise fail.
     expect(await resolveDestination('[::ffff:7f00:1]', names, allowlist)).to.deep.equal({ allowed: false, address: '::ffff:7f00:1', kind: 'loopback' });
     let failed = false;
-    await resolveDestination('nowhere.example', names, allowlist).catch(() => { failed = true; });
+    await resolveDestination('nowhere.example', names, allowlist).catch(() => {
+      failed = true;
+    });
     expect(failed, 'a name without address is an error, not a pass').to.equal(true);
   });
 });

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import {
-  DEFAULT_FILENAME_TEMPLATE, FILENAME_VARIABLES, isSafeRelativeName, MAX_FOLDERS, MAX_SEGMENT_BYTES, MAX_TEMPLATE_LENGTH,
-  renderFilename, renderRowFilename, validateTemplate,
+  DEFAULT_FILENAME_TEMPLATE,
+  FILENAME_VARIABLES,
+  isSafeRelativeName,
+  MAX_FOLDERS,
+  MAX_SEGMENT_BYTES,
+  MAX_TEMPLATE_LENGTH,
+  renderFilename,
+  renderRowFilename,
+  validateTemplate,
 } from '../../core/batch/filename-template.js';
 import type { FilenameVars } from '../../core/batch/filename-template.js';
 

@@ -57,15 +57,17 @@ describe('type-checked lint rules', function () {
   };
 
   it('refuses a promise nobody awaits, and an async callback where a void one is expected', async () => {
-    const fired = await rulesFiredOn([
-      'export async function save(): Promise<void> {}',
-      'save();',
-      "import { EventEmitter } from 'node:events';",
-      "new EventEmitter().on('x', () => undefined);",
-      "export const later = (f: () => void): void => f();",
-      'later(async () => { await save(); });',
-      '',
-    ].join('\n'));
+    const fired = await rulesFiredOn(
+      [
+        'export async function save(): Promise<void> {}',
+        'save();',
+        "import { EventEmitter } from 'node:events';",
+        "new EventEmitter().on('x', () => undefined);",
+        'export const later = (f: () => void): void => f();',
+        'later(async () => { await save(); });',
+        '',
+      ].join('\n'),
+    );
     expect(fired).to.include('@typescript-eslint/no-floating-promises');
     expect(fired).to.include('@typescript-eslint/no-misused-promises');
   });

@@ -12,8 +12,13 @@ const at = (iso: string): Date => new Date(iso);
 async function png(w: number, h: number, rect?: { x: number; y: number; width: number; height: number; color: string }): Promise<Buffer> {
   const base = sharp({ create: { width: w, height: h, channels: 4, background: '#ffffff' } });
   if (!rect) return base.png().toBuffer();
-  const patch = await sharp({ create: { width: rect.width, height: rect.height, channels: 4, background: rect.color } }).png().toBuffer();
-  return base.composite([{ input: patch, left: rect.x, top: rect.y }]).png().toBuffer();
+  const patch = await sharp({ create: { width: rect.width, height: rect.height, channels: 4, background: rect.color } })
+    .png()
+    .toBuffer();
+  return base
+    .composite([{ input: patch, left: rect.x, top: rect.y }])
+    .png()
+    .toBuffer();
 }
 
 describe('monitor schedule (unit)', () => {
@@ -78,7 +83,14 @@ describe('image diff (unit, sharp and pixelmatch)', () => {
   });
 
   it('does not count anti-aliasing as a change: the same text rendered a sub-pixel apart', async () => {
-    const text = (dx: number): Promise<Buffer> => sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><rect width="200" height="60" fill="#fff"/><text x="${10 + dx}" y="40" font-size="28" font-family="sans-serif">Hello</text></svg>`)).png().toBuffer();
+    const text = (dx: number): Promise<Buffer> =>
+      sharp(
+        Buffer.from(
+          `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><rect width="200" height="60" fill="#fff"/><text x="${10 + dx}" y="40" font-size="28" font-family="sans-serif">Hello</text></svg>`,
+        ),
+      )
+        .png()
+        .toBuffer();
     const diff = await diffImages(await text(0), await text(0.3), []);
     expect(diff.ratio).to.be.below(0.01);
   });

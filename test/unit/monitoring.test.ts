@@ -16,7 +16,12 @@ const DASHBOARD = 'monitoring/grafana-dashboard.json';
  */
 function exportedSeries(): Set<string> {
   const metrics = new FarmMetrics({
-    queueDepth: async () => ({}), queueAges: async () => [], nodes: async () => [], appRuns: async () => [], inFlight: () => 0, poolSizes: () => ({}),
+    queueDepth: async () => ({}),
+    queueAges: async () => [],
+    nodes: async () => [],
+    appRuns: async () => [],
+    inFlight: () => 0,
+    poolSizes: () => ({}),
   });
   const names = new Set<string>();
   for (const metric of metrics.registry.getMetricsAsArray()) {
@@ -67,12 +72,15 @@ describe('monitoring: alert rules and Grafana dashboard', function () {
     expect(stdout).to.match(/SUCCESS: \d+ rules found/);
   });
 
-  it('promtool\'s unit tests of every alert pass', async () => {
+  it("promtool's unit tests of every alert pass", async () => {
     const alerts = ruleExpressions(fs.readFileSync(RULES, 'utf8')).length;
     const tested = new Set([...fs.readFileSync(RULE_TESTS, 'utf8').matchAll(/alertname:\s*(\S+)/g)].map((m) => m[1]));
     const defined = new Set([...fs.readFileSync(RULES, 'utf8').matchAll(/- alert:\s*(\S+)/g)].map((m) => m[1]));
     expect(defined.size).to.equal(alerts);
-    expect([...defined].filter((a) => !tested.has(a)), 'alerts without a unit test').to.deep.equal([]);
+    expect(
+      [...defined].filter((a) => !tested.has(a)),
+      'alerts without a unit test',
+    ).to.deep.equal([]);
     const { stdout } = await run('promtool', ['test', 'rules', RULE_TESTS]);
     expect(stdout).to.include('SUCCESS');
   });
@@ -80,15 +88,19 @@ describe('monitoring: alert rules and Grafana dashboard', function () {
   it('the rules and the dashboard name only metrics the service exports', () => {
     const exported = exportedSeries();
     const dashboard = JSON.parse(fs.readFileSync(DASHBOARD, 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
-    const exprs = [
-      ...ruleExpressions(fs.readFileSync(RULES, 'utf8')),
-      ...dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr)),
-    ];
+    const exprs = [...ruleExpressions(fs.readFileSync(RULES, 'utf8')), ...dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr))];
     expect(exprs.length).to.be.greaterThan(15);
     const named = new Set(exprs.flatMap(metricNames));
     expect(named.size).to.be.greaterThan(10);
-    expect([...named].filter((n) => !exported.has(n)), 'named but not exported').to.deep.equal([]);
+    expect(
+      [...named].filter((n) => !exported.has(n)),
+      'named but not exported',
+    ).to.deep.equal([]);
     // Every panel reads at least one metric.
-    for (const panel of dashboard.panels) expect(panel.targets.flatMap((t) => metricNames(t.expr)), panel.title).to.not.be.empty;
+    for (const panel of dashboard.panels)
+      expect(
+        panel.targets.flatMap((t) => metricNames(t.expr)),
+        panel.title,
+      ).to.not.be.empty;
   });
 });

@@ -11,7 +11,14 @@ import { runCli } from '../support/run-cli.js';
 
 const endpoints = loadConfig({}).apps.endpoints;
 const plugin = (type: string, extra: Partial<AppPlugin> = {}): AppPlugin => ({
-  type, name: `${type} app`, description: 'test', settingsSchema: z.object({}), uploads: false, runsOnError: false, run: async () => ({}), ...extra,
+  type,
+  name: `${type} app`,
+  description: 'test',
+  settingsSchema: z.object({}),
+  uploads: false,
+  runsOnError: false,
+  run: async () => ({}),
+  ...extra,
 });
 const problemsOf = (build: () => unknown): string[] => {
   try {
@@ -40,7 +47,9 @@ describe('app plugin registry (unit)', () => {
     expect(problemsOf(() => new AppRegistry([plugin('  ')]))).to.deep.equal(['plugin #1: type is empty']);
     expect(problemsOf(() => new AppRegistry([plugin('Bad Type')]))[0]).to.include('lower case');
     expect(problemsOf(() => new AppRegistry([plugin('x', { name: '' }), plugin('y', { settingsSchema: {} as never, run: 1 as never })]))).to.deep.equal([
-      '"x": name is empty', '"y": settingsSchema is not a zod object schema', '"y": run is not a function',
+      '"x": name is empty',
+      '"y": settingsSchema is not a zod object schema',
+      '"y": run is not a function',
     ]);
   });
 
@@ -69,7 +78,9 @@ describe('app plugin registry (unit)', () => {
   it('`shotfarm api` stops at start-up with exit code 2 and the problem when a plugin cannot load', async function () {
     this.timeout(60_000);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-plugin-cli-'));
-    const run = await runCli(['api'], { SHOTFARM_PLUGINS: './test/fixtures/plugins/duplicate-webhook.mjs', PORT: '0', SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }).finally(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const run = await runCli(['api'], { SHOTFARM_PLUGINS: './test/fixtures/plugins/duplicate-webhook.mjs', PORT: '0', SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }).finally(() =>
+      fs.rmSync(dataDir, { recursive: true, force: true }),
+    );
     expect(run.code).to.equal(2);
     expect(run.stderr).to.include('invalid app plugins').and.include('"webhook": type is declared twice');
   });

@@ -25,9 +25,26 @@ async function app(): Promise<{ app: Koa<AppState>; doc: Doc; dataDir: string }>
   const config = loadConfig({ SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: secret, PUBLIC_URL: 'http://127.0.0.1:9' });
   const unused = {} as never;
   const built = buildApp({
-    config, db: unused, log: createLogger('silent'), jwt: new JwtService(secret), rateLimiter: null,
-    screenshots: unused, objects: unused, events: unused, registry: unused, metrics: { httpSeconds: { startTimer: () => () => undefined } } as never,
-    crawls: unused, batches: unused, batchLinks: unused, imageLinks: unused, apps: unused, queue: unused, mailer: unused, billing: unused, monitors: unused, diffLinks: unused,
+    config,
+    db: unused,
+    log: createLogger('silent'),
+    jwt: new JwtService(secret),
+    rateLimiter: null,
+    screenshots: unused,
+    objects: unused,
+    events: unused,
+    registry: unused,
+    metrics: { httpSeconds: { startTimer: () => () => undefined } } as never,
+    crawls: unused,
+    batches: unused,
+    batchLinks: unused,
+    imageLinks: unused,
+    apps: unused,
+    queue: unused,
+    mailer: unused,
+    billing: unused,
+    monitors: unused,
+    diffLinks: unused,
   });
   // The document as GET /api/v1/openapi.json answers it, through the whole middleware stack.
   const server = built.listen(0, '127.0.0.1');
@@ -54,7 +71,9 @@ function routed(built: Koa<AppState>): string[] {
 /** "METHOD /served/path" of every operation of the document (an operation outside /api/v1 says so with its own servers). */
 function documented(doc: Doc): string[] {
   const api = new URL(doc.servers[0]!.url).pathname;
-  return Object.entries(doc.paths).flatMap(([p, item]) => METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${item.servers ? p : `${api}${p}`}`)).sort();
+  return Object.entries(doc.paths)
+    .flatMap(([p, item]) => METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${item.servers ? p : `${api}${p}`}`))
+    .sort();
 }
 
 describe('route table: one descriptor per route, the router and openapi.json built from it', () => {
@@ -67,12 +86,27 @@ describe('route table: one descriptor per route, the router and openapi.json bui
   it('every route the router dispatches is documented, and every documented operation is routed', () => {
     const routes = routed(built.app);
     // The walk itself is checked: it sees the routes of every router, or it proves nothing.
-    expect(routes).to.include.members(['GET /api/v1/screenshot/create', 'POST /api/v1/batch/create', 'GET /api/v1/batch/info', 'GET /api/v1/batch/download',
-      'GET /api/v1/admin/nodes', 'POST /api/v1/auth/login', 'GET /healthz', 'GET /metrics', 'GET /api/v1/openapi.json']);
+    expect(routes).to.include.members([
+      'GET /api/v1/screenshot/create',
+      'POST /api/v1/batch/create',
+      'GET /api/v1/batch/info',
+      'GET /api/v1/batch/download',
+      'GET /api/v1/admin/nodes',
+      'POST /api/v1/auth/login',
+      'GET /healthz',
+      'GET /metrics',
+      'GET /api/v1/openapi.json',
+    ]);
     expect(routes.length).to.be.above(50);
     const docOps = documented(built.doc);
-    expect(routes.filter((r) => !docOps.includes(r)), 'routed but not in openapi.json').to.deep.equal([]);
-    expect(docOps.filter((r) => !routes.includes(r)), 'in openapi.json but not routed').to.deep.equal([]);
+    expect(
+      routes.filter((r) => !docOps.includes(r)),
+      'routed but not in openapi.json',
+    ).to.deep.equal([]);
+    expect(
+      docOps.filter((r) => !routes.includes(r)),
+      'in openapi.json but not routed',
+    ).to.deep.equal([]);
   });
 
   it('the comparison notices a route added to a router beside the table', async () => {
@@ -123,14 +157,19 @@ describe('route table: one descriptor per route, the router and openapi.json bui
   it('passwords and tokens are documented in the request body only, never as query parameters', () => {
     for (const p of ['/auth/signup', '/auth/login', '/auth/reset-password', '/auth/verify-email', '/auth/forgot-password']) {
       const op = built.doc.paths[p]!.post;
-      expect(op.parameters.map((x: { name: string }) => x.name), p).to.deep.equal([]);
+      expect(
+        op.parameters.map((x: { name: string }) => x.name),
+        p,
+      ).to.deep.equal([]);
       const schema = op.requestBody.content['application/json'].schema;
-      expect(Object.keys(schema.properties), p).to.include.members(p === '/auth/verify-email' ? ['token'] : p === '/auth/forgot-password' ? ['email', 'captcha_token'] : p === '/auth/login' ? ['email', 'password'] : ['password', 'captcha_token']);
+      expect(Object.keys(schema.properties), p).to.include.members(
+        p === '/auth/verify-email' ? ['token'] : p === '/auth/forgot-password' ? ['email', 'captcha_token'] : p === '/auth/login' ? ['email', 'password'] : ['password', 'captcha_token'],
+      );
     }
     expect(built.doc.paths['/auth/login']!.post.requestBody.content['application/json'].schema.required).to.deep.equal(['email', 'password']);
   });
 
-  it('screenshot create documents every parameter of the create table (and batch create every option with the batch\'s own)', async () => {
+  it("screenshot create documents every parameter of the create table (and batch create every option with the batch's own)", async () => {
     const { CREATE_PARAMS } = await import('../../core/request/create-params.js');
     const { BATCH_OWN_PARAMS } = await import('../../core/request/batch-params.js');
     const names = built.doc.paths['/screenshot/create']!.get.parameters.map((x: { name: string }) => x.name);
@@ -143,7 +182,9 @@ describe('route table: one descriptor per route, the router and openapi.json bui
   it('a client generated from it (openapi-typescript) types the 200 answer of every operation', async () => {
     const source = astToString(await openapiTS(structuredClone(built.doc) as never));
     // openapi-typescript writes `content?: never` for a response without content: the defect this replaces.
-    const untyped = [...source.matchAll(/\n\s+(\w+): \{\n(?:[^\n]*\n){0,8}?\s+responses: \{\n\s+200: \{\n\s+headers: \{\n\s+\[name: string\]: unknown;\n\s+\};\n\s+content\?: never;/g)].map((m) => m[1]);
+    const untyped = [...source.matchAll(/\n\s+(\w+): \{\n(?:[^\n]*\n){0,8}?\s+responses: \{\n\s+200: \{\n\s+headers: \{\n\s+\[name: string\]: unknown;\n\s+\};\n\s+content\?: never;/g)].map(
+      (m) => m[1],
+    );
     expect(untyped).to.deep.equal([]);
     const typed = source.match(/200: \{\n\s+headers: \{\n\s+\[name: string\]: unknown;\n\s+\};\n\s+content: \{/g) ?? [];
     expect(typed.length).to.equal(ROUTES.length);

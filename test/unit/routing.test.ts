@@ -3,7 +3,16 @@ import type { NodeStatus } from '../../core/contracts/node-registry.js';
 import { routeJob, routeOfRecord } from '../../grid/scheduling/routing.js';
 
 const node = (id: string, countries: string[], browsers: ('chrome' | 'firefox')[] = ['chrome'], draining = false): NodeStatus => ({
-  id, host: id, browsers: browsers.map((name) => ({ name, version: '1', driver: 'playwright' })), countries, slots: 2, inFlight: 0, jobsDone: 0, failures: 0, startedAt: '', draining,
+  id,
+  host: id,
+  browsers: browsers.map((name) => ({ name, version: '1', driver: 'playwright' })),
+  countries,
+  slots: 2,
+  inFlight: 0,
+  jobsDone: 0,
+  failures: 0,
+  startedAt: '',
+  draining,
 });
 
 describe('country routing (unit)', () => {
@@ -13,7 +22,7 @@ describe('country routing (unit)', () => {
     expect(routeJob('fr', 'chrome', [node('a', []), node('b', ['fr', 'de'])], proxies)).to.deep.equal({ egressCountry: 'fr', proxy: null, routing: 'agent:fr' });
   });
 
-  it('else through the country\'s proxy, else to any agent', () => {
+  it("else through the country's proxy, else to any agent", () => {
     expect(routeJob('de', 'chrome', [node('a', [])], proxies)).to.deep.equal({ egressCountry: null, proxy: 'http://proxy-de:3128', routing: 'proxy:de' });
     expect(routeJob('jp', 'chrome', [node('a', [])], proxies)).to.deep.equal({ egressCountry: null, proxy: null, routing: 'any' });
   });

@@ -59,7 +59,10 @@ describe('ScreenshotService (no browser, in-memory database)', function () {
   });
 
   const refusal = async (call: Promise<unknown>): Promise<ApiError> => {
-    const err = await call.then(() => null, (e: unknown) => e);
+    const err = await call.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err, 'the call should have been refused').to.be.instanceOf(ApiError);
     return err as ApiError;
   };
@@ -73,8 +76,16 @@ describe('ScreenshotService (no browser, in-memory database)', function () {
     queue = new SwitchableTestQueue();
     registry = new MemoryNodeRegistry({ ttlMs: 60_000 });
     await registry.heartbeat({
-      id: 'unit-node', host: 'localhost', browsers: [{ name: 'chrome', version: '1', driver: 'playwright' }],
-      countries: [], slots: 1, inFlight: 0, jobsDone: 0, failures: 0, startedAt: new Date().toISOString(), draining: false,
+      id: 'unit-node',
+      host: 'localhost',
+      browsers: [{ name: 'chrome', version: '1', driver: 'playwright' }],
+      countries: [],
+      slots: 1,
+      inFlight: 0,
+      jobsDone: 0,
+      failures: 0,
+      startedAt: new Date().toISOString(),
+      draining: false,
     });
     const log = createLogger('silent');
     const store = new ScreenshotStore(db);
@@ -154,10 +165,16 @@ describe('ScreenshotService (no browser, in-memory database)', function () {
     expect(rows, 'a plain create of several URLs is one request: refused').to.be.instanceOf(ApiError);
     const { buildCreateRequest } = await import('../../core/request/create-request.js');
     const drafts = buildCreateRequest(parseQuery('url=http://b.test/1&url=http://b.test/2'), { pricing: config.pricing, cacheDefaultSeconds: 0 }).drafts;
-    const batch = await service.createDrafts(caller, drafts, { bulk: true, prepare: async (trx) => {
-      const [row] = await trx('batches').insert({ company_id: caller.companyId, name: 'unit', status: 'processing' }).returning('id');
-      return { batch_id: Number(row.id) };
-    } });
-    expect(batch.map((r) => [r.status, r.error])).to.deep.equal([['error', NOT_QUEUED], ['error', NOT_QUEUED]]);
+    const batch = await service.createDrafts(caller, drafts, {
+      bulk: true,
+      prepare: async (trx) => {
+        const [row] = await trx('batches').insert({ company_id: caller.companyId, name: 'unit', status: 'processing' }).returning('id');
+        return { batch_id: Number(row.id) };
+      },
+    });
+    expect(batch.map((r) => [r.status, r.error])).to.deep.equal([
+      ['error', NOT_QUEUED],
+      ['error', NOT_QUEUED],
+    ]);
   });
 });

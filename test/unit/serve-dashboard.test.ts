@@ -33,7 +33,7 @@ describe('serveDashboard', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers /, /index.html and the account emails\' links with the page, revalidated on every load, under a CSP without inline script', async () => {
+  it("answers /, /index.html and the account emails' links with the page, revalidated on every load, under a CSP without inline script", async () => {
     for (const path of ['/', '/index.html', '/verify-email?token=abc', '/reset-password?token=abc']) {
       const res = await fetch(`${base}${path}`);
       expect(res.status).to.equal(200);

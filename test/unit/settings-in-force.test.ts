@@ -18,8 +18,22 @@ describe('`shotfarm settings`: the values in force (unit)', () => {
   };
 
   it('never shows a secret, a key or the password of a URL', () => {
-    const printed = settingsInForce(secrets).map((s) => `${s.name}\t${s.value}`).join('\n');
-    for (const secret of ['jwt-secret', 'AKIAEXAMPLE', 's3-secret-value', 'bootstrap-key-0123456789', 'abababab', 'captcha-secret-value', 'db-password', 'smtp-password', 'nats-password', 'minio-password', 'proxy-password']) {
+    const printed = settingsInForce(secrets)
+      .map((s) => `${s.name}\t${s.value}`)
+      .join('\n');
+    for (const secret of [
+      'jwt-secret',
+      'AKIAEXAMPLE',
+      's3-secret-value',
+      'bootstrap-key-0123456789',
+      'abababab',
+      'captcha-secret-value',
+      'db-password',
+      'smtp-password',
+      'nats-password',
+      'minio-password',
+      'proxy-password',
+    ]) {
       expect(printed, secret).not.to.include(secret);
     }
   });
@@ -33,7 +47,7 @@ describe('`shotfarm settings`: the values in force (unit)', () => {
     expect(masked('not a url:pw', 'url-password'), 'unparsable: hidden whole').to.equal(MASK);
   });
 
-  it('shows each variable given, else the declared default, in the table\'s order', () => {
+  it("shows each variable given, else the declared default, in the table's order", () => {
     const rows = settingsInForce({ PORT: ' 9000 ', LOG_LEVEL: '' });
     expect(rows.find((r) => r.name === 'PORT')).to.deep.equal({ name: 'PORT', value: '9000', source: 'environment' });
     // Blank counts as not set, as for the loader.

@@ -16,7 +16,12 @@ describe('stale browser temp folders (what killed browsers leave in /tmp)', () =
       fs.utimesSync(full, age, age);
       return full;
     };
-    const stale = [make('playwright_chromiumdev_profile-dead', true), make('playwright_firefoxdev_profile-dead', true), make('playwright-artifacts-empty', true), make('org.chromium.Chromium.dead', false)];
+    const stale = [
+      make('playwright_chromiumdev_profile-dead', true),
+      make('playwright_firefoxdev_profile-dead', true),
+      make('playwright-artifacts-empty', true),
+      make('org.chromium.Chromium.dead', false),
+    ];
     const named = make('playwright_chromiumdev_profile-live', true);
     const held = make('org.chromium.Chromium.held', false);
     const young = make('playwright_chromiumdev_profile-young', true, Date.now() / 1000);

@@ -19,13 +19,19 @@ describe('batch URL list (unit)', () => {
 
     it('skips blank and comment lines but keeps counting them', () => {
       const list = parseUrlList('\n# first a comment\n   \n  # indented comment\nhttps://a.example/\n\t\nhttps://b.example/\n', LIMIT);
-      expect(list.entries.map((e) => [e.line, e.url])).to.deep.equal([[5, 'https://a.example/'], [7, 'https://b.example/']]);
+      expect(list.entries.map((e) => [e.line, e.url])).to.deep.equal([
+        [5, 'https://a.example/'],
+        [7, 'https://b.example/'],
+      ]);
     });
 
     it('ignores a UTF-8 BOM and accepts CRLF, LF and lone CR line ends', () => {
       const list = parseUrlList('\uFEFFhttps://a.example/\r\nhttps://b.example/\rhttps://c.example/\nhttps://d.example/', LIMIT);
       expect(list.entries.map((e) => [e.line, e.url])).to.deep.equal([
-        [1, 'https://a.example/'], [2, 'https://b.example/'], [3, 'https://c.example/'], [4, 'https://d.example/'],
+        [1, 'https://a.example/'],
+        [2, 'https://b.example/'],
+        [3, 'https://c.example/'],
+        [4, 'https://d.example/'],
       ]);
     });
 
@@ -93,13 +99,7 @@ describe('batch URL list (unit)', () => {
     });
 
     it('reads RFC 4180 quoting: commas, doubled quotes, line breaks inside a quoted field', () => {
-      const text = [
-        'url,filename',
-        '"https://example.com/?a=1,2","say ""hi"""',
-        '"https://example.com/x",   "two',
-        'lines"',
-        'https://example.com/after,plain',
-      ].join('\r\n');
+      const text = ['url,filename', '"https://example.com/?a=1,2","say ""hi"""', '"https://example.com/x",   "two', 'lines"', 'https://example.com/after,plain'].join('\r\n');
       const list = parseUrlList(text, LIMIT);
       expect(list.entries).to.deep.equal([
         { url: 'https://example.com/?a=1,2', filename: 'say "hi"', line: 2 },
@@ -122,7 +122,10 @@ describe('batch URL list (unit)', () => {
 
     it('finds the header after leading comments and blank lines, and skips them between rows', () => {
       const list = parseUrlList('# exported 2024-01-01\n\nurl,filename\n# a comment row\na.example,a\n,\n  \nb.example,b', LIMIT);
-      expect(list.entries.map((e) => [e.line, e.url, e.filename])).to.deep.equal([[5, 'https://a.example/', 'a'], [8, 'https://b.example/', 'b']]);
+      expect(list.entries.map((e) => [e.line, e.url, e.filename])).to.deep.equal([
+        [5, 'https://a.example/', 'a'],
+        [8, 'https://b.example/', 'b'],
+      ]);
       expect(list.invalid).to.deep.equal([], 'an all-empty row is a blank line');
     });
 

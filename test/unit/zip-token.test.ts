@@ -59,9 +59,27 @@ describe('batch ZIP download tokens (unit)', () => {
   });
 
   it('never throws on garbage, and answers false', () => {
-    const garbage: unknown[] = ['', '.', 'abc', `${EXPIRES}.`, `.${'A'.repeat(43)}`, `${EXPIRES}.${'A'.repeat(42)}`, `${EXPIRES}.${'A'.repeat(44)}`,
-      `-1.${'A'.repeat(43)}`, `1e9.${'A'.repeat(43)}`, `${'9'.repeat(17)}.${'A'.repeat(43)}`, `${EXPIRES}.${'+'.repeat(43)}`, `${EXPIRES}.${'é'.repeat(43)}`,
-      'x'.repeat(100_000), null, undefined, 42, {}, ['a'], Symbol('t')];
+    const garbage: unknown[] = [
+      '',
+      '.',
+      'abc',
+      `${EXPIRES}.`,
+      `.${'A'.repeat(43)}`,
+      `${EXPIRES}.${'A'.repeat(42)}`,
+      `${EXPIRES}.${'A'.repeat(44)}`,
+      `-1.${'A'.repeat(43)}`,
+      `1e9.${'A'.repeat(43)}`,
+      `${'9'.repeat(17)}.${'A'.repeat(43)}`,
+      `${EXPIRES}.${'+'.repeat(43)}`,
+      `${EXPIRES}.${'é'.repeat(43)}`,
+      'x'.repeat(100_000),
+      null,
+      undefined,
+      42,
+      {},
+      ['a'],
+      Symbol('t'),
+    ];
     for (const token of garbage) {
       expect(verifyZipToken(SECRET, 42, token, 0), String(typeof token === 'symbol' ? 'symbol' : token).slice(0, 40)).to.equal(false);
     }

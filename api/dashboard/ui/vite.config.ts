@@ -25,10 +25,12 @@ export default defineConfig({
   // `npx vite --config api/dashboard/ui/vite.config.ts` serves the sources with live reload; the API is the
   // service `make run` starts on :8080.
   server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
-  plugins: [{
-    name: 'shotfarm-build-info',
-    generateBundle() {
-      this.emitFile({ type: 'asset', fileName: BUILD_INFO_FILE, source: `${JSON.stringify({ ui_sources_sha256: uiSourceHash(uiDir) }, null, 2)}\n` });
+  plugins: [
+    {
+      name: 'shotfarm-build-info',
+      generateBundle() {
+        this.emitFile({ type: 'asset', fileName: BUILD_INFO_FILE, source: `${JSON.stringify({ ui_sources_sha256: uiSourceHash(uiDir) }, null, 2)}\n` });
+      },
     },
-  }],
+  ],
 });

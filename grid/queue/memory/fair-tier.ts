@@ -26,7 +26,8 @@ export class FairTier {
   push(entry: QueuedEntry, front = false): void {
     const list = this.companies.get(entry.job.companyId);
     if (list) {
-      if (front) list.unshift(entry); else list.push(entry);
+      if (front) list.unshift(entry);
+      else list.push(entry);
     } else {
       this.companies.set(entry.job.companyId, [entry]);
     }
@@ -55,7 +56,8 @@ export class FairTier {
       const kept: QueuedEntry[] = [];
       for (const entry of list) (ids.has(entry.job.spec.id) ? removed : kept).push(entry);
       if (kept.length === list.length) continue;
-      if (kept.length > 0) this.companies.set(companyId, kept); else this.companies.delete(companyId);
+      if (kept.length > 0) this.companies.set(companyId, kept);
+      else this.companies.delete(companyId);
     }
     this.count -= removed.length;
     return removed;

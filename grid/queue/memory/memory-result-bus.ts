@@ -4,7 +4,10 @@ import { retryDelayMs } from '../backoff.js';
 import type { QueueTuning } from '../queue-tuning.js';
 import { SlotConsumer } from './slot-consumer.js';
 
-interface PendingResult { result: CaptureResult; deliveries: number }
+interface PendingResult {
+  result: CaptureResult;
+  deliveries: number;
+}
 type ResultHandler = (result: CaptureResult) => Promise<void>;
 
 /**

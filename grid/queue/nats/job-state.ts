@@ -24,8 +24,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 function isRevisionConflict(err: unknown): boolean {
-  return err instanceof JetStreamApiError
-    && (err.code === JetStreamApiCodes.StreamWrongLastSequence || err.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown);
+  return err instanceof JetStreamApiError && (err.code === JetStreamApiCodes.StreamWrongLastSequence || err.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown);
 }
 
 export class JobStateStore {

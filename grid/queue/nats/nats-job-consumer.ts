@@ -34,12 +34,14 @@ export class NatsJobConsumer extends LoopingConsumer {
     super(ctx, 'pulling jobs', () => onStopped(this));
     this.rotation = new FairRotation(ctx.names, serves);
     for (const subject of wakeSubjects) {
-      this.subscriptions.push(ctx.nc.subscribe(subject, {
-        callback: (_err, msg) => {
-          if (msg) this.rotation.noteSubject(msg.subject);
-          this.wake.kick();
-        },
-      }));
+      this.subscriptions.push(
+        ctx.nc.subscribe(subject, {
+          callback: (_err, msg) => {
+            if (msg) this.rotation.noteSubject(msg.subject);
+            this.wake.kick();
+          },
+        }),
+      );
     }
     this.startLoop();
   }
@@ -112,9 +114,12 @@ export class NatsJobConsumer extends LoopingConsumer {
       await settle();
       if (id === 0) return;
       // The job has ended: its state is no longer needed (and the same id may be queued again).
-      await this.ctx.handles().then(({ jobState }) => jobState.forget(id)).catch((err: unknown) => {
-        this.ctx.log.warn({ err, id }, 'queue: could not forget a settled job state; it expires with the bucket TTL');
-      });
+      await this.ctx
+        .handles()
+        .then(({ jobState }) => jobState.forget(id))
+        .catch((err: unknown) => {
+          this.ctx.log.warn({ err, id }, 'queue: could not forget a settled job state; it expires with the bucket TTL');
+        });
     };
     await runDelivery(
       {

@@ -16,18 +16,20 @@ export async function oldestWaiting(jsm: JetStreamManager, names: QueueNames, no
     if (consumer.config.filter_subject) delivered.set(consumer.config.filter_subject, { seq: consumer.delivered.stream_seq, ackPending: consumer.num_ack_pending });
   }
   const ages = new Map<string, LaneAge>();
-  await Promise.all(Object.entries(info.state.subjects ?? {}).map(async ([subject, stored]) => {
-    const lane = names.parseJobSubject(subject);
-    const taken = delivered.get(subject);
-    if (!lane || stored - (taken?.ackPending ?? 0) <= 0) return;
-    // next_by_subj is the server's "first message of this subject at or after seq" (STREAM.MSG.GET);
-    // the client's type lists only the seq and last_by_subj forms.
-    const query = { seq: (taken?.seq ?? 0) + 1, next_by_subj: subject } as unknown as MsgRequest;
-    const first = await jsm.streams.getMessage(names.jobsStream, query);
-    if (!first) return;
-    const seconds = Math.max(0, (now - first.time.getTime()) / 1000);
-    const key = `${lane.browser}.${lane.tier}`;
-    if ((ages.get(key)?.seconds ?? -1) < seconds) ages.set(key, { browser: lane.browser, tier: lane.tier, seconds });
-  }));
+  await Promise.all(
+    Object.entries(info.state.subjects ?? {}).map(async ([subject, stored]) => {
+      const lane = names.parseJobSubject(subject);
+      const taken = delivered.get(subject);
+      if (!lane || stored - (taken?.ackPending ?? 0) <= 0) return;
+      // next_by_subj is the server's "first message of this subject at or after seq" (STREAM.MSG.GET);
+      // the client's type lists only the seq and last_by_subj forms.
+      const query = { seq: (taken?.seq ?? 0) + 1, next_by_subj: subject } as unknown as MsgRequest;
+      const first = await jsm.streams.getMessage(names.jobsStream, query);
+      if (!first) return;
+      const seconds = Math.max(0, (now - first.time.getTime()) / 1000);
+      const key = `${lane.browser}.${lane.tier}`;
+      if ((ages.get(key)?.seconds ?? -1) < seconds) ages.set(key, { browser: lane.browser, tier: lane.tier, seconds });
+    }),
+  );
   return [...ages.values()];
 }

@@ -71,7 +71,11 @@ export async function ensureQueueConsumer(jsm: JetStreamManager, names: QueueNam
  */
 async function ensureDurable(jsm: JetStreamManager, stream: string, config: { durable_name: string; filter_subject: string; ack_wait: number }, inactiveThreshold?: number): Promise<void> {
   const full = {
-    ...config, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, max_deliver: -1, max_ack_pending: -1,
+    ...config,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    max_deliver: -1,
+    max_ack_pending: -1,
     ...(inactiveThreshold ? { inactive_threshold: inactiveThreshold } : {}),
   };
   try {

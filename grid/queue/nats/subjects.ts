@@ -57,7 +57,14 @@ export class QueueNames {
     const [, , browser, tier, country, company] = tokens as [string, string, BrowserName, QueueTier, string, string | undefined];
     if (!(QUEUE_TIERS as readonly string[]).includes(tier)) return undefined;
     if (company !== undefined && !/^\d+$/.test(company)) return undefined;
-    return { browser, tier, country, companyId: company === undefined ? null : Number(company), subject, consumer: company === undefined ? `${browser}_${tier}_${country}` : `${browser}_${tier}_${country}_${company}` };
+    return {
+      browser,
+      tier,
+      country,
+      companyId: company === undefined ? null : Number(company),
+      subject,
+      consumer: company === undefined ? `${browser}_${tier}_${country}` : `${browser}_${tier}_${country}_${company}`,
+    };
   }
 }
 

@@ -78,6 +78,8 @@ export class ResultLog {
 /** A promise and its resolver, to hold a handler until the test lets it go. */
 export function gate(): { promise: Promise<void>; open: () => void } {
   let open = (): void => undefined;
-  const promise = new Promise<void>((resolve) => { open = resolve; });
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
   return { promise, open };
 }

@@ -11,7 +11,12 @@ export type Query = Record<string, string | number | boolean | (string | number)
 
 /** An error answer of the API: {error, code, fields?} of the spec. */
 export class ApiFailure extends Error {
-  constructor(readonly status: number, message: string, readonly code: string, readonly fields: Record<string, string[]> = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string,
+    readonly fields: Record<string, string[]> = {},
+  ) {
     super(message);
   }
 }
@@ -52,7 +57,7 @@ async function send(path: string, init: { method?: string; query?: Query; json?:
   if (res.ok) return res;
   let envelope: { error?: string; code?: string; fields?: Record<string, string[]> } = {};
   try {
-    envelope = await res.json() as typeof envelope;
+    envelope = (await res.json()) as typeof envelope;
   } catch {
     // not JSON: the status says enough
   }
@@ -66,7 +71,7 @@ async function send(path: string, init: { method?: string; query?: Query; json?:
 /** A JSON operation; resolves with the envelope's `data`. */
 export async function api<T>(path: string, init: { method?: string; query?: Query; json?: unknown; form?: FormData } = {}): Promise<T> {
   const res = await send(path, init);
-  const envelope = await res.json() as { success: boolean; data: T };
+  const envelope = (await res.json()) as { success: boolean; data: T };
   return envelope.data;
 }
 

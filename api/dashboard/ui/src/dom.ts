@@ -33,15 +33,42 @@ export function replaceChildren(parent: Element, ...children: (Child | Child[])[
 
 /** A table from a header row and rows of cells. */
 export function table(headers: string[], rows: Child[][], caption?: string): HTMLTableElement {
-  return h('table', null,
+  return h(
+    'table',
+    null,
     caption ? h('caption', null, caption) : null,
-    h('thead', null, h('tr', null, headers.map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', null, rows.map((cells) => h('tr', null, cells.map((c) => h('td', null, c))))));
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        headers.map((t) => h('th', { scope: 'col' }, t)),
+      ),
+    ),
+    h(
+      'tbody',
+      null,
+      rows.map((cells) =>
+        h(
+          'tr',
+          null,
+          cells.map((c) => h('td', null, c)),
+        ),
+      ),
+    ),
+  );
 }
 
 /** A labelled figure: one of the overview's numbers. */
 export function stat(label: string, value: Child, note?: string): HTMLElement {
-  return h('div', { class: 'stat', role: 'group', 'aria-label': label }, h('div', { class: 'stat-label' }, label), h('div', { class: 'stat-value' }, value), note ? h('div', { class: 'stat-note' }, note) : null);
+  return h(
+    'div',
+    { class: 'stat', role: 'group', 'aria-label': label },
+    h('div', { class: 'stat-label' }, label),
+    h('div', { class: 'stat-value' }, value),
+    note ? h('div', { class: 'stat-note' }, note) : null,
+  );
 }
 
 /** A paragraph for "nothing here yet". */

@@ -25,7 +25,5 @@ export function fieldText(value: unknown): string {
 /** A progress bar with its numbers, for batches and crawls. */
 export function progress(done: number, total: number, label: string): HTMLElement {
   const max = Math.max(total, done, 1);
-  return h('span', { class: 'progress-cell' },
-    h('progress', { max, value: done, 'aria-label': label }),
-    ` ${done} / ${total}`);
+  return h('span', { class: 'progress-cell' }, h('progress', { max, value: done, 'aria-label': label }), ` ${done} / ${total}`);
 }

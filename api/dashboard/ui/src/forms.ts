@@ -11,16 +11,23 @@ export function field(label: string, control: HTMLInputElement | HTMLSelectEleme
   const hintEl = hint ? h('small', { class: 'hint', id: `${control.id}-hint` }, hint) : null;
   if (hintEl) control.setAttribute('aria-describedby', hintEl.id);
   const isCheck = control instanceof HTMLInputElement && control.type === 'checkbox';
-  return h('div', { class: isCheck ? 'field field-check' : 'field', 'data-field': control.name },
+  return h(
+    'div',
+    { class: isCheck ? 'field field-check' : 'field', 'data-field': control.name },
     isCheck ? [control, h('label', { for: control.id }, label)] : [h('label', { for: control.id }, label), control],
-    hintEl);
+    hintEl,
+  );
 }
 
 export const input = (name: string, attrs: Attrs = {}): HTMLInputElement => h('input', { name, ...attrs });
 export const checkbox = (name: string, checked = false): HTMLInputElement => h('input', { name, type: 'checkbox', checked });
 
 export function select(name: string, options: [value: string, label: string][], value = ''): HTMLSelectElement {
-  const el = h('select', { name }, options.map(([v, l]) => h('option', { value: v }, l)));
+  const el = h(
+    'select',
+    { name },
+    options.map(([v, l]) => h('option', { value: v }, l)),
+  );
   // An unknown value leaves the first option selected (a select never shows blank).
   if (options.some(([v]) => v === value)) el.value = value;
   return el;

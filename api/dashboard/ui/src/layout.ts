@@ -5,10 +5,21 @@ import { logOut, stopActing } from './auth.js';
 import { currentUser, impersonating, isAdmin } from './session.js';
 
 const USER_LINKS: [string, string][] = [
-  ['#/', 'Overview'], ['#/screenshots', 'Screenshots'], ['#/create', 'New screenshot'], ['#/batches', 'Batches'],
-  ['#/crawls', 'Crawls'], ['#/monitors', 'Monitors'], ['#/apps', 'Apps'], ['#/keys', 'API keys'], ['#/billing', 'Billing'],
+  ['#/', 'Overview'],
+  ['#/screenshots', 'Screenshots'],
+  ['#/create', 'New screenshot'],
+  ['#/batches', 'Batches'],
+  ['#/crawls', 'Crawls'],
+  ['#/monitors', 'Monitors'],
+  ['#/apps', 'Apps'],
+  ['#/keys', 'API keys'],
+  ['#/billing', 'Billing'],
 ];
-const ADMIN_LINKS: [string, string][] = [['#/admin', 'Admin overview'], ['#/admin/nodes', 'Nodes'], ['#/admin/users', 'Users']];
+const ADMIN_LINKS: [string, string][] = [
+  ['#/admin', 'Admin overview'],
+  ['#/admin/nodes', 'Nodes'],
+  ['#/admin/users', 'Users'],
+];
 
 let pendingNotice: { text: string; secret?: string } | null = null;
 
@@ -34,27 +45,48 @@ function activeHref(currentHash: string, links: [string, string][]): string | nu
 function nav(currentHash: string): HTMLElement {
   const active = activeHref(currentHash, [...USER_LINKS, ...ADMIN_LINKS]);
   const link = ([href, label]: [string, string]): HTMLElement => h('li', null, h('a', { href, 'aria-current': href === active ? 'page' : null }, label));
-  return h('nav', { class: 'sidenav', 'aria-label': 'Main' },
-    h('ul', null, USER_LINKS.map(link)),
-    isAdmin() ? h('ul', { class: 'admin-nav', 'aria-label': 'Admin' }, ADMIN_LINKS.map(link)) : null);
+  return h('nav', { class: 'sidenav', 'aria-label': 'Main' }, h('ul', null, USER_LINKS.map(link)), isAdmin() ? h('ul', { class: 'admin-nav', 'aria-label': 'Admin' }, ADMIN_LINKS.map(link)) : null);
 }
 
 function userBar(onLogout: () => void): HTMLElement {
   const user = currentUser();
   const acting = impersonating();
-  return h('div', { class: 'userbar' },
+  return h(
+    'div',
+    { class: 'userbar' },
     acting ? h('span', { class: 'badge badge-error' }, 'acting as this user') : null,
     h('span', { class: 'user-email' }, user?.email ?? ''),
     acting
-      ? h('button', { type: 'button', onclick: () => { void stopActing().finally(onLogout).catch(() => undefined); } }, 'Back to my account')
-      : h('button', { type: 'button', onclick: () => { void logOut().finally(onLogout).catch(() => undefined); } }, 'Log out'));
+      ? h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              void stopActing()
+                .finally(onLogout)
+                .catch(() => undefined);
+            },
+          },
+          'Back to my account',
+        )
+      : h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              void logOut()
+                .finally(onLogout)
+                .catch(() => undefined);
+            },
+          },
+          'Log out',
+        ),
+  );
 }
 
 /** The whole screen for a page: header and navigation when logged in, the page in <main>. */
 export function frame(page: Node, loggedIn: boolean, onLogout: () => void): HTMLElement[] {
   const header = h('header', { class: 'top' }, h('a', { class: 'brand', href: '#/' }, 'shotfarm'), loggedIn ? userBar(onLogout) : null);
-  const body = h('div', { class: loggedIn ? 'layout' : 'layout layout-public' },
-    loggedIn ? nav(location.hash) : null,
-    h('main', { id: 'main' }, noticeBox(), page));
+  const body = h('div', { class: loggedIn ? 'layout' : 'layout layout-public' }, loggedIn ? nav(location.hash) : null, h('main', { id: 'main' }, noticeBox(), page));
   return [header, body];
 }

@@ -8,7 +8,12 @@ import type { Screenshot } from './records.js';
  * Options of an output or feature that was not asked for (pdf_format without pdf…): the record carries
  * their defaults, which would only lengthen the command. Keyed by prefix, valued by the option that turns them on.
  */
-const ONLY_WITH: [prefix: string, switchedOnBy: string][] = [['pdf_', 'pdf'], ['video_', 'video'], ['geo_', 'geo_enable'], ['device_', 'device_name']];
+const ONLY_WITH: [prefix: string, switchedOnBy: string][] = [
+  ['pdf_', 'pdf'],
+  ['video_', 'video'],
+  ['geo_', 'geo_enable'],
+  ['device_', 'device_name'],
+];
 /** Record fields named like an option that hold something else: `apps` are the runs, not the configuration ids. */
 const NOT_REPEATED = new Set(['apps']);
 
@@ -33,7 +38,7 @@ export function requestOf(s: Screenshot, optionNames: string[]): Query {
   const query: Query = {};
   for (const name of optionNames) {
     const value = s[name];
-    if (NOT_REPEATED.has(name) || isEmpty(value) || typeof value === 'object' && !Array.isArray(value)) continue;
+    if (NOT_REPEATED.has(name) || isEmpty(value) || (typeof value === 'object' && !Array.isArray(value))) continue;
     const gate = ONLY_WITH.find(([prefix]) => name.startsWith(prefix));
     if (gate && isEmpty(s[gate[1]])) continue;
     query[name] = Array.isArray(value) ? value.map(String) : typeof value === 'boolean' ? 'true' : String(value as string | number);

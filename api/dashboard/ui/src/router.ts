@@ -13,7 +13,11 @@ export interface Route {
   admin?: boolean;
 }
 
-interface Match { route: Route; params: Record<string, string>; query: URLSearchParams }
+interface Match {
+  route: Route;
+  params: Record<string, string>;
+  query: URLSearchParams;
+}
 
 /** The route matching the current hash, with its parameters. */
 export function match(routes: Route[], hash: string): Match | null {

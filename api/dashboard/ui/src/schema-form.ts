@@ -29,7 +29,11 @@ function typeOf(schema: JsonSchema): string {
   return inner ? typeOf(inner) : 'any';
 }
 
-interface Control { name: string; element: HTMLElement; read(): { set: boolean; value?: unknown } }
+interface Control {
+  name: string;
+  element: HTMLElement;
+  read(): { set: boolean; value?: unknown };
+}
 
 function control(name: string, schema: JsonSchema, required: boolean, current: unknown, editing: boolean): Control {
   const label = `${schema.title ?? name}${required ? '' : ' (optional)'}`;
@@ -49,8 +53,17 @@ function control(name: string, schema: JsonSchema, required: boolean, current: u
       box.value = String(v);
       return box;
     });
-    const group = h('fieldset', { class: 'field', 'data-field': name }, h('legend', null, label), hint ? h('small', { class: 'hint' }, hint) : null,
-      h('div', { class: 'row checks' }, boxes.map((b) => field(b.value, b))));
+    const group = h(
+      'fieldset',
+      { class: 'field', 'data-field': name },
+      h('legend', null, label),
+      hint ? h('small', { class: 'hint' }, hint) : null,
+      h(
+        'div',
+        { class: 'row checks' },
+        boxes.map((b) => field(b.value, b)),
+      ),
+    );
     return { name, element: group, read: () => ({ set: true, value: boxes.filter((b) => b.checked).map((b) => b.value) }) };
   }
   if (schema.enum || schema.anyOf?.some((s) => s.enum)) {
@@ -68,10 +81,18 @@ function control(name: string, schema: JsonSchema, required: boolean, current: u
     const el = h('textarea', { name, rows: 3 });
     el.value = start === undefined ? '' : lines && Array.isArray(start) ? start.join('\n') : JSON.stringify(start, null, 2);
     return {
-      name, element: field(label, el, [hint, lines ? 'One per line.' : 'JSON.'].filter(Boolean).join(' ')),
+      name,
+      element: field(label, el, [hint, lines ? 'One per line.' : 'JSON.'].filter(Boolean).join(' ')),
       read: () => {
         if (el.value.trim() === '') return { set: false };
-        if (lines) return { set: true, value: el.value.split('\n').map((s) => s.trim()).filter(Boolean) };
+        if (lines)
+          return {
+            set: true,
+            value: el.value
+              .split('\n')
+              .map((s) => s.trim())
+              .filter(Boolean),
+          };
         try {
           return { set: true, value: JSON.parse(el.value) as unknown };
         } catch {

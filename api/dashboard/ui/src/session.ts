@@ -15,7 +15,10 @@ export interface UserSession {
 }
 
 /** What GET /auth/session and POST /auth/impersonation/end answer. */
-export interface SessionAnswer { user: UserSession; csrf_token: string }
+export interface SessionAnswer {
+  user: UserSession;
+  csrf_token: string;
+}
 
 let user: UserSession | null = null;
 let csrf: string | null = null;

@@ -20,7 +20,7 @@ export function thumbnail(ctx: PageContext, id: number, opts: { width: number; s
 }
 
 /** The file extension of an image's type (image/jpeg → jpg). */
-export const imageExtension = (type: string): string => ({ 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' } as Record<string, string>)[type] ?? 'png';
+export const imageExtension = (type: string): string => (({ 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' }) as Record<string, string>)[type] ?? 'png';
 
 /**
  * A button that downloads an output (image, HTML, PDF, video) with the session. Downloaded, never shown

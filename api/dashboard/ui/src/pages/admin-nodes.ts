@@ -4,13 +4,32 @@ import { dateTime } from '../format.js';
 import type { PageContext } from '../page.js';
 
 interface NodeStatus {
-  id: string; host: string; browsers: { name: string; version: string; driver: string }[]; countries: string[];
-  slots: number; inFlight: number; jobsDone: number; failures: number; startedAt: string; draining: boolean;
+  id: string;
+  host: string;
+  browsers: { name: string; version: string; driver: string }[];
+  countries: string[];
+  slots: number;
+  inFlight: number;
+  jobsDone: number;
+  failures: number;
+  startedAt: string;
+  draining: boolean;
 }
 
 /** GET /admin/browsers (api/farm/browser-activity.ts) */
-interface BrowserActivity { browser: string; queued: number; oldest_wait_seconds: number; captures: number; errors: number; per_minute: number; error_rate: number }
-interface FarmActivity { window_minutes: number; browsers: BrowserActivity[] }
+interface BrowserActivity {
+  browser: string;
+  queued: number;
+  oldest_wait_seconds: number;
+  captures: number;
+  errors: number;
+  per_minute: number;
+  error_rate: number;
+}
+interface FarmActivity {
+  window_minutes: number;
+  browsers: BrowserActivity[];
+}
 
 const POLL_MS = 5000;
 
@@ -23,10 +42,17 @@ export function waitText(seconds: number): string {
 }
 
 function browsersTable(activity: FarmActivity): HTMLElement {
-  return table(['Browser', 'Queued', 'Oldest waiting', `Captures / min (${activity.window_minutes} min)`, 'Error rate'], activity.browsers.map((b) => [
-    b.browser, String(b.queued), waitText(b.oldest_wait_seconds), b.per_minute.toFixed(2),
-    b.captures === 0 ? '—' : `${Math.round(b.error_rate * 100)}% (${b.errors} of ${b.captures})`,
-  ]), 'Queue and throughput per browser');
+  return table(
+    ['Browser', 'Queued', 'Oldest waiting', `Captures / min (${activity.window_minutes} min)`, 'Error rate'],
+    activity.browsers.map((b) => [
+      b.browser,
+      String(b.queued),
+      waitText(b.oldest_wait_seconds),
+      b.per_minute.toFixed(2),
+      b.captures === 0 ? '—' : `${Math.round(b.error_rate * 100)}% (${b.errors} of ${b.captures})`,
+    ]),
+    'Queue and throughput per browser',
+  );
 }
 
 /**
@@ -55,11 +81,22 @@ function drainButton(node: NodeStatus, done: () => Promise<void>, area: HTMLElem
 
 function nodesTable(nodes: NodeStatus[], refresh: () => Promise<void>, area: HTMLElement): HTMLElement {
   if (nodes.length === 0) return empty('No node is heartbeating: nothing can take screenshots.');
-  return table(['Node', 'Host', 'Browsers', 'Countries', 'Busy / slots', 'Jobs done', 'Failures', 'Started', 'State', ''], nodes.map((n) => [
-    h('code', null, n.id), n.host, n.browsers.map((b) => `${b.name} ${b.version} (${b.driver})`).join(', '), n.countries.join(', ') || 'any',
-    `${n.inFlight} / ${n.slots}`, String(n.jobsDone), String(n.failures), dateTime(n.startedAt), n.draining ? 'draining' : 'accepting',
-    drainButton(n, refresh, area),
-  ]), 'Live nodes of the farm');
+  return table(
+    ['Node', 'Host', 'Browsers', 'Countries', 'Busy / slots', 'Jobs done', 'Failures', 'Started', 'State', ''],
+    nodes.map((n) => [
+      h('code', null, n.id),
+      n.host,
+      n.browsers.map((b) => `${b.name} ${b.version} (${b.driver})`).join(', '),
+      n.countries.join(', ') || 'any',
+      `${n.inFlight} / ${n.slots}`,
+      String(n.jobsDone),
+      String(n.failures),
+      dateTime(n.startedAt),
+      n.draining ? 'draining' : 'accepting',
+      drainButton(n, refresh, area),
+    ]),
+    'Live nodes of the farm',
+  );
 }
 
 /** GET /admin/nodes and /admin/browsers: the farm's nodes and its queue and throughput per browser, refreshed while the page is open. */
@@ -75,7 +112,5 @@ export async function adminNodesPage(ctx: PageContext): Promise<HTMLElement> {
   };
   await refresh();
   ctx.every(POLL_MS, refresh);
-  return h('div', null, h('h1', null, 'Nodes'),
-    h('div', { class: 'card' }, h('h2', null, 'Browsers'), browsersBox),
-    h('div', { class: 'card' }, h('h2', null, 'Live nodes'), area, nodesBox));
+  return h('div', null, h('h1', null, 'Nodes'), h('div', { class: 'card' }, h('h2', null, 'Browsers'), browsersBox), h('div', { class: 'card' }, h('h2', null, 'Live nodes'), area, nodesBox));
 }

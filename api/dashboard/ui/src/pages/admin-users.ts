@@ -16,9 +16,13 @@ function creditsForm(companyId: string): HTMLElement {
   const amount = input('amount', { type: 'number', required: true });
   const reason = input('reason', { required: true });
   const area = messageArea();
-  const form = h('form', { novalidate: true, 'aria-label': 'Change credits' },
+  const form = h(
+    'form',
+    { novalidate: true, 'aria-label': 'Change credits' },
     h('div', { class: 'row' }, field('Account ID', company), field('Credits', amount, 'Negative to take credits away.'), field('Reason', reason)),
-    area, submitButton('Change credits'));
+    area,
+    submitButton('Change credits'),
+  );
   onSubmit(form, area, async () => {
     await api('/admin/credits', { json: { company_id: Number(company.value), amount: Number(amount.value), reason: reason.value } });
     flash(`Credits of account ${company.value} changed by ${amount.value}.`);
@@ -40,17 +44,29 @@ export async function adminUsersPage(ctx: PageContext): Promise<HTMLElement> {
   const rows = users.map((u) => {
     const act = h('button', { type: 'button', disabled: u.id === currentUser()?.id || impersonating() }, 'Act as');
     act.addEventListener('click', () => {
-      actAs(u.id).then((user) => {
-        flash(`You are acting as ${user.email}. "Back to my account" ends it.`);
-        navigate('#/');
-      }).catch((err: unknown) => act.after(h('span', { class: 'field-error' }, String(err instanceof Error ? err.message : err))));
+      actAs(u.id)
+        .then((user) => {
+          flash(`You are acting as ${user.email}. "Back to my account" ends it.`);
+          navigate('#/');
+        })
+        .catch((err: unknown) => act.after(h('span', { class: 'field-error' }, String(err instanceof Error ? err.message : err))));
     });
-    return [String(u.id), u.email, `${u.company.name} (#${u.company.id})`, count(u.company.balance), u.roles.join(', '), dateTime(u.created_at),
-      h('span', { class: 'actions' }, h('a', { class: 'button', href: `#/admin/users?${new URLSearchParams({ email: search, company: String(u.company.id) }).toString()}` }, 'Credits'), act)];
+    return [
+      String(u.id),
+      u.email,
+      `${u.company.name} (#${u.company.id})`,
+      count(u.company.balance),
+      u.roles.join(', '),
+      dateTime(u.created_at),
+      h('span', { class: 'actions' }, h('a', { class: 'button', href: `#/admin/users?${new URLSearchParams({ email: search, company: String(u.company.id) }).toString()}` }, 'Credits'), act),
+    ];
   });
-  return h('div', null,
+  return h(
+    'div',
+    null,
     h('h1', null, 'Users'),
     searchForm,
     section('Users', users.length === 0 ? empty('No user matches.') : table(['ID', 'Email', 'Account', 'Balance', 'Roles', 'Signed up', ''], rows)),
-    section('Credits', creditsForm(ctx.query.get('company') ?? '')));
+    section('Credits', creditsForm(ctx.query.get('company') ?? '')),
+  );
 }

@@ -7,12 +7,29 @@ import type { PageContext } from '../page.js';
 import { navigate } from '../router.js';
 import { schemaFields, type JsonSchema } from '../schema-form.js';
 
-interface AppType { type: string; name: string; description: string; uploads: boolean; settings_schema: JsonSchema }
-interface AppConfig { id: number; app_id: string; type: string; name: string; settings: Record<string, unknown>; created_at: string }
+interface AppType {
+  type: string;
+  name: string;
+  description: string;
+  uploads: boolean;
+  settings_schema: JsonSchema;
+}
+interface AppConfig {
+  id: number;
+  app_id: string;
+  type: string;
+  name: string;
+  settings: Record<string, unknown>;
+  created_at: string;
+}
 
 /** The form of one app configuration: new (type chosen here) or an existing one (?edit=ID). */
 function appForm(types: AppType[], existing: AppConfig | null): HTMLElement {
-  const typeSelect = select('type', types.map((t): [string, string] => [t.type, t.name]), existing?.type ?? types[0]?.type ?? '');
+  const typeSelect = select(
+    'type',
+    types.map((t): [string, string] => [t.type, t.name]),
+    existing?.type ?? types[0]?.type ?? '',
+  );
   typeSelect.disabled = existing !== null;
   const appId = input('app_id', { required: true, value: existing?.app_id ?? '', placeholder: 'my-webhook' });
   const name = input('name', { required: true, value: existing?.name ?? '' });
@@ -28,11 +45,16 @@ function appForm(types: AppType[], existing: AppConfig | null): HTMLElement {
   typeSelect.addEventListener('change', showSettings);
   showSettings();
   const area = messageArea();
-  const form = h('form', { novalidate: true, 'aria-label': existing ? `Edit app ${existing.app_id}` : 'New app' },
+  const form = h(
+    'form',
+    { novalidate: true, 'aria-label': existing ? `Edit app ${existing.app_id}` : 'New app' },
     h('div', { class: 'row' }, field('Type', typeSelect), field('App ID', appId, 'What screenshot create calls name in `apps`.'), field('Name', name)),
-    description, settingsBox, area,
+    description,
+    settingsBox,
+    area,
     submitButton(existing ? 'Save app' : 'Add app'),
-    existing ? h('a', { href: '#/apps', class: 'button' }, 'Cancel') : null);
+    existing ? h('a', { href: '#/apps', class: 'button' }, 'Cancel') : null,
+  );
   onSubmit(form, area, async () => {
     const body = { app_id: appId.value.trim(), type: typeSelect.value, name: name.value.trim(), settings: settings.read() };
     if (existing) await api('/app/update', { query: { id: existing.id }, json: body });
@@ -53,15 +75,25 @@ export async function appsPage(ctx: PageContext): Promise<HTMLElement> {
     const remove = h('button', { type: 'button', class: 'danger' }, 'Delete');
     remove.addEventListener('click', () => {
       if (!confirm(`Delete app ${c.app_id}?`)) return;
-      api('/app/delete', { query: { id: c.id }, json: {} }).then(() => navigate('#/apps')).catch((err: unknown) => remove.after(h('span', { class: 'field-error' }, String(err instanceof Error ? err.message : err))));
+      api('/app/delete', { query: { id: c.id }, json: {} })
+        .then(() => navigate('#/apps'))
+        .catch((err: unknown) => remove.after(h('span', { class: 'field-error' }, String(err instanceof Error ? err.message : err))));
     });
-    return [h('code', null, c.app_id), c.name, types.find((t) => t.type === c.type)?.name ?? c.type, dateTime(c.created_at),
-      h('span', { class: 'actions' }, h('a', { href: `#/apps?edit=${c.id}`, class: 'button' }, 'Edit'), remove)];
+    return [
+      h('code', null, c.app_id),
+      c.name,
+      types.find((t) => t.type === c.type)?.name ?? c.type,
+      dateTime(c.created_at),
+      h('span', { class: 'actions' }, h('a', { href: `#/apps?edit=${c.id}`, class: 'button' }, 'Edit'), remove),
+    ];
   });
 
-  return h('div', null,
+  return h(
+    'div',
+    null,
     h('h1', null, 'Apps'),
     h('p', { class: 'subtitle' }, 'Apps run after a screenshot finishes: uploads to storage, webhooks, chat messages.'),
     section('Your apps', configs.length === 0 ? empty('No apps configured yet.') : table(['App ID', 'Name', 'Type', 'Created', ''], rows)),
-    types.length === 0 ? section('New app', empty('No app plugins are installed.')) : section(editing ? `Edit ${editing.app_id}` : 'New app', appForm(types, editing)));
+    types.length === 0 ? section('New app', empty('No app plugins are installed.')) : section(editing ? `Edit ${editing.app_id}` : 'New app', appForm(types, editing)),
+  );
 }

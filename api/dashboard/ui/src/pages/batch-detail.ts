@@ -18,7 +18,9 @@ export async function batchDetailPage(ctx: PageContext): Promise<HTMLElement> {
   const retry = h('button', { type: 'button' }, 'Retry failed');
   retry.addEventListener('click', () => {
     retry.disabled = true;
-    api('/batch/retry', { json: { id } }).then(() => refresh()).catch((err: unknown) => retry.after(h('span', { class: 'field-error' }, err instanceof Error ? err.message : String(err))));
+    api('/batch/retry', { json: { id } })
+      .then(() => refresh())
+      .catch((err: unknown) => retry.after(h('span', { class: 'field-error' }, err instanceof Error ? err.message : String(err))));
   });
   const refresh = async (): Promise<void> => {
     batch = await api<Batch>('/batch/info', { query: { id } });
@@ -27,16 +29,39 @@ export async function batchDetailPage(ctx: PageContext): Promise<HTMLElement> {
     retry.hidden = batch.status === 'processing' || batch.failed === 0;
     retry.disabled = false;
     const tries = batch.attempts ?? [];
-    replaceChildren(attempts, tries.length < 2 ? null : table(['Attempt', 'Screenshots', 'Finished', 'Failed'], tries.map((a) => [String(a.attempt), String(a.count), String(a.processed), String(a.failed)])));
+    replaceChildren(
+      attempts,
+      tries.length < 2
+        ? null
+        : table(
+            ['Attempt', 'Screenshots', 'Finished', 'Failed'],
+            tries.map((a) => [String(a.attempt), String(a.count), String(a.processed), String(a.failed)]),
+          ),
+    );
     const ids = batch.screenshots ?? [];
-    replaceChildren(shots, ids.length === 0 ? empty('No screenshots yet.') : h('ul', { class: 'id-list' }, ids.map((sid) => h('li', null, h('a', { href: `#/screenshots/${sid}` }, `Screenshot ${sid}`)))));
+    replaceChildren(
+      shots,
+      ids.length === 0
+        ? empty('No screenshots yet.')
+        : h(
+            'ul',
+            { class: 'id-list' },
+            ids.map((sid) => h('li', null, h('a', { href: `#/screenshots/${sid}` }, `Screenshot ${sid}`))),
+          ),
+    );
   };
   await refresh();
   ctx.every(POLL_MS, async () => {
     if (batch.status === 'processing') await refresh();
   });
-  return h('div', null,
+  return h(
+    'div',
+    null,
     h('p', null, h('a', { href: '#/batches' }, '← Batches')),
     h('h1', null, `Batch ${id}${batch!.name ? `: ${batch!.name}` : ''}`),
-    summary, h('p', null, retry), attempts, section('Screenshots', shots));
+    summary,
+    h('p', null, retry),
+    attempts,
+    section('Screenshots', shots),
+  );
 }

@@ -14,7 +14,9 @@ export function batchRow(b: Batch, onChange: () => void): HTMLElement[] {
   const cancel = b.status === 'processing' ? h('button', { type: 'button', class: 'danger' }, 'Cancel') : null;
   cancel?.addEventListener('click', () => {
     cancel.disabled = true;
-    api('/batch/cancel', { json: { id: b.id } }).then(onChange).catch((err: unknown) => cancel.after(h('span', { class: 'field-error' }, String(err instanceof Error ? err.message : err))));
+    api('/batch/cancel', { json: { id: b.id } })
+      .then(onChange)
+      .catch((err: unknown) => cancel.after(h('span', { class: 'field-error' }, String(err instanceof Error ? err.message : err))));
   });
   return [
     h('a', { href: `#/batches/${b.id}` }, String(b.id)),
@@ -22,7 +24,7 @@ export function batchRow(b: Batch, onChange: () => void): HTMLElement[] {
     progress(b.processed + b.failed, b.count, `Batch ${b.id} progress`),
     b.failed > 0 ? `${b.failed} failed` : '',
     dateTime(b.started),
-    b.status === 'finished' && b.zip_url ? h('a', { href: b.zip_url, download: `batch-${b.id}.zip` }, 'Download ZIP') : (b.error || ''),
+    b.status === 'finished' && b.zip_url ? h('a', { href: b.zip_url, download: `batch-${b.id}.zip` }, 'Download ZIP') : b.error || '',
     cancel,
   ].map((c) => h('span', null, c));
 }
@@ -31,14 +33,27 @@ export function batchRow(b: Batch, onChange: () => void): HTMLElement[] {
 export async function batchesPage(ctx: PageContext): Promise<HTMLElement> {
   const file = input('file', { type: 'file', accept: '.txt,.csv,.tsv,text/plain,text/csv', required: true });
   const name = input('name');
-  const browser = select('browser', [['', 'Default'], ['chrome', 'Chrome'], ['firefox', 'Firefox'], ['brave', 'Brave']]);
-  const size = select('size', [['', 'Default'], ['screen', 'Screen'], ['page', 'Full page']]);
+  const browser = select('browser', [
+    ['', 'Default'],
+    ['chrome', 'Chrome'],
+    ['firefox', 'Firefox'],
+    ['brave', 'Brave'],
+  ]);
+  const size = select('size', [
+    ['', 'Default'],
+    ['screen', 'Screen'],
+    ['page', 'Full page'],
+  ]);
   const thumbWidth = input('thumbnail_width', { type: 'number', min: 1 });
   const area = messageArea();
-  const form = h('form', { class: 'batch-form', novalidate: true, 'aria-label': 'New batch' },
+  const form = h(
+    'form',
+    { class: 'batch-form', novalidate: true, 'aria-label': 'New batch' },
     h('div', { class: 'row' }, field('URL list file', file, 'A text file with one URL per line (or a CSV with a url column).'), field('Batch name', name)),
     h('div', { class: 'row' }, field('Browser', browser), field('Size', size), field('Thumbnail width in the ZIP', thumbWidth, 'Empty keeps the original images.')),
-    area, submitButton('Start batch'));
+    area,
+    submitButton('Start batch'),
+  );
   onSubmit(form, area, async () => {
     const chosen = file.files?.[0];
     if (!chosen) throw new Error('Choose a file with the URLs first.');
@@ -55,7 +70,15 @@ export async function batchesPage(ctx: PageContext): Promise<HTMLElement> {
   const refresh = async (): Promise<void> => {
     batches = await api<Batch[]>('/batch/list', { query: { limit: 50 } });
     if (!ctx.alive()) return;
-    replaceChildren(list, batches.length === 0 ? empty('No batches yet.') : table(['ID', 'Status', 'Progress', 'Failed', 'Started', 'Result', ''], batches.map((b) => batchRow(b, () => void refresh()))));
+    replaceChildren(
+      list,
+      batches.length === 0
+        ? empty('No batches yet.')
+        : table(
+            ['ID', 'Status', 'Progress', 'Failed', 'Started', 'Result', ''],
+            batches.map((b) => batchRow(b, () => void refresh())),
+          ),
+    );
   };
   await refresh();
   ctx.every(POLL_MS, async () => {

@@ -19,9 +19,15 @@ export async function crawlDetailPage(ctx: PageContext): Promise<HTMLElement> {
     if (!ctx.alive()) return;
     replaceChildren(summary, table(CRAWL_HEADERS, [crawlRow(crawl, () => void refresh())]));
     const shots = crawl.screenshots ?? [];
-    replaceChildren(pages, shots.length === 0 ? empty('No pages captured yet.') : table(['ID', 'URL', 'Status', 'Created'], shots.map((s) => [
-      h('a', { href: `#/screenshots/${s.id}` }, String(s.id)), h('span', { class: 'url' }, s.url), statusBadge(s.status), dateTime(s.created_at),
-    ])));
+    replaceChildren(
+      pages,
+      shots.length === 0
+        ? empty('No pages captured yet.')
+        : table(
+            ['ID', 'URL', 'Status', 'Created'],
+            shots.map((s) => [h('a', { href: `#/screenshots/${s.id}` }, String(s.id)), h('span', { class: 'url' }, s.url), statusBadge(s.status), dateTime(s.created_at)]),
+          ),
+    );
   };
   await refresh();
   ctx.every(POLL_MS, async () => {

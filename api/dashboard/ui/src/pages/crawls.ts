@@ -13,7 +13,9 @@ export function crawlRow(c: Crawl, onChange: () => void): HTMLElement[] {
   const cancel = c.status === 'processing' ? h('button', { type: 'button', class: 'danger' }, 'Cancel') : null;
   cancel?.addEventListener('click', () => {
     cancel.disabled = true;
-    api('/crawl/cancel', { json: { id: c.id } }).then(onChange).catch((err: unknown) => cancel.after(h('span', { class: 'field-error' }, String(err instanceof Error ? err.message : err))));
+    api('/crawl/cancel', { json: { id: c.id } })
+      .then(onChange)
+      .catch((err: unknown) => cancel.after(h('span', { class: 'field-error' }, String(err instanceof Error ? err.message : err))));
   });
   return [
     h('a', { href: `#/crawls/${c.id}` }, String(c.id)),
@@ -35,9 +37,19 @@ export async function crawlsPage(ctx: PageContext): Promise<HTMLElement> {
   const domain = input('domain', { placeholder: 'example.com' });
   const maxUrls = input('max_urls', { type: 'number', min: 1, max: 1000, value: '10', required: true });
   const area = messageArea();
-  const form = h('form', { novalidate: true, 'aria-label': 'New crawl' },
-    h('div', { class: 'row' }, field('Start URL', url), field('Domain (optional)', domain, 'Pages of this host and its subdomains are followed; default: the start URL\'s host.'), field('Pages at most', maxUrls)),
-    area, submitButton('Start crawl'));
+  const form = h(
+    'form',
+    { novalidate: true, 'aria-label': 'New crawl' },
+    h(
+      'div',
+      { class: 'row' },
+      field('Start URL', url),
+      field('Domain (optional)', domain, "Pages of this host and its subdomains are followed; default: the start URL's host."),
+      field('Pages at most', maxUrls),
+    ),
+    area,
+    submitButton('Start crawl'),
+  );
   onSubmit(form, area, async () => {
     const body: Record<string, string | number> = { url: url.value.trim(), max_urls: Number(maxUrls.value) };
     // The API needs the domain; the start URL's host is what a user means when they leave it empty.
@@ -53,7 +65,15 @@ export async function crawlsPage(ctx: PageContext): Promise<HTMLElement> {
   const refresh = async (): Promise<void> => {
     crawls = await api<Crawl[]>('/crawl/list', { query: { limit: 50 } });
     if (!ctx.alive()) return;
-    replaceChildren(list, crawls.length === 0 ? empty('No crawls yet.') : table(CRAWL_HEADERS, crawls.map((c) => crawlRow(c, () => void refresh()))));
+    replaceChildren(
+      list,
+      crawls.length === 0
+        ? empty('No crawls yet.')
+        : table(
+            CRAWL_HEADERS,
+            crawls.map((c) => crawlRow(c, () => void refresh())),
+          ),
+    );
   };
   await refresh();
   ctx.every(POLL_MS, async () => {

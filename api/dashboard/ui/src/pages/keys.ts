@@ -5,7 +5,15 @@ import { field, input, messageArea, onSubmit, section, submitButton } from '../f
 import { flash } from '../layout.js';
 import { navigate } from '../router.js';
 
-interface ApiKeyInfo { id: number; name: string | null; prefix: string; user_id: number | null; created_at: string; last_used_at: string | null; current: boolean }
+interface ApiKeyInfo {
+  id: number;
+  name: string | null;
+  prefix: string;
+  user_id: number | null;
+  created_at: string;
+  last_used_at: string | null;
+  current: boolean;
+}
 
 /** GET /key/list, POST /key/create (the secret is shown once) and POST /key/delete. */
 export async function keysPage(): Promise<HTMLElement> {
@@ -22,12 +30,17 @@ export async function keysPage(): Promise<HTMLElement> {
     const remove = h('button', { type: 'button', class: 'danger', disabled: k.current }, 'Delete');
     remove.addEventListener('click', () => {
       if (!confirm(`Delete key ${k.name ?? k.prefix}? Clients using it stop working at once.`)) return;
-      api('/key/delete', { query: { id: k.id }, json: {} }).then(() => navigate('#/keys')).catch((err: unknown) => remove.after(h('span', { class: 'field-error' }, String(err instanceof Error ? err.message : err))));
+      api('/key/delete', { query: { id: k.id }, json: {} })
+        .then(() => navigate('#/keys'))
+        .catch((err: unknown) => remove.after(h('span', { class: 'field-error' }, String(err instanceof Error ? err.message : err))));
     });
     return [k.name ?? '—', h('code', null, `${k.prefix}…`), dateTime(k.created_at), dateTime(k.last_used_at), remove];
   });
-  return h('div', null,
+  return h(
+    'div',
+    null,
     h('h1', null, 'API keys'),
     section('Keys', keys.length === 0 ? empty('No keys: create one to call the API.') : table(['Name', 'Key', 'Created', 'Last used', ''], rows)),
-    section('New key', form));
+    section('New key', form),
+  );
 }

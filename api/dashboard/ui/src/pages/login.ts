@@ -15,6 +15,12 @@ export function loginPage(): HTMLElement {
     await restoreSession();
     navigate('#/');
   });
-  return h('div', { class: 'auth' }, h('h1', null, 'Log in'), form, h('p', null, 'No account yet? ', h('a', { href: '#/signup' }, 'Sign up')),
-    h('p', null, h('a', { href: '#/forgot-password' }, 'Forgot your password?')));
+  return h(
+    'div',
+    { class: 'auth' },
+    h('h1', null, 'Log in'),
+    form,
+    h('p', null, 'No account yet? ', h('a', { href: '#/signup' }, 'Sign up')),
+    h('p', null, h('a', { href: '#/forgot-password' }, 'Forgot your password?')),
+  );
 }

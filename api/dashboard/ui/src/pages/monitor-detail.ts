@@ -39,13 +39,27 @@ async function comparison(ctx: PageContext, run: MonitorRun): Promise<HTMLElemen
   place();
   const diff = run.diff_url ? await sessionImage(ctx, '/monitor/diff', { id: run.screenshot_id }, 'Changed pixels in red').catch(() => null) : null;
   const text = run.text_changes;
-  return h('div', null,
+  return h(
+    'div',
+    null,
     h('p', null, `Run ${run.id}: ${percent(run.change_ratio)} of the pixels changed${run.changed ? ' (above the threshold)' : ''}. Drag: before ← → after.`),
-    h('div', { class: 'compare' }, before, after), slider,
+    h('div', { class: 'compare' }, before, after),
+    slider,
     diff ? h('div', null, h('h3', null, 'Diff'), diff) : null,
-    text ? h('div', { class: 'text-changes' },
-      h('h3', null, `Text: ${text.added_count} line(s) added, ${text.removed_count} removed`),
-      h('ul', null, text.added.map((l) => h('li', { class: 'added' }, `+ ${l}`)), text.removed.map((l) => h('li', { class: 'removed' }, `− ${l}`)))) : null);
+    text
+      ? h(
+          'div',
+          { class: 'text-changes' },
+          h('h3', null, `Text: ${text.added_count} line(s) added, ${text.removed_count} removed`),
+          h(
+            'ul',
+            null,
+            text.added.map((l) => h('li', { class: 'added' }, `+ ${l}`)),
+            text.removed.map((l) => h('li', { class: 'removed' }, `− ${l}`)),
+          ),
+        )
+      : null,
+  );
 }
 
 /** GET /monitor/info and /monitor/runs: the timeline of runs with thumbnails, and a run's before/after. */
@@ -60,14 +74,17 @@ export async function monitorDetailPage(ctx: PageContext): Promise<HTMLElement> 
 
   const show = (run: MonitorRun): void => {
     replaceChildren(detail, h('p', null, 'Loading…'));
-    comparison(ctx, run).then((el) => ctx.alive() && replaceChildren(detail, el))
+    comparison(ctx, run)
+      .then((el) => ctx.alive() && replaceChildren(detail, el))
       .catch((err: unknown) => replaceChildren(detail, h('p', { class: 'field-error' }, err instanceof Error ? err.message : String(err))));
   };
   const button = (label: string, path: string): HTMLButtonElement => {
     const b = h('button', { type: 'button' }, label);
     b.addEventListener('click', () => {
       b.disabled = true;
-      api(path, { json: { id } }).then(() => refresh()).catch((err: unknown) => b.after(h('span', { class: 'field-error' }, err instanceof Error ? err.message : String(err))))
+      api(path, { json: { id } })
+        .then(() => refresh())
+        .catch((err: unknown) => b.after(h('span', { class: 'field-error' }, err instanceof Error ? err.message : String(err))))
         .finally(() => {
           b.disabled = false;
         });
@@ -79,14 +96,28 @@ export async function monitorDetailPage(ctx: PageContext): Promise<HTMLElement> 
     if (!ctx.alive()) return;
     replaceChildren(summary, table(MONITOR_HEADERS, [monitorRow(monitor)]));
     replaceChildren(actions, button('Run now', '/monitor/run'), monitor.status === 'active' ? button('Pause', '/monitor/pause') : button('Resume', '/monitor/resume'));
-    replaceChildren(timeline, runs.length === 0 ? empty('No runs yet.') : h('ol', { class: 'runs' }, runs.map((run) => {
-      const pick = h('button', { type: 'button', class: run.changed ? 'run changed' : 'run', disabled: run.previous_screenshot_id === null }, 'Compare');
-      pick.addEventListener('click', () => show(run));
-      return h('li', { class: run.changed ? 'changed' : '' },
-        run.screenshot_id !== null && run.status === 'finished' ? thumbnail(ctx, run.screenshot_id, { width: THUMB_WIDTH, alt: `Run ${run.id}` }) : h('div', { class: 'thumb-box thumb-pending' }, run.error || run.status),
-        h('div', null, dateTime(run.created_at), ' ', statusBadge(run.changed ? 'changed' : run.status)),
-        h('div', null, percent(run.change_ratio), ' ', pick));
-    })));
+    replaceChildren(
+      timeline,
+      runs.length === 0
+        ? empty('No runs yet.')
+        : h(
+            'ol',
+            { class: 'runs' },
+            runs.map((run) => {
+              const pick = h('button', { type: 'button', class: run.changed ? 'run changed' : 'run', disabled: run.previous_screenshot_id === null }, 'Compare');
+              pick.addEventListener('click', () => show(run));
+              return h(
+                'li',
+                { class: run.changed ? 'changed' : '' },
+                run.screenshot_id !== null && run.status === 'finished'
+                  ? thumbnail(ctx, run.screenshot_id, { width: THUMB_WIDTH, alt: `Run ${run.id}` })
+                  : h('div', { class: 'thumb-box thumb-pending' }, run.error || run.status),
+                h('div', null, dateTime(run.created_at), ' ', statusBadge(run.changed ? 'changed' : run.status)),
+                h('div', null, percent(run.change_ratio), ' ', pick),
+              );
+            }),
+          ),
+    );
   };
   await refresh();
   ctx.every(POLL_MS, async () => {
@@ -96,8 +127,14 @@ export async function monitorDetailPage(ctx: PageContext): Promise<HTMLElement> 
   });
   const latestChange = runs.find((r) => r.changed);
   if (latestChange) show(latestChange);
-  return h('div', null,
+  return h(
+    'div',
+    null,
     h('p', null, h('a', { href: '#/monitors' }, '← Monitors')),
     h('h1', null, `Monitor ${id}: ${monitor!.name || monitor!.url}`),
-    summary, actions, section('Timeline', timeline), section('Before / after', detail));
+    summary,
+    actions,
+    section('Timeline', timeline),
+    section('Before / after', detail),
+  );
 }

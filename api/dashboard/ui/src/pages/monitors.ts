@@ -32,15 +32,25 @@ export async function monitorsPage(ctx: PageContext): Promise<HTMLElement> {
   const threshold = input('threshold', { type: 'number', min: 0, max: 100, step: '0.1', value: '1' });
   const ignore = input('ignore', { placeholder: '.clock, #ad-banner' });
   const area = messageArea();
-  const form = h('form', { novalidate: true, 'aria-label': 'New monitor' },
+  const form = h(
+    'form',
+    { novalidate: true, 'aria-label': 'New monitor' },
     h('div', { class: 'row' }, field('Page URL', url), field('Name (optional)', name)),
-    h('div', { class: 'row' },
+    h(
+      'div',
+      { class: 'row' },
       field('Every (minutes)', minutes, 'At least 5.'),
       field('Threshold (% of pixels)', threshold, 'A run that changed more pixels than this notifies.'),
-      field('Ignore (CSS selectors)', ignore, 'Comma-separated; these elements are left out of every comparison.')),
-    area, submitButton('Start monitoring'));
+      field('Ignore (CSS selectors)', ignore, 'Comma-separated; these elements are left out of every comparison.'),
+    ),
+    area,
+    submitButton('Start monitoring'),
+  );
   onSubmit(form, area, async () => {
-    const selectors = ignore.value.split(',').map((s) => s.trim()).filter(Boolean);
+    const selectors = ignore.value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const monitor = await api<Monitor>('/monitor/create', {
       json: { url: url.value.trim(), name: name.value.trim() || undefined, interval: Math.round(Number(minutes.value) * 60), threshold: Number(threshold.value), ignore: selectors },
     });

@@ -19,7 +19,11 @@ export function resetPasswordPage(ctx: PageContext): HTMLElement {
     flash('Your password is changed: log in with it.');
     navigate('#/login');
   });
-  return h('div', { class: 'auth' }, h('h1', null, 'Choose a new password'),
+  return h(
+    'div',
+    { class: 'auth' },
+    h('h1', null, 'Choose a new password'),
     code ? form : h('p', { role: 'alert' }, 'This link has no token: open the link of the email again.'),
-    h('p', null, h('a', { href: '#/login' }, 'Back to log in')));
+    h('p', null, h('a', { href: '#/login' }, 'Back to log in')),
+  );
 }

@@ -16,11 +16,13 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
 /** The video, played from a blob URL (fetched with the session); a GIF is an image. */
 function videoPlayer(ctx: PageContext, s: Screenshot): HTMLElement {
   const box = h('div', { class: 'video-box' });
-  apiBlob('/screenshot/video', { id: s.id }).then((blob) => {
-    if (!ctx.alive()) return;
-    const src = pageObjectUrl(ctx, blob);
-    box.append(s.video_format === 'gif' ? h('img', { src, alt: `Screencast of ${s.url}` }) : h('video', { src, controls: true, 'aria-label': `Screencast of ${s.url}` }));
-  }).catch((err: unknown) => box.append(h('span', { class: 'field-error' }, messageOf(err))));
+  apiBlob('/screenshot/video', { id: s.id })
+    .then((blob) => {
+      if (!ctx.alive()) return;
+      const src = pageObjectUrl(ctx, blob);
+      box.append(s.video_format === 'gif' ? h('img', { src, alt: `Screencast of ${s.url}` }) : h('video', { src, controls: true, 'aria-label': `Screencast of ${s.url}` }));
+    })
+    .catch((err: unknown) => box.append(h('span', { class: 'field-error' }, messageOf(err))));
   return box;
 }
 
@@ -54,8 +56,14 @@ function fullShot(ctx: PageContext, s: Screenshot, shot: number): HTMLElement {
 /** Every output as a download: each shot's image (in its stored format), HTML, PDF, video. */
 function downloads(s: Screenshot, shots: number[]): HTMLButtonElement[] {
   return [
-    ...shots.map((n) => downloadButton(shots.length > 1 ? `Download image ${n}` : 'Download image', '/screenshot/thumbnail', { id: s.id, shot: n },
-      (blob) => `screenshot-${s.id}${shots.length > 1 ? `-${n}` : ''}.${imageExtension(blob.type)}`)),
+    ...shots.map((n) =>
+      downloadButton(
+        shots.length > 1 ? `Download image ${n}` : 'Download image',
+        '/screenshot/thumbnail',
+        { id: s.id, shot: n },
+        (blob) => `screenshot-${s.id}${shots.length > 1 ? `-${n}` : ''}.${imageExtension(blob.type)}`,
+      ),
+    ),
     s.has_html ? downloadButton('Download HTML', '/screenshot/html', { id: s.id }, `screenshot-${s.id}.html`) : null,
     s.has_pdf ? downloadButton('Download PDF', '/screenshot/pdf', { id: s.id }, `screenshot-${s.id}.pdf`) : null,
     s.has_video ? downloadButton('Download video', '/screenshot/video', { id: s.id }, `screenshot-${s.id}.${s.video_format}`) : null,
@@ -65,9 +73,12 @@ function downloads(s: Screenshot, shots: number[]): HTMLButtonElement[] {
 /** What went wrong, in one sentence; the error as stored one click away when it says more. */
 function errorBox(error: string): HTMLElement {
   const sentence = plainSentence(error);
-  return h('div', { class: 'error-box', role: 'alert' },
+  return h(
+    'div',
+    { class: 'error-box', role: 'alert' },
     h('p', null, sentence),
-    sentence.replace(/\.$/, '') !== error.trim().replace(/\.$/, '') ? h('details', null, h('summary', null, 'Full error text'), h('pre', null, error)) : null);
+    sentence.replace(/\.$/, '') !== error.trim().replace(/\.$/, '') ? h('details', null, h('summary', null, 'Full error text'), h('pre', null, error)) : null,
+  );
 }
 
 /** The request as a curl command, with a button that copies it (the text stays selectable where the clipboard is refused). */
@@ -77,20 +88,27 @@ function curlSection(s: Screenshot, optionNames: string[] | null): HTMLElement {
   const said = h('span', { class: 'muted', role: 'status' });
   const copy = h('button', { type: 'button' }, 'Copy as curl');
   copy.addEventListener('click', () => {
-    navigator.clipboard.writeText(command)
-      .then(() => { said.textContent = 'Copied. Set SHOTFARM_API_KEY to one of your API keys before running it.'; })
-      .catch(() => { said.textContent = 'The browser refused the clipboard: select the command above and copy it.'; });
+    navigator.clipboard
+      .writeText(command)
+      .then(() => {
+        said.textContent = 'Copied. Set SHOTFARM_API_KEY to one of your API keys before running it.';
+      })
+      .catch(() => {
+        said.textContent = 'The browser refused the clipboard: select the command above and copy it.';
+      });
   });
-  return section('Request',
-    h('pre', { class: 'command', 'aria-label': 'The request as a curl command' }, command),
-    h('div', { class: 'actions' }, copy, said));
+  return section('Request', h('pre', { class: 'command', 'aria-label': 'The request as a curl command' }, command), h('div', { class: 'actions' }, copy, said));
 }
 
 /** Every field of the record, by name; long values (timings, headers) wrap inside the page. */
 function recordTable(s: Screenshot): HTMLTableElement {
-  const t = table(['Field', 'Value'], Object.keys(s).sort().map((k) => [
-    h('code', null, k), k.endsWith('_at') && typeof s[k] === 'string' && s[k] ? `${fieldText(s[k])} (${dateTime(s[k] as string)})` : fieldText(s[k]),
-  ]), 'Every field of the record');
+  const t = table(
+    ['Field', 'Value'],
+    Object.keys(s)
+      .sort()
+      .map((k) => [h('code', null, k), k.endsWith('_at') && typeof s[k] === 'string' && s[k] ? `${fieldText(s[k])} (${dateTime(s[k] as string)})` : fieldText(s[k])]),
+    'Every field of the record',
+  );
   t.classList.add('record');
   return t;
 }
@@ -101,13 +119,23 @@ function body(ctx: PageContext, s: Screenshot, optionNames: string[] | null): HT
   return [
     h('p', { class: 'subtitle' }, statusBadge(s.status), ' ', h('span', { class: 'url' }, s.url)),
     s.status === 'error' ? errorBox(s.error ?? '') : null,
-    section(`Shots (${shots.length})`,
+    section(
+      `Shots (${shots.length})`,
       shots.length === 0
         ? h('p', { class: 'empty' }, s.status === 'processing' ? 'Still processing…' : 'No image was captured.')
-        : h('div', { class: 'shots' }, shots.map((n) => fullShot(ctx, s, n)))),
-    section('Downloads',
-      outputs.length === 0 ? h('p', { class: 'empty' }, s.status === 'processing' ? 'The files appear here when the capture has finished.' : 'No file was kept for this screenshot.') : h('div', { class: 'actions' }, outputs),
-      s.has_video ? videoPlayer(ctx, s) : null),
+        : h(
+            'div',
+            { class: 'shots' },
+            shots.map((n) => fullShot(ctx, s, n)),
+          ),
+    ),
+    section(
+      'Downloads',
+      outputs.length === 0
+        ? h('p', { class: 'empty' }, s.status === 'processing' ? 'The files appear here when the capture has finished.' : 'No file was kept for this screenshot.')
+        : h('div', { class: 'actions' }, outputs),
+      s.has_video ? videoPlayer(ctx, s) : null,
+    ),
     curlSection(s, optionNames),
     section('Record', recordTable(s)),
   ].filter((el) => el !== null);
@@ -137,10 +165,15 @@ export async function screenshotDetailPage(ctx: PageContext): Promise<HTMLElemen
   const remove = h('button', { type: 'button', class: 'danger' }, 'Delete');
   remove.addEventListener('click', () => {
     if (!confirm(`Delete screenshot ${id} and its files?`)) return;
-    api('/screenshot/delete', { query: { id, data: 'all' } }).then(() => navigate('#/screenshots')).catch((err: unknown) => remove.after(h('span', { class: 'field-error' }, messageOf(err))));
+    api('/screenshot/delete', { query: { id, data: 'all' } })
+      .then(() => navigate('#/screenshots'))
+      .catch((err: unknown) => remove.after(h('span', { class: 'field-error' }, messageOf(err))));
   });
-  return h('div', null,
+  return h(
+    'div',
+    null,
     h('p', null, h('a', { href: '#/screenshots' }, '← Screenshots')),
     h('div', { class: 'page-head' }, h('h1', null, `Screenshot ${id}`), h('div', { class: 'actions' }, again, remove)),
-    content);
+    content,
+  );
 }

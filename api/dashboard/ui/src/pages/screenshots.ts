@@ -13,11 +13,20 @@ const POLL_MS = 2000;
 const THUMB_WIDTH = 320;
 
 /** The filters of the hash's query, as the API's parameters. */
-interface Filters { status: string; country: string; tag: string; url: string; offset: number }
+interface Filters {
+  status: string;
+  country: string;
+  tag: string;
+  url: string;
+  offset: number;
+}
 
 function filtersOf(query: URLSearchParams): Filters {
   return {
-    status: query.get('status') ?? '', country: query.get('country') ?? '', tag: query.get('tag') ?? '', url: query.get('url') ?? '',
+    status: query.get('status') ?? '',
+    country: query.get('country') ?? '',
+    tag: query.get('tag') ?? '',
+    url: query.get('url') ?? '',
     offset: Math.max(0, Number(query.get('offset') ?? 0) || 0),
   };
 }
@@ -32,16 +41,33 @@ function hashWith(filters: Filters): string {
 /** GET /screenshot/list (or /screenshot/search when a URL text is given): cards with thumbnails, filters, paging. */
 export async function screenshotsPage(ctx: PageContext): Promise<HTMLElement> {
   const filters = filtersOf(ctx.query);
-  const load = (): Promise<Screenshot[]> => api<Screenshot[]>(filters.url ? '/screenshot/search' : '/screenshot/list', {
-    query: { limit: PAGE_SIZE, offset: filters.offset, status: filters.status, country: filters.country, tag: filters.tag, url: filters.url },
-  });
+  const load = (): Promise<Screenshot[]> =>
+    api<Screenshot[]>(filters.url ? '/screenshot/search' : '/screenshot/list', {
+      query: { limit: PAGE_SIZE, offset: filters.offset, status: filters.status, country: filters.country, tag: filters.tag, url: filters.url },
+    });
 
-  const status = select('status', [['', 'Any'], ['processing', 'Processing'], ['finished', 'Finished'], ['error', 'Error']], filters.status);
+  const status = select(
+    'status',
+    [
+      ['', 'Any'],
+      ['processing', 'Processing'],
+      ['finished', 'Finished'],
+      ['error', 'Error'],
+    ],
+    filters.status,
+  );
   const country = input('country', { value: filters.country, placeholder: 'us', maxlength: 2, size: 4 });
   const tag = input('tag', { value: filters.tag, placeholder: 'tag' });
   const url = input('url', { type: 'search', value: filters.url, placeholder: 'example.com' });
-  const form = h('form', { class: 'filters', role: 'search', 'aria-label': 'Filter screenshots' },
-    field('Status', status), field('Country', country), field('Tag', tag), field('URL contains', url), h('button', { type: 'submit' }, 'Filter'));
+  const form = h(
+    'form',
+    { class: 'filters', role: 'search', 'aria-label': 'Filter screenshots' },
+    field('Status', status),
+    field('Country', country),
+    field('Tag', tag),
+    field('URL contains', url),
+    h('button', { type: 'submit' }, 'Filter'),
+  );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     navigate(hashWith({ status: status.value, country: country.value.trim().toLowerCase(), tag: tag.value.trim(), url: url.value.trim(), offset: 0 }));
@@ -58,20 +84,28 @@ export async function screenshotsPage(ctx: PageContext): Promise<HTMLElement> {
       thumb = thumbs.get(s.id) ?? thumbnail(ctx, s.id, { width: THUMB_WIDTH, alt: `Screenshot of ${s.url}` });
       thumbs.set(s.id, thumb);
     } else {
-      thumb = h('div', { class: 'thumb-box thumb-pending' }, s.status === 'processing' ? 'processing…' : (s.error || 'no image'));
+      thumb = h('div', { class: 'thumb-box thumb-pending' }, s.status === 'processing' ? 'processing…' : s.error || 'no image');
     }
-    return h('article', { class: 'shot-card', 'aria-label': `Screenshot ${s.id}` },
+    return h(
+      'article',
+      { class: 'shot-card', 'aria-label': `Screenshot ${s.id}` },
       h('a', { href: `#/screenshots/${s.id}`, class: 'shot-link' }, thumb),
-      h('div', { class: 'shot-meta' },
+      h(
+        'div',
+        { class: 'shot-meta' },
         h('a', { href: `#/screenshots/${s.id}`, class: 'url' }, s.url),
-        h('div', null, statusBadge(s.status), ' ', h('span', { class: 'muted' }, `#${s.id} · ${dateTime(s.created_at)}`))));
+        h('div', null, statusBadge(s.status), ' ', h('span', { class: 'muted' }, `#${s.id} · ${dateTime(s.created_at)}`)),
+      ),
+    );
   };
 
   const show = (rows: Screenshot[]): void => {
     replaceChildren(list, rows.length === 0 ? empty('No screenshots match.') : rows.map(card));
-    replaceChildren(pager,
+    replaceChildren(
+      pager,
       filters.offset > 0 ? h('a', { href: hashWith({ ...filters, offset: Math.max(0, filters.offset - PAGE_SIZE) }) }, '← Newer') : null,
-      rows.length === PAGE_SIZE ? h('a', { href: hashWith({ ...filters, offset: filters.offset + PAGE_SIZE }) }, 'Older →') : null);
+      rows.length === PAGE_SIZE ? h('a', { href: hashWith({ ...filters, offset: filters.offset + PAGE_SIZE }) }, 'Older →') : null,
+    );
   };
 
   let rows = await load();
@@ -82,7 +116,5 @@ export async function screenshotsPage(ctx: PageContext): Promise<HTMLElement> {
     if (ctx.alive()) show(rows);
   });
 
-  return h('div', null,
-    h('div', { class: 'page-head' }, h('h1', null, 'Screenshots'), h('a', { class: 'button primary', href: '#/create' }, 'New screenshot')),
-    form, list, pager);
+  return h('div', null, h('div', { class: 'page-head' }, h('h1', null, 'Screenshots'), h('a', { class: 'button primary', href: '#/create' }, 'New screenshot')), form, list, pager);
 }

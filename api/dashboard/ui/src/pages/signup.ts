@@ -5,7 +5,9 @@ import { flash } from '../layout.js';
 import { navigate } from '../router.js';
 import { restoreSession } from '../auth.js';
 
-interface SignupAnswer { api_key: { key: string; name: string | null } }
+interface SignupAnswer {
+  api_key: { key: string; name: string | null };
+}
 
 /** POST /auth/signup: a new account, its user and a first API key (shown once, on the next page). */
 export function signupPage(): HTMLElement {
@@ -14,8 +16,16 @@ export function signupPage(): HTMLElement {
   const name = input('name', { autocomplete: 'name' });
   const company = input('company', { autocomplete: 'organization' });
   const area = messageArea();
-  const form = h('form', { class: 'auth-form', novalidate: true },
-    field('Email', email), field('Password', password), field('Your name (optional)', name), field('Company (optional)', company), area, submitButton('Sign up'));
+  const form = h(
+    'form',
+    { class: 'auth-form', novalidate: true },
+    field('Email', email),
+    field('Password', password),
+    field('Your name (optional)', name),
+    field('Company (optional)', company),
+    area,
+    submitButton('Sign up'),
+  );
   onSubmit(form, area, async () => {
     const body: Record<string, string> = { email: email.value.trim(), password: password.value };
     if (name.value.trim()) body.name = name.value.trim();
