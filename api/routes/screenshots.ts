@@ -162,7 +162,7 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
       const { id } = readParams(FILE_PARAMS, queryOf(ctx), ['id']);
       // A wrong or expired token is indistinguishable from a screenshot that does not exist.
       if (!deps.imageLinks.allows(id as number, token)) throw notFound('Screenshot');
-      await deps.imageLinks.stream(ctx, id as number);
+      await deps.imageLinks.stream(ctx, null, id as number);
     },
     handler: async (ctx, deps, { id, shot, filename, ...options }) => {
       const file = await findFile(deps.db, callerOf(ctx).companyId, id as number, 'image', shot ?? 1);

@@ -1,5 +1,6 @@
 import { BROWSERS, type BrowserName, type CaptureOutput, type CaptureSpec } from '../../core/capture-spec.js';
 import type { BrowserDriver, BrowserHandle } from '../../core/contracts/browser-driver.js';
+import { abortableSleep } from '../shared/abortable-sleep.js';
 
 /**
  * The NULL DRIVER: a benchmark-and-test-only BrowserDriver that starts no browser and answers every
@@ -17,25 +18,6 @@ export interface NullDriverOptions {
   delayMs: number;
   /** the image every shot answers with; the built-in 4×3 PNG when absent */
   image?: Buffer;
-}
-
-/** Waits `ms`, or rejects with the signal's reason when it aborts first (a deadline, a consumer stopping). */
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 class NullBrowserHandle implements BrowserHandle {

@@ -3,6 +3,8 @@ import type { BrowserDriver, BrowserHandle, LaunchOptions } from '../../core/con
 import type { CapturePage, CaptureSession, ScreencastRecording } from '../../drivers/shared/capture-adapter.js';
 import type { Deadline } from '../../drivers/shared/deadline.js';
 import type { StepActions } from '../../drivers/shared/run-steps.js';
+import { abortableSleep } from '../../drivers/shared/abortable-sleep.js';
+import { NULL_DRIVER_PNG } from '../../drivers/null/null-driver.js';
 
 /**
  * Test doubles of the browser side, for the unit tier (no browser process): a BrowserDriver whose handles
@@ -10,27 +12,11 @@ import type { StepActions } from '../../drivers/shared/run-steps.js';
  * pipeline makes. Only tests import this file; production code never does.
  */
 
-/** A real 4×3 PNG, made once with sharp (`sharp({create: {width: 4, height: 3, channels: 3, background: '#3a7'}}).png()`). */
-export const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEElEQVQImWMwXlUORww4OQAzzg/xUTK2PQAAAABJRU5ErkJggg==', 'base64');
+/** A real 4×3 PNG: the one the null driver answers with. */
+export const TINY_PNG = NULL_DRIVER_PNG;
 
 /** How the next captures of a fake handle behave. */
 export type FakeCaptureMode = 'ok' | 'fail' | 'hang' | 'slow';
-
-/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** One started fake browser. */
 export class FakeBrowserHandle implements BrowserHandle {
