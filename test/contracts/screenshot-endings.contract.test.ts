@@ -8,6 +8,7 @@ import { Admission } from '../../grid/scheduling/admission.js';
 import { FarmDispatcher } from '../../api/farm/farm-dispatcher.js';
 import { requeueInterrupted } from '../../api/farm/requeue-interrupted.js';
 import { createScreenshot } from '../support/app-runs.js';
+import { agentResult } from '../support/capture-results.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { until } from '../support/wait-until.js';
@@ -49,23 +50,12 @@ class DavFolder {
 
 /** A result of record `id` as an agent publishes it (a finished one has its image stored first). */
 function resultOf(id: number, status: 'finished' | 'error'): CaptureResult {
-  return {
-    id,
+  return agentResult(id, {
     status,
     error: status === 'error' ? 'net::ERR_CONNECTION_REFUSED' : '',
     files: status === 'finished' ? [{ kind: 'image', shot: 1, key: shotKey(id, 1), size: 4, contentType: 'image/png' }] : [],
-    finalUrl: 'http://example.test/',
-    finalUrls: ['http://example.test/'],
     responseCode: status === 'finished' ? 200 : 0,
-    links: [],
-    trackers: [],
-    userAgent: 'test',
-    browserInfo: 'test',
-    warnings: [],
-    timings: {},
-    node: { id: 'test-node', host: 'localhost' },
-    routing: 'any',
-  };
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { NodeStatus } from '../../core/contracts/node-registry.js';
+import { chromeNode } from '../support/node-status.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 
 /**
@@ -11,19 +12,7 @@ describe('admission and routing', () => {
   let api: TestApi;
   let acct: TestAccount;
   const count = async (): Promise<number> => Number((await api.database.db('screenshots').where({ company_id: acct.companyId }).count('* as n'))[0]?.n);
-  const declare = (status: Partial<NodeStatus> & { id: string }): Promise<void> =>
-    api.parts.registry.heartbeat({
-      host: 'test',
-      browsers: [{ name: 'chrome', version: '1', driver: 'playwright' }],
-      countries: [],
-      slots: 1,
-      inFlight: 0,
-      jobsDone: 0,
-      failures: 0,
-      startedAt: new Date().toISOString(),
-      draining: false,
-      ...status,
-    });
+  const declare = (status: Partial<NodeStatus> & { id: string }): Promise<void> => api.parts.registry.heartbeat(chromeNode(status));
 
   before(async () => {
     api = await startTestApi('pglite', { SHOTFARM_MAX_BACKLOG: '3', SHOTFARM_PROXY_DE: 'http://proxy-de.test:3128' });

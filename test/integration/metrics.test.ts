@@ -5,6 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { UNMATCHED_ROUTE } from '../../api/http/request-metrics.js';
 import type { CaptureResult } from '../../core/contracts/job-queue.js';
+import { agentResult } from '../support/capture-results.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 import { CLI_PATH } from '../support/run-cli.js';
 import { parsePrometheusText, sampleSum, samplesOf, type Sample } from '../support/prometheus-text.js';
@@ -144,23 +145,8 @@ describe('metrics of the control plane: app runs and results by status', functio
     const acct = await api.account(100);
     const create = async (): Promise<number> =>
       (await call(api.url, `/screenshot/create?url=${encodeURIComponent('http://example.test/broken')}&cache=false`, { key: acct.key })).body.data[0].id as number;
-    const errorResult = (id: number): CaptureResult => ({
-      id,
-      status: 'error',
-      error: 'net::ERR_NAME_NOT_RESOLVED',
-      files: [],
-      finalUrl: 'http://example.test/broken',
-      finalUrls: [],
-      responseCode: 0,
-      links: [],
-      trackers: [],
-      userAgent: 'test',
-      browserInfo: 'test',
-      warnings: [],
-      timings: {},
-      node: { id: 'test-node', host: 'localhost' },
-      routing: 'any',
-    });
+    const errorResult = (id: number): CaptureResult =>
+      agentResult(id, { status: 'error', error: 'net::ERR_NAME_NOT_RESOLVED', finalUrl: 'http://example.test/broken', finalUrls: [], responseCode: 0 });
     const status = async (id: number): Promise<string> => (await call(api.url, `/screenshot/info?id=${id}`, { key: acct.key })).body.data?.status;
     const first = await create();
     await api.parts.queue.publishResult(errorResult(first));

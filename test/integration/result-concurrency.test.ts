@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { CaptureResult } from '../../core/contracts/job-queue.js';
+import { agentResult } from '../support/capture-results.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 
 /** Records of one account whose results arrive at the same moment: what a busy farm does all day. */
@@ -7,23 +8,7 @@ const RECORDS = 24;
 
 /** A finished result of record `id` with one stored image, as an agent publishes it. */
 function finishedResult(id: number): CaptureResult {
-  return {
-    id,
-    status: 'finished',
-    error: '',
-    files: [{ kind: 'image', shot: 1, key: `screenshots/${id}/shot-1.png`, size: 100, contentType: 'image/png' }],
-    finalUrl: 'http://example.test/',
-    finalUrls: ['http://example.test/'],
-    responseCode: 200,
-    links: [],
-    trackers: [],
-    userAgent: 'test',
-    browserInfo: 'test',
-    warnings: [],
-    timings: {},
-    node: { id: 'test-node', host: 'localhost' },
-    routing: 'any',
-  };
+  return agentResult(id, { files: [{ kind: 'image', shot: 1, key: `screenshots/${id}/shot-1.png`, size: 100, contentType: 'image/png' }] });
 }
 
 /**

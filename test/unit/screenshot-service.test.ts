@@ -13,6 +13,7 @@ import type { CaptureJob } from '../../core/contracts/job-queue.js';
 import { connectDatabase, type Db } from '../../core/db/connect.js';
 import { migrateLatest } from '../../core/db/migrate.js';
 import { ApiError } from '../../core/errors.js';
+import { chromeNode } from '../support/node-status.js';
 import { parseQuery } from '../../core/request/query-input.js';
 import { createLogger } from '../../core/logger.js';
 import { FilesystemObjectStore } from '../../core/storage/filesystem-store.js';
@@ -75,18 +76,7 @@ describe('ScreenshotService (no browser, in-memory database)', function () {
     caller = { companyId: Number(company.id), apiKeyId: null, userId: null, credential: 'unit', roles: [] };
     queue = new SwitchableTestQueue();
     registry = new MemoryNodeRegistry({ ttlMs: 60_000 });
-    await registry.heartbeat({
-      id: 'unit-node',
-      host: 'localhost',
-      browsers: [{ name: 'chrome', version: '1', driver: 'playwright' }],
-      countries: [],
-      slots: 1,
-      inFlight: 0,
-      jobsDone: 0,
-      failures: 0,
-      startedAt: new Date().toISOString(),
-      draining: false,
-    });
+    await registry.heartbeat(chromeNode({ id: 'unit-node', host: 'localhost' }));
     const log = createLogger('silent');
     const store = new ScreenshotStore(db);
     const records = new ScreenshotRecords(db, store, new FilesystemObjectStore({ root: dir, signingSecret: 'unit', baseUrl: 'http://localhost' }), new ScreenshotEvents(), log);
