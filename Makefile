@@ -129,6 +129,10 @@ bench-soak: build ## benchmark (~20 min): 2,000 mixed real captures embedded; tr
 bench-settle: build ## benchmark (~4 min): the settle wait on an already settled page, wait_until=load vs settled at 1/2/4 at once, alternating rounds
 	node dist/test/bench/settle-cost.js
 
+.PHONY: bench-ad-lists
+bench-ad-lists: build ## benchmark (seconds): CPU to parse the ad filter lists (LISTS="builtin /path/easylist.txt", built-in by default) into the engine, and to load it serialized
+	node dist/test/bench/ad-filter-parse.js $(LISTS)
+
 .PHONY: bench-popups
 bench-popups: build ## benchmark (~3 min): capture time with hide_popups / hide_ads off and on, on a plain page and on their fixtures, chrome and firefox
 	node dist/test/bench/popup-ad-cost.js

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { AdapterCatalog } from '../core/di/adapters.js';
+import { filterListFiles } from './shared/filter-list-path.js';
 import { PlaywrightDriver } from './playwright/playwright-driver.js';
 import { resolveFfmpegPath } from './video/ffmpeg-path.js';
 
@@ -15,6 +16,7 @@ export const driverAdapters: Pick<AdapterCatalog, 'browserDriver'> = {
         chromiumPath: config.agent.chromiumPath,
         firefoxPath: config.agent.firefoxPath,
         ffmpegPath: resolveFfmpegPath(config.agent.ffmpegPath),
+        filterListFiles: filterListFiles(config.agent.adFilterLists),
         defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds,
         settleCapSeconds: config.agent.settleCapSeconds,
         pngEncoding: config.agent.pngEncoding,
@@ -29,6 +31,7 @@ export const driverAdapters: Pick<AdapterCatalog, 'browserDriver'> = {
       const { SeleniumDriver } = await import('./selenium/selenium-driver.js');
       return new SeleniumDriver({
         ffmpegPath: resolveFfmpegPath(config.agent.ffmpegPath),
+        filterListFiles: filterListFiles(config.agent.adFilterLists),
         defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds,
         settleCapSeconds: config.agent.settleCapSeconds,
         pngEncoding: config.agent.pngEncoding,

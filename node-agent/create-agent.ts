@@ -4,6 +4,7 @@ import { TOKENS } from '../core/di/tokens.js';
 import type { Logger } from '../core/logger.js';
 import { BrowserPools } from './browser-pools.js';
 import { EgressGuard } from './egress/egress-guard.js';
+import { privateKindOf } from '../core/net/ip-ranges.js';
 import type { HostLookup } from '../core/net/resolve-destination.js';
 import { NodeAgent } from './node-agent.js';
 
@@ -22,13 +23,25 @@ export interface AgentOptions {
 /** The SSRF guard of an agent (or a one-off capture), or null when SHOTFARM_ALLOW_PRIVATE_TARGETS is true. */
 export function createEgressGuard(config: Config, log: Logger, options: AgentOptions = {}): EgressGuard | null {
   if (config.allowPrivateTargets) return null;
-  if (config.agent.driver === 'selenium') {
-    // The guard listens on this machine's loopback, which the Grid's browsers on other machines cannot
-    // reach, and WebDriver's manual proxy carries no credentials to tell the captures apart. Refusing to
-    // start is the only way not to run captures unguarded.
-    throw new Error("the selenium driver cannot go through the egress guard: set SHOTFARM_ALLOW_PRIVATE_TARGETS=true (and guard the Grid's network) or use the playwright driver");
+  const selenium = config.agent.driver === 'selenium';
+  if (selenium && !onThisMachine(config.agent.seleniumGridUrl)) {
+    // The guard listens on this machine's loopback, which the browsers of a Grid on other machines cannot
+    // reach; opening it to the network would make it a proxy anyone there could use. Refusing to start is
+    // the only way not to run captures unguarded.
+    throw new Error(
+      "the selenium driver goes through the egress guard only with a Selenium Grid on this machine (SELENIUM_GRID_URL on a loopback address): set SHOTFARM_ALLOW_PRIVATE_TARGETS=true (and guard the Grid's network) or use the playwright driver",
+    );
   }
-  return new EgressGuard({ allowlist: config.privateTargetAllowlist, ...(options.lookup ? { lookup: options.lookup } : {}) }, log);
+  // A grid session is a browser of its own and WebDriver's proxy setting has no credentials: each capture
+  // gets a guard port of its own instead (egress-guard.ts).
+  return new EgressGuard({ allowlist: config.privateTargetAllowlist, passes: selenium ? 'port' : 'credentials', ...(options.lookup ? { lookup: options.lookup } : {}) }, log);
+}
+
+/** True when `gridUrl` names this machine (localhost or a loopback address), whose browsers reach the guard's loopback port. */
+function onThisMachine(gridUrl: string | null): boolean {
+  if (gridUrl === null) return false;
+  const host = new URL(gridUrl).hostname.replace(/^\[(.*)\]$/, '$1');
+  return host === 'localhost' || privateKindOf(host) === 'loopback';
 }
 
 /**

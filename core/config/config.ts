@@ -2,6 +2,7 @@ import type { BrowserName } from '../capture-spec.js';
 import type { DriverKind, PngEncoding } from '../contracts/browser-driver.js';
 import type { Pricing } from '../pricing.js';
 import type { Plan } from '../billing/plan.js';
+import type { AdFilterLists } from './ad-filter-lists.js';
 
 /** The validated configuration of one process. Built by loadConfig(); nothing else reads process.env. */
 export interface Config {
@@ -74,6 +75,8 @@ export interface AgentConfig {
   firefoxPath: string;
   bravePath: string | null;
   ffmpegPath: string | null;
+  /** the filter lists of hide_ads and brave's shields emulation (SHOTFARM_AD_FILTER_LISTS) */
+  adFilterLists: AdFilterLists;
   recycleAfterJobs: number;
   capturesPerBrowser: number;
   poolIdleSeconds: number;

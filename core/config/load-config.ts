@@ -117,6 +117,7 @@ export function loadConfig(env: Env): Config {
       firefoxPath: read(S.firefoxPath),
       bravePath: read(S.bravePath),
       ffmpegPath: read(S.ffmpegPath),
+      adFilterLists: read(S.adFilterLists),
       recycleAfterJobs: read(S.recycleAfterJobs),
       capturesPerBrowser: read(S.capturesPerBrowser),
       poolIdleSeconds: read(S.poolIdleSeconds),

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_PLANS } from '../billing/default-plans.js';
+import { BUILT_IN_AD_FILTER_LIST, parseAdFilterLists } from './ad-filter-lists.js';
 import { BROWSERS, type BrowserName } from '../capture-spec.js';
 import { DEFAULT_MAX_PAGE_HEIGHT, DRIVER_KINDS, PNG_ENCODINGS } from '../contracts/browser-driver.js';
 import { isCidrOrHost, parseCidr } from '../net/cidr.js';
@@ -313,6 +314,13 @@ export const SETTING = {
   firefoxPath: setting({ name: 'FIREFOX_PATH', default: '/usr/bin/firefox-esr', parse: text, meaning: 'Firefox binary (driven over WebDriver BiDi).' }),
   bravePath: optional({ name: 'BRAVE_PATH', absent: '(absent)', parse: text, meaning: "Brave binary. Absent: brave runs Chromium with Brave's behaviour (shields, client hints), and says so." }),
   ffmpegPath: optional({ name: 'FFMPEG_PATH', absent: '(absent)', parse: text, meaning: 'ffmpeg binary for video. Absent: ffmpeg-static when installed, else ffmpeg on PATH.' }),
+  adFilterLists: setting({
+    name: 'SHOTFARM_AD_FILTER_LISTS',
+    default: BUILT_IN_AD_FILTER_LIST,
+    parse: parseAdFilterLists,
+    meaning:
+      "Filter lists in Adblock Plus syntax that hide_ads (and brave's shields emulation) block with: a comma list of file paths and `builtin`, the compact list shipped in drivers/brave/filters (e.g. builtin,/etc/shotfarm/easylist.txt,/etc/shotfarm/easyprivacy.txt). Each file is checked at start; an unreadable one stops the process. Lists are read and parsed once per agent process.",
+  }),
   recycleAfterJobs: setting({ name: 'SHOTFARM_BROWSER_RECYCLE_AFTER', default: '200', parse: wholeNumber(1, 100_000), meaning: 'A pooled browser is replaced after this many captures.' }),
   maxPageHeight: setting({
     name: 'SHOTFARM_MAX_PAGE_HEIGHT',

@@ -18,8 +18,8 @@ export interface PlaywrightDriverOptions {
   firefoxPath?: string;
   /** ffmpeg binary for videos (FFMPEG_PATH); `ffmpeg` on PATH by default */
   ffmpegPath?: string;
-  /** EasyList-syntax filter list for ad blocking; the repository's list by default */
-  filterListPath?: string;
+  /** filter list files in Adblock Plus syntax for hide_ads and brave's shields (SHOTFARM_AD_FILTER_LISTS); the repository's list by default */
+  filterListFiles?: readonly string[];
   /** the job deadline when a spec's maxWait is 0, in seconds */
   defaultMaxWaitSeconds?: number;
   /** the longest settle wait after load (SHOTFARM_SETTLE_CAP_SECONDS), in seconds; the setting's default when absent */
@@ -45,7 +45,7 @@ export class PlaywrightDriver implements BrowserDriver {
 
   constructor(private readonly options: PlaywrightDriverOptions = {}) {
     this.services = {
-      adBlocker: new AdBlocker(options.filterListPath ?? defaultFilterListPath()),
+      adBlocker: new AdBlocker(options.filterListFiles ?? [defaultFilterListPath()]),
       videoEncoder: new VideoEncoder({ ffmpegPath: options.ffmpegPath ?? 'ffmpeg' }),
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
       settleCapMs: (options.settleCapSeconds ?? SETTLE_CAP_DEFAULT_SECONDS) * 1000,

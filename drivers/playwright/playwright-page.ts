@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import type { CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
 import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
+import type { AdFilterMatches } from '../shared/ad-filter-matches.js';
 import type { CapturePage, ScreencastRecording } from '../shared/capture-adapter.js';
 import type { Deadline } from '../shared/deadline.js';
 import type { AddScriptTag } from '../shared/run-scripts.js';
@@ -28,6 +29,8 @@ export class PlaywrightPage implements CapturePage {
     private readonly videoEncoder: VideoEncoder,
     pngEncoding: PngEncoding,
     maxPageHeight: number,
+    /** hide_ads' account of what its filters matched; null without hide_ads */
+    private readonly ads: AdFilterMatches | null = null,
   ) {
     this.documentResponse = new DocumentResponse(page);
     this.shots = new PlaywrightShots(page, spec, engine, pngEncoding, maxPageHeight);
@@ -53,6 +56,10 @@ export class PlaywrightPage implements CapturePage {
   evaluate<A extends [] | [unknown], R>(fn: (...args: A) => R, ...args: A): Promise<Awaited<R>> {
     // Playwright passes one argument to a page function; page functions take at most one.
     return this.page.evaluate(fn as (arg: unknown) => R, args[0]) as Promise<Awaited<R>>;
+  }
+
+  async beforeShot(warnings: string[]): Promise<void> {
+    await this.ads?.beforeShot(this, warnings);
   }
 
   async shownUrl(): Promise<string> {

@@ -1,26 +1,30 @@
-import { readFile } from 'node:fs/promises';
 import { FiltersEngine, Request } from '@ghostery/adblocker';
 import type { WebDriver } from 'selenium-webdriver';
+import { cosmeticStyles } from '../shared/ad-filter-matches.js';
 import { domFeatures, injectStyle } from '../shared/dom-features.js';
+import { readFilterLists } from '../shared/filter-list-path.js';
 import { inPage } from './in-page.js';
 
 /**
- * The filter engine for hide_ads, from the filter list kept in the repository (the one the Playwright
- * driver uses). Parsed once per process and list: parsing is the expensive part.
+ * The filter engine for hide_ads, from the filter lists of SHOTFARM_AD_FILTER_LISTS (the ones the
+ * Playwright driver uses). Parsed once per process and set of lists: parsing is the expensive part.
  */
 export class AdBlocker {
-  /** The parsed engines of this process, by filter list path. */
+  /** The parsed engines of this process, by their list files. */
   private static readonly engines = new Map<string, Promise<FiltersEngine>>();
+  private readonly key: string;
 
-  constructor(private readonly filterListPath: string) {}
+  constructor(private readonly filterListFiles: readonly string[]) {
+    this.key = filterListFiles.join('\n');
+  }
 
   load(): Promise<FiltersEngine> {
-    let engine = AdBlocker.engines.get(this.filterListPath);
+    let engine = AdBlocker.engines.get(this.key);
     if (!engine) {
-      engine = readFile(this.filterListPath, 'utf8').then((list) => FiltersEngine.parse(list, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }));
+      engine = readFilterLists(this.filterListFiles).then((lists) => FiltersEngine.parse(lists, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }));
       // A list that could not be read is not cached: the next capture tries again.
-      engine.catch(() => AdBlocker.engines.delete(this.filterListPath));
-      AdBlocker.engines.set(this.filterListPath, engine);
+      engine.catch(() => AdBlocker.engines.delete(this.key));
+      AdBlocker.engines.set(this.key, engine);
     }
     return engine;
   }
@@ -40,31 +44,6 @@ export function isBlocked(engine: FiltersEngine, url: string, resourceType: stri
   }
   const request = Request.fromRawDetails({ url, sourceUrl: pageUrl, type: type as Parameters<typeof Request.fromRawDetails>[0]['type'] });
   return engine.match(request).match;
-}
-
-/** What the page's DOM names, for the cosmetic filters that depend on it. */
-interface DomFeatures {
-  classes: string[];
-  ids: string[];
-  hrefs: string[];
-}
-
-/** The CSS that hides what the cosmetic filters name for this page (the empty containers of blocked ads). */
-function cosmeticStyles(engine: FiltersEngine, pageUrl: string, features: DomFeatures): string {
-  // The engine's own URL parsing gives the hostname and registrable domain the rules are keyed by.
-  const { hostname, domain } = Request.fromRawDetails({ url: pageUrl });
-  const { active, styles } = engine.getCosmeticsFilters({
-    url: pageUrl,
-    hostname,
-    domain,
-    ...features,
-    getBaseRules: true,
-    getInjectionRules: false, // scriptlets: the repository's list has none (see unsupported-options.ts)
-    getExtendedRules: false,
-    getRulesFromHostname: true,
-    getRulesFromDOM: true,
-  });
-  return active ? styles : '';
 }
 
 /** The <style> element holding the cosmetic filters' CSS, replaced on every pass. */

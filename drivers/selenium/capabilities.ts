@@ -25,6 +25,7 @@ export function sessionCapabilities(spec: CaptureSpec, chromeFlags: readonly str
     ...chromeFlags,
     // The window as large as the viewport, so that nothing the page measures on window.outer* differs.
     `--window-size=${viewport.width},${viewport.height}`,
+    ...(spec.proxy ? proxyFlags(spec.proxy) : []),
     ...(spec.userAgent ? [`--user-agent=${spec.userAgent}`] : []),
     ...(spec.language ? [`--lang=${spec.language}`] : []),
     // Dark mode as the system theme: prefers-color-scheme follows it in every renderer process. (CDP's
@@ -35,8 +36,6 @@ export function sessionCapabilities(spec: CaptureSpec, chromeFlags: readonly str
   return {
     browserName: 'chrome',
     acceptInsecureCerts: !spec.strictSsl,
-    // Country routing through a proxy: WebDriver's manual proxy for http and https traffic.
-    ...(spec.proxy ? { proxy: { proxyType: 'manual', httpProxy: new URL(spec.proxy).host, sslProxy: new URL(spec.proxy).host } } : {}),
     pageLoadStrategy: 'none',
     timeouts: { script: SCRIPT_TIMEOUT_MS },
     'goog:chromeOptions': {
@@ -55,4 +54,17 @@ export function sessionCapabilities(spec: CaptureSpec, chromeFlags: readonly str
       },
     },
   };
+}
+
+/**
+ * The proxy of the whole session's browser (a grid session is a browser of its own): the agent's egress
+ * guard, on a port of this capture's own (node-agent/egress/egress-guard.ts), or a country proxy when
+ * private targets are allowed. Chromium's switches rather than WebDriver's proxy capability, for the
+ * bypass list: `<-loopback>` sends loopback through the proxy too (Chromium bypasses it by default), as
+ * the Playwright driver does, so that the guard sees and refuses a page on this machine. A fixed proxy
+ * has no direct fallback. Credentials in the URL are not passed: Chromium's switch takes none.
+ */
+function proxyFlags(proxy: string): string[] {
+  const url = new URL(proxy);
+  return [`--proxy-server=${url.protocol}//${url.host}`, '--proxy-bypass-list=<-loopback>'];
 }

@@ -1,4 +1,4 @@
-import type { FiltersEngine } from '@ghostery/adblocker';
+import type { AdFilterMatches } from '../shared/ad-filter-matches.js';
 import { isBlocked } from './ad-blocker.js';
 import type { CdpSession } from './cdp-session.js';
 
@@ -23,18 +23,19 @@ export class RequestInterceptor {
     private readonly cdp: CdpSession,
     private readonly url: string,
     private readonly postData: string | null,
-    private readonly engine: FiltersEngine | null,
+    /** hide_ads' filters and its account of what they matched; null without hide_ads */
+    private readonly ads: AdFilterMatches | null,
   ) {
     this.postPending = postData !== null;
   }
 
   /** Starts intercepting when the spec needs it; returns null when it does not. */
-  static async start(cdp: CdpSession, url: string, postData: string | null, engine: FiltersEngine | null): Promise<RequestInterceptor | null> {
-    if (postData === null && engine === null) return null;
-    const interceptor = new RequestInterceptor(cdp, url, postData, engine);
+  static async start(cdp: CdpSession, url: string, postData: string | null, ads: AdFilterMatches | null): Promise<RequestInterceptor | null> {
+    if (postData === null && ads === null) return null;
+    const interceptor = new RequestInterceptor(cdp, url, postData, ads);
     cdp.on('Fetch.requestPaused', (params) => void interceptor.onPaused(params as unknown as RequestPaused));
     // Fetch's URL patterns treat `*` and `?` as wildcards and `\` as the escape character: escaped, the URL matches only itself.
-    const urlPattern = engine ? '*' : url.replace(/[\\*?]/g, (character) => `\\${character}`);
+    const urlPattern = ads ? '*' : url.replace(/[\\*?]/g, (character) => `\\${character}`);
     await cdp.send('Fetch.enable', { patterns: [{ urlPattern, requestStage: 'Request' }] });
     return interceptor;
   }
@@ -53,7 +54,8 @@ export class RequestInterceptor {
         });
         return;
       }
-      if (this.engine && isBlocked(this.engine, request.url, resourceType, this.url, paused.frameId === this.cdp.targetId)) {
+      if (this.ads && isBlocked(this.ads.engine, request.url, resourceType, this.url, paused.frameId === this.cdp.targetId)) {
+        this.ads.requestBlocked();
         await this.cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
         return;
       }

@@ -13,8 +13,8 @@ import { SeleniumHandle } from './selenium-handle.js';
 export interface SeleniumDriverOptions {
   /** ffmpeg binary for videos (FFMPEG_PATH); `ffmpeg` on PATH by default */
   ffmpegPath?: string;
-  /** EasyList-syntax filter list for hide_ads; the repository's list by default */
-  filterListPath?: string;
+  /** filter list files in Adblock Plus syntax for hide_ads (SHOTFARM_AD_FILTER_LISTS); the repository's list by default */
+  filterListFiles?: readonly string[];
   /** the job deadline when a spec's maxWait is 0, in seconds */
   defaultMaxWaitSeconds?: number;
   /** the longest settle wait after load (SHOTFARM_SETTLE_CAP_SECONDS), in seconds; the setting's default when absent */
@@ -49,7 +49,7 @@ export class SeleniumDriver implements BrowserDriver {
 
   constructor(options: SeleniumDriverOptions = {}) {
     this.services = {
-      adBlocker: new AdBlocker(options.filterListPath ?? defaultFilterListPath()),
+      adBlocker: new AdBlocker(options.filterListFiles ?? [defaultFilterListPath()]),
       videoEncoder: new VideoEncoder({ ffmpegPath: options.ffmpegPath ?? 'ffmpeg' }),
       chromeFlags: SESSION_CHROME_FLAGS,
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,

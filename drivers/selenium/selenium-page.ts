@@ -1,7 +1,7 @@
-import type { FiltersEngine } from '@ghostery/adblocker';
 import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
 import type { PngEncoding } from '../../core/contracts/browser-driver.js';
+import type { AdFilterMatches } from '../shared/ad-filter-matches.js';
 import type { CapturePage, ScreencastRecording } from '../shared/capture-adapter.js';
 import { addScriptTag } from '../shared/add-script-tag.js';
 import type { Deadline } from '../shared/deadline.js';
@@ -36,8 +36,8 @@ export class SeleniumPage implements CapturePage {
     private readonly spec: CaptureSpec,
     readonly browserInfo: string,
     private readonly documentResponse: DocumentResponse,
-    /** the hide_ads filter engine, null without hide_ads */
-    private readonly adEngine: FiltersEngine | null,
+    /** hide_ads' filters and its account of what they matched; null without hide_ads */
+    private readonly ads: AdFilterMatches | null,
     private readonly videoEncoder: VideoEncoder,
     pngEncoding: PngEncoding,
     maxPageHeight: number,
@@ -65,9 +65,10 @@ export class SeleniumPage implements CapturePage {
   }
 
   async beforeShot(warnings: string[]): Promise<void> {
+    if (!this.ads) return;
     // Blocked ads leave empty containers; the cosmetic filters hide them, with what the page shows now.
-    if (this.adEngine)
-      await withinOutputTime(hideAdContainers(this.driver, this.adEngine), 'hiding ad containers').catch((error: unknown) => warnings.push(`Ad containers could not be hidden: ${errorText(error)}`));
+    await withinOutputTime(hideAdContainers(this.driver, this.ads.engine), 'hiding ad containers').catch((error: unknown) => warnings.push(`Ad containers could not be hidden: ${errorText(error)}`));
+    await this.ads.beforeShot(this, warnings);
   }
 
   /**

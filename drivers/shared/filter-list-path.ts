@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AdFilterLists } from '../../core/config/ad-filter-lists.js';
 
 /** The filter list kept in the repository (see drivers/brave/filters/LICENSE). */
 export const FILTER_LIST_FILE = join('drivers', 'brave', 'filters', 'shotfarm-ads-trackers.txt');
@@ -19,4 +21,17 @@ export function defaultFilterListPath(): string {
     if (parent === folder) throw new Error(`filter list ${FILTER_LIST_FILE} not found above ${fileURLToPath(import.meta.url)}`);
     folder = parent;
   }
+}
+
+/** The files of SHOTFARM_AD_FILTER_LISTS: the built-in list's path in place of `builtin`, then the operator's files. */
+export function filterListFiles(lists: AdFilterLists): string[] {
+  return [...(lists.builtIn ? [defaultFilterListPath()] : []), ...lists.files];
+}
+
+/**
+ * The text of `files` as one list for the engine to parse. Each file starts on a line of its own: a list
+ * whose last line has no line break would otherwise run into the next list's first rule.
+ */
+export async function readFilterLists(files: readonly string[]): Promise<string> {
+  return (await Promise.all(files.map((file) => readFile(file, 'utf8')))).join('\n');
 }

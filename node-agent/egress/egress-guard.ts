@@ -13,11 +13,18 @@ export interface EgressGuardOptions {
   allowlist: readonly string[];
   /** the resolver; tests map their own names onto the loopback test site */
   lookup?: HostLookup;
+  /**
+   * How a capture's traffic is told apart. `credentials` (the default): one port, each pass its own proxy
+   * credentials, which Playwright sets per browser context. `port`: each pass a listener of its own whose
+   * every request is the pass's, for the Selenium driver: its capture is a browser of its own (a grid
+   * session), and WebDriver's proxy setting carries no credentials.
+   */
+  passes?: 'credentials' | 'port';
 }
 
 /** One capture's pass through the guard: the proxy URL its browser context uses, and what was blocked. */
 export interface EgressPass {
-  /** http://<record id>:<random password>@127.0.0.1:<port> */
+  /** http://<record id>:<random password>@127.0.0.1:<port>, or http://127.0.0.1:<port of the pass> */
   proxy: string;
   blocked(): readonly BlockedRequest[];
   /** allowed requests it could not deliver */
@@ -46,7 +53,7 @@ export class EgressGuard {
   async start(): Promise<void> {
     if (this.server) return;
     this.server = await startProxyServer({
-      sessions: this.sessions,
+      identify: (authorization) => this.sessions.fromAuthorization(authorization),
       lookup: this.options.lookup ?? systemLookup,
       allowlist: this.allowlist,
       log: this.log,
@@ -63,9 +70,28 @@ export class EgressGuard {
   }
 
   /** Opens a capture's pass; `upstream` is the country proxy its allowed traffic continues through. */
-  open(jobId: number, upstream: string | null): EgressPass {
+  async open(jobId: number, upstream: string | null): Promise<EgressPass> {
     if (!this.server) throw new Error('the egress guard is not started');
     const session = this.sessions.open(jobId, upstream);
+    if (this.options.passes === 'port') {
+      // Loopback only, like the shared port: the pass's browser runs on this machine (create-agent.ts).
+      // Once the pass is closed its port answers nothing, and a browser with a fixed proxy never goes direct.
+      const own = await startProxyServer({
+        identify: () => (this.sessions.isOpen(session) ? session : null),
+        lookup: this.options.lookup ?? systemLookup,
+        allowlist: this.allowlist,
+        log: this.log,
+      });
+      return {
+        proxy: `http://127.0.0.1:${own.port}`,
+        blocked: () => session.blocked,
+        unreachable: () => session.unreachable,
+        close: () => {
+          this.sessions.close(session);
+          void own.close();
+        },
+      };
+    }
     return {
       proxy: `http://${session.username}:${session.password}@127.0.0.1:${this.server.port}`,
       blocked: () => session.blocked,

@@ -26,7 +26,7 @@ export async function captureGuarded(guard: EgressGuard | null, spec: CaptureSpe
     const output = await run(countryProxy ? { ...spec, proxy: countryProxy } : spec);
     return { output, pageFailure: await browserFailure(output, spec, directProbe(countryProxy)) };
   }
-  const pass = guard.open(spec.id, countryProxy);
+  const pass = await guard.open(spec.id, countryProxy);
   try {
     const output = await run({ ...spec, proxy: pass.proxy });
     const verdict = blockedVerdict(spec.url, output.finalUrl, output.responseCode, pass.blocked(), pass.unreachable());

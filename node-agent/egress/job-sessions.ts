@@ -41,6 +41,11 @@ export class JobSessions {
     this.byPassword.delete(session.password);
   }
 
+  /** True until the session is closed. */
+  isOpen(session: JobSession): boolean {
+    return this.byPassword.get(session.password) === session;
+  }
+
   /** The session a Proxy-Authorization header names, or null when it names none (or is absent). */
   fromAuthorization(header: string | undefined): JobSession | null {
     const match = /^basic\s+(\S+)$/i.exec(header?.trim() ?? '');

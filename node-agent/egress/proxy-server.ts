@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../core/logger.js';
 import type { PrivateAllowlist } from '../../core/net/private-allowlist.js';
-import type { JobSession, JobSessions } from './job-sessions.js';
+import type { JobSession } from './job-sessions.js';
 import { resolveDestination, type HostLookup } from '../../core/net/resolve-destination.js';
 import { openConnection } from './upstream.js';
 import { unreachableCause } from './unreachable-cause.js';
@@ -13,7 +13,8 @@ const PROXY_HEADERS = ['proxy-authorization', 'proxy-connection', 'connection', 
 const AUTH_CHALLENGE = 'Basic realm="shotfarm egress guard"';
 
 export interface ProxyDeps {
-  sessions: JobSessions;
+  /** the capture a request belongs to, from its Proxy-Authorization header; null: none (407) */
+  identify(authorization: string | undefined): JobSession | null;
   lookup: HostLookup;
   allowlist: PrivateAllowlist;
   log: Logger;
@@ -21,8 +22,9 @@ export interface ProxyDeps {
 
 /**
  * The egress guard's HTTP forward proxy, on 127.0.0.1: absolute-URI requests (plain http) and CONNECT
- * tunnels (https, and every WebSocket). Each request must carry a capture's credentials; its host is
- * resolved once, checked, and the connection goes to exactly the checked address.
+ * tunnels (https, and every WebSocket). Each request must belong to a capture (`identify`: by its
+ * credentials, or by the port of a pass of its own); its host is resolved once, checked, and the
+ * connection goes to exactly the checked address.
  */
 export async function startProxyServer(deps: ProxyDeps): Promise<{ port: number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
@@ -56,7 +58,7 @@ async function decide(deps: ProxyDeps, session: JobSession, host: string, port: 
 }
 
 async function forward(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const session = deps.sessions.fromAuthorization(req.headers['proxy-authorization']);
+  const session = deps.identify(req.headers['proxy-authorization']);
   if (!session) {
     res.writeHead(407, { 'Proxy-Authenticate': AUTH_CHALLENGE, 'Content-Length': '0' }).end();
     return;
@@ -111,7 +113,7 @@ async function tunnel(deps: ProxyDeps, req: IncomingMessage, client: Duplex, hea
   const answer = (status: string, extra = ''): void => {
     client.end(`HTTP/1.1 ${status}\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`);
   };
-  const session = deps.sessions.fromAuthorization(req.headers['proxy-authorization']);
+  const session = deps.identify(req.headers['proxy-authorization']);
   if (!session) return answer('407 Proxy Authentication Required', `Proxy-Authenticate: ${AUTH_CHALLENGE}\r\n`);
   // CONNECT's target is host:port, an IPv6 address in brackets.
   const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(req.url ?? '');

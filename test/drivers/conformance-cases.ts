@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { BrowserName, CaptureOutput, CaptureSpec, TrackerSpec, VideoSpec } from '../../core/capture-spec.js';
 import type { LaunchOptions } from '../../core/contracts/browser-driver.js';
+import { NO_AD_FILTER_WARNING } from '../../drivers/shared/ad-filter-matches.js';
 import { attackScript } from '../support/hostile-site.js';
 import type { PacketListener } from '../support/packet-listener.js';
 import { imageSize, near, pdfPages, pixel, probeVideo } from '../support/media-probe.js';
@@ -57,6 +58,8 @@ const tracker = (id: string, selector: string, valueType: TrackerSpec['value_typ
   value_type: valueType,
   ...extra,
 });
+/** The warnings hide_ads added (none when a filter matched the page). */
+const hideAdsWarnings = (output: CaptureOutput): string[] => output.warnings.filter((warning) => warning.startsWith('hide_ads'));
 const trackerValue = (output: CaptureOutput, id: string, shot = 1): string | undefined => output.trackers.find((t) => t.id === id)?.return.find((r) => r.shot === shot)?.value;
 const video = (format: VideoSpec['format'], overrides: Partial<VideoSpec> = {}): VideoSpec => ({
   format,
@@ -405,6 +408,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
       expect(site.hits(`/pagead/show_ads.js?token=${token}`)).to.equal(0);
       expect(site.hits(`/ads/banner-728x90.png?token=${token}`)).to.equal(0);
       expect(trackerValue(output, 'ad')).to.equal('false');
+      expect(hideAdsWarnings(output)).to.deep.equal([]);
     },
   },
   {
@@ -431,6 +435,40 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     check: async (output, { site, token }) => {
       expect(site.hits(`/adserver/frame.html?token=${token}`)).to.equal(0);
       for (const y of AD_SLOT_ROWS) expect(near(await pixel(output.images[0]!, 400, y), [255, 0, 0]), `row ${y}`).to.equal(false);
+      expect(hideAdsWarnings(output)).to.deep.equal([]);
+    },
+  },
+  {
+    name: 'hide_ads on a page without ads blocks and hides nothing, and the record says no ad filter matched',
+    spec: ({ site }) => ({ url: site.url('/target.html'), hideAds: true }),
+    check: async (output) => {
+      expect(output.warnings).to.deep.equal([NO_AD_FILTER_WARNING]);
+      // the page's own blue box is untouched
+      expect(near(await pixel(output.images[0]!, 200, 500), [0, 0, 255])).to.equal(true);
+    },
+  },
+  {
+    name: 'hide_ads: a container only a cosmetic filter matches is hidden, and there is no hide_ads warning',
+    spec: ({ site }) => ({ url: site.url('/adslots/cosmetic-only.html'), hideAds: true }),
+    check: async (output) => {
+      expect(near(await pixel(output.images[0]!, 400, 75), [255, 0, 0])).to.equal(false);
+      expect(hideAdsWarnings(output)).to.deep.equal([]);
+    },
+  },
+  {
+    name: 'hide_ads: a request only a network filter matches is never sent, and there is no hide_ads warning',
+    spec: ({ site, token }) => ({ url: site.url(`/adslots/network-only.html?token=${token}`), hideAds: true }),
+    check: (output, { site, token }) => {
+      expect(site.hits(`/ads/banner-1x1.png?token=${token}`)).to.equal(0);
+      expect(hideAdsWarnings(output)).to.deep.equal([]);
+    },
+  },
+  {
+    name: 'hide_ads on a page that was never reached adds no hide_ads warning',
+    spec: ({ site }) => ({ url: site.httpsUrl('/echo'), strictSsl: true, maxWait: 10, hideAds: true }),
+    check: (output) => {
+      expect(output.responseCode).to.equal(null);
+      expect(hideAdsWarnings(output)).to.deep.equal([]);
     },
   },
   // ---- TLS, locale ----

@@ -9,6 +9,7 @@ import { countOwnProcesses, SELENIUM_PROCESS, waitForOwnProcesses } from '../sup
 import { PacketListener } from '../support/packet-listener.js';
 import { TestSite } from '../support/test-site.js';
 import { CONFORMANCE_CASES, type ConformanceCase } from './conformance-cases.js';
+import { expectHouseAdBlocked, expectHouseAdShown, houseAdSpec, WITH_HOUSE_ADS_LIST } from './house-ad-case.js';
 
 /**
  * Cases the Selenium driver cannot honour, by case name, with the warning it must give instead. Such a
@@ -93,6 +94,21 @@ describe('selenium driver conformance', function () {
     const sessionDeadline = Date.now() + ABORT_SETTLE_MS;
     while ((await gridSessions(grid.url)) > 0 && Date.now() < sessionDeadline) await new Promise((r) => setTimeout(r, 200));
     expect(await gridSessions(grid.url)).to.equal(0);
+  });
+
+  it("hide_ads with an operator's filter list (SHOTFARM_AD_FILTER_LISTS): an ad only that list names is blocked and hidden, and shown without it", async function () {
+    const withList = await new SeleniumDriver({ ffmpegPath: 'ffmpeg', filterListFiles: WITH_HOUSE_ADS_LIST }).launch('chrome', { gridUrl: grid.url });
+    try {
+      for (const [sessions, expectation] of [
+        [withList, expectHouseAdBlocked],
+        [handle, expectHouseAdShown],
+      ] as const) {
+        const token = randomUUID();
+        await expectation(await sessions.capture(houseAdSpec('chrome', site, token), AbortSignal.timeout(55_000)), site, token);
+      }
+    } finally {
+      await withList.close();
+    }
   });
 
   const applies = (testCase: ConformanceCase): boolean => !testCase.browsers || testCase.browsers.includes('chrome');

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import { localGridOptions } from '../../grid/selenium/local-grid-options.js';
+import { SeleniumGrid } from '../../grid/selenium/selenium-grid.js';
 import { HostileSite } from '../support/hostile-site.js';
 import { PacketListener } from '../support/packet-listener.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
@@ -83,8 +85,12 @@ describe('egress guard: nothing a browser sends goes around it (issue #14)', fun
   let embedded: TestApi;
   /** api and agent over NATS JetStream and Postgres (one process here; the agent is built as `shotfarm agent` builds it). */
   let distributed: TestApi;
+  /** an embedded api whose agent drives a Selenium Grid on this machine: each grid session has a guard port of its own */
+  let selenium: TestApi;
+  let grid: SeleniumGrid;
   let embeddedAccount: TestAccount;
   let distributedAccount: TestAccount;
+  let seleniumAccount: TestAccount;
 
   before(async () => {
     const guarded = { SHOTFARM_ALLOW_PRIVATE_TARGETS: 'false', SHOTFARM_PRIVATE_TARGET_ALLOWLIST: `${HOSTILE_ADDRESS}/32` };
@@ -101,10 +107,15 @@ describe('egress guard: nothing a browser sends goes around it (issue #14)', fun
       { agent: true },
     );
     distributedAccount = await distributed.account(1000);
+    grid = await SeleniumGrid.start(localGridOptions());
+    selenium = await startTestApi('pglite', { ...guarded, SHOTFARM_DRIVER: 'selenium', SELENIUM_GRID_URL: grid.url, SHOTFARM_AGENT_BROWSERS: 'chrome' }, { agent: true });
+    seleniumAccount = await selenium.account(1000);
   });
   after(async () => {
     await embedded?.stop();
     await distributed?.stop();
+    await selenium?.stop();
+    await grid?.stop();
   });
 
   it('WebRTC sends no UDP: no STUN/TURN server and no remote candidate on loopback is reached, in chrome, firefox and brave', async () => {
@@ -123,14 +134,15 @@ describe('egress guard: nothing a browser sends goes around it (issue #14)', fun
     }
   });
 
-  it(`every teardown path (pagehide, unload, beforeunload, visibilitychange, popups, keepalive, beacon, sockets, WebTransport, workers, frames) stays behind the guard, embedded (chrome, firefox, brave) and distributed (chrome), also ${AFTER_CAPTURE_MS / 1000} s after the captures`, async () => {
+  it(`every teardown path (pagehide, unload, beforeunload, visibilitychange, popups, keepalive, beacon, sockets, WebTransport, workers, frames) stays behind the guard, embedded (chrome, firefox, brave), distributed (chrome) and through a Selenium Grid (chrome), also ${AFTER_CAPTURE_MS / 1000} s after the captures`, async () => {
     const listener = await PacketListener.start();
     const site = await HostileSite.start(HOSTILE_ADDRESS, listener.port);
     try {
       const runTag = randomBytes(3).toString('hex');
-      const [inEmbedded, inDistributed] = await Promise.all([
+      const [inEmbedded, inDistributed, inSelenium] = await Promise.all([
         attackIn(embedded, embeddedAccount, site, listener, BROWSERS, runTag),
         attackIn(distributed, distributedAccount, site, listener, ['chrome'], `${runTag}d`),
+        attackIn(selenium, seleniumAccount, site, listener, ['chrome'], `${runTag}s`),
       ]);
       expectCaptured(
         await settled(embedded, [...inEmbedded.pages, ...inEmbedded.refused]),
@@ -140,6 +152,7 @@ describe('egress guard: nothing a browser sends goes around it (issue #14)', fun
         BROWSERS.map((b) => `${b}-${runTag}`),
       );
       expectCaptured(await settled(distributed, [...inDistributed.pages, ...inDistributed.refused]), inDistributed.pages, inDistributed.refused, site, [`chrome-${runTag}d`]);
+      expectCaptured(await settled(selenium, [...inSelenium.pages, ...inSelenium.refused]), inSelenium.pages, inSelenium.refused, site, [`chrome-${runTag}s`]);
       expectNothingArrived(listener, 'when the captures ended');
       await new Promise((resolve) => setTimeout(resolve, AFTER_CAPTURE_MS));
       expectNothingArrived(listener, `${AFTER_CAPTURE_MS / 1000} s after the captures`);

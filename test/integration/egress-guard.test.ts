@@ -75,7 +75,7 @@ describe('egress guard proxy: credentials and a country proxy behind it', functi
     // 10.0.0.5, which is not, and must never reach the upstream proxy.
     guard = new EgressGuard({ allowlist: ['127.0.0.1/32'], lookup: mappedLookup({ 'site.test': '127.0.0.1', 'rebind.test': '10.0.0.5' }) }, createLogger('silent'));
     await guard.start();
-    const probe = guard.open(0, null);
+    const probe = await guard.open(0, null);
     guardPort = Number(new URL(probe.proxy).port);
     probe.close();
   });
@@ -88,14 +88,14 @@ describe('egress guard proxy: credentials and a country proxy behind it', functi
   it('asks for credentials, and refuses unknown or closed ones', async () => {
     expect((await viaGuard(null, guardPort, site.url('/echo?cred=none'))).status).to.equal(407);
     expect((await viaGuard(null, guardPort, site.url('/echo?cred=bad'), '1:not-the-password')).status).to.equal(407);
-    const pass = guard.open(7, null);
+    const pass = await guard.open(7, null);
     pass.close();
     expect((await viaGuard(pass, guardPort, site.url('/echo?cred=closed'))).status).to.equal(407);
     expect(site.hits('/echo?cred=none') + site.hits('/echo?cred=bad') + site.hits('/echo?cred=closed')).to.equal(0);
   });
 
   it('tunnels allowed traffic through the country proxy to the CHECKED address, never the name', async () => {
-    const pass = guard.open(8, upstream.url);
+    const pass = await guard.open(8, upstream.url);
     try {
       const answer = await viaGuard(pass, guardPort, `http://site.test:${port}/echo?via=upstream`);
       expect(answer.status).to.equal(200);
@@ -113,5 +113,50 @@ describe('egress guard proxy: credentials and a country proxy behind it', functi
     } finally {
       pass.close();
     }
+  });
+});
+
+describe('egress guard proxy: a pass with a port of its own (the selenium driver)', function () {
+  this.timeout(30_000);
+  let site: TestSite;
+  let guard: EgressGuard;
+  let port: number;
+
+  before(async () => {
+    site = await TestSite.start();
+    port = Number(new URL(site.url('/')).port);
+    guard = new EgressGuard({ allowlist: ['127.0.0.1/32'], lookup: mappedLookup({ 'site.test': '127.0.0.1', 'rebind.test': '10.0.0.5' }), passes: 'port' }, createLogger('silent'));
+    await guard.start();
+  });
+  after(async () => {
+    await guard?.stop();
+    await site?.close();
+  });
+
+  it('forwards what it allows without credentials, refuses a private address and records it, and answers nothing once closed', async () => {
+    const pass = await guard.open(9, null);
+    const passPort = Number(new URL(pass.proxy).port);
+    expect(new URL(pass.proxy).username, 'no credentials: WebDriver cannot send them').to.equal('');
+    expect(passPort).to.not.equal(Number(new URL(guard.browserProxy()).port));
+    const other = await guard.open(10, null);
+    try {
+      expect((await viaGuard(null, passPort, `http://site.test:${port}/echo?pass=own`)).status).to.equal(200);
+      const refused = await viaGuard(null, passPort, `http://rebind.test:${port}/echo?pass=own-blocked`).then(
+        (a) => `answered ${a.status}`,
+        (err: NodeJS.ErrnoException) => err.code,
+      );
+      expect(refused).to.equal('ECONNRESET');
+      expect(pass.blocked()).to.deep.equal([{ host: 'rebind.test', port, address: '10.0.0.5', kind: 'private' }]);
+      expect(other.blocked(), 'another pass keeps its own log').to.deep.equal([]);
+    } finally {
+      pass.close();
+      other.close();
+    }
+    const afterClose = await viaGuard(null, passPort, `http://site.test:${port}/echo?pass=closed`).then(
+      (a) => `answered ${a.status}`,
+      (err: NodeJS.ErrnoException) => err.code,
+    );
+    expect(afterClose).to.be.oneOf(['ECONNREFUSED', 'ECONNRESET', 'answered 407']);
+    expect(site.hits('/echo?pass=closed')).to.equal(0);
   });
 });

@@ -22,7 +22,7 @@ interface Case {
   url: (site: UnreachableSite) => string;
   query?: string;
   expect: Expected;
-  /** only through the egress guard (the selenium driver runs without it: private targets allowed) */
+  /** only through the egress guard (a setup without it allows private targets) */
   guardOnly?: boolean;
 }
 
@@ -107,23 +107,34 @@ const SETUPS: Setup[] = [
     }),
   },
   {
-    // The selenium driver cannot go through the guard (node-agent/create-agent.ts): the browser itself says why.
+    // A grid on this machine: each grid session's browser goes through a guard port of its own (node-agent/create-agent.ts).
+    name: 'selenium grid (chromedriver) on this machine, through the egress guard',
+    browsers: ['chrome'],
+    guarded: true,
+    maxWait: 20,
+    start: () => withGrid(GUARD),
+  },
+  {
+    // A grid elsewhere cannot reach the guard, so private targets must be allowed: the browser itself says why.
     name: 'selenium grid (chromedriver), without the guard',
     browsers: ['chrome'],
     guarded: false,
     maxWait: 20,
-    start: async () => {
-      const grid = await SeleniumGrid.start(localGridOptions());
-      try {
-        const api = await startTestApi('pglite', { SHOTFARM_DRIVER: 'selenium', SELENIUM_GRID_URL: grid.url, SHOTFARM_AGENT_BROWSERS: 'chrome' }, { agent: true });
-        return { api, stop: () => grid.stop() };
-      } catch (err) {
-        await grid.stop();
-        throw err;
-      }
-    },
+    start: () => withGrid({}),
   },
 ];
+
+/** An embedded API whose agent drives a local Selenium Grid, started for the setup and stopped with it. */
+async function withGrid(env: Record<string, string>): Promise<{ api: TestApi; stop: () => Promise<void> }> {
+  const grid = await SeleniumGrid.start(localGridOptions());
+  try {
+    const api = await startTestApi('pglite', { ...env, SHOTFARM_DRIVER: 'selenium', SELENIUM_GRID_URL: grid.url, SHOTFARM_AGENT_BROWSERS: 'chrome' }, { agent: true });
+    return { api, stop: () => grid.stop() };
+  } catch (err) {
+    await grid.stop();
+    throw err;
+  }
+}
 
 interface Row {
   id: number;

@@ -161,4 +161,15 @@ describe('settings are declared once (core/config/settings.ts)', () => {
       expect(loader, prefix).to.equal(grid);
     }
   });
+  it('blocks ads with the built-in filter list unless told other lists, and refuses a list it cannot read', () => {
+    expect(loadConfig({}).agent.adFilterLists).to.deep.equal({ builtIn: true, files: [] });
+    const fixture = repoPath('test/fixtures/filter-lists/house-ads.txt');
+    expect(loadConfig({ SHOTFARM_AD_FILTER_LISTS: ` builtin , ${fixture}` }).agent.adFilterLists).to.deep.equal({ builtIn: true, files: [fixture] });
+    expect(loadConfig({ SHOTFARM_AD_FILTER_LISTS: fixture }).agent.adFilterLists).to.deep.equal({ builtIn: false, files: [fixture] });
+    expect(configProblems({ SHOTFARM_AD_FILTER_LISTS: 'builtin,/nowhere/easylist.txt' })).to.deep.equal(['SHOTFARM_AD_FILTER_LISTS: cannot read the filter list /nowhere/easylist.txt (ENOENT)']);
+    expect(configProblems({ SHOTFARM_AD_FILTER_LISTS: repoPath('test/fixtures/filter-lists') })).to.deep.equal([
+      `SHOTFARM_AD_FILTER_LISTS: cannot read the filter list ${repoPath('test/fixtures/filter-lists')} (not a file)`,
+    ]);
+    expect(configProblems({ SHOTFARM_AD_FILTER_LISTS: ' , ' })).to.deep.equal(['SHOTFARM_AD_FILTER_LISTS: must name at least one filter list (builtin or a file)']);
+  });
 });
