@@ -117,6 +117,11 @@ bench-tall: build ## benchmark: full page of a 1280 x 100,000 px page in chromiu
 bench: build ## benchmark (~7 min): raw Playwright vs shotfarm embedded and distributed, chromium c1/2/4 + firefox, alternating rounds; launch cost
 	node dist/test/bench/speed.js
 
+.PHONY: bench-cost
+bench-cost: build ## benchmark (~12 min): a viewport capture's CPU split into shotfarm's own processes and the browsers (raw, embedded, distributed; SQL statements per capture), then the driver alone vs the raw loop on one browser; SHOTFARM_BENCH_CPU_PROF=<dir> writes the services' CPU profiles
+	node dist/test/bench/capture-cost.js 3 16 1,2
+	node dist/test/bench/driver-cost.js
+
 .PHONY: bench-idle
 bench-idle: build ## benchmark (~8 min): tree RSS of an embedded serve after a burst and after a minute idle at 1 and 4 slots, warm minimum 0 and 1; first capture after idle vs warm
 	node dist/test/bench/idle-memory.js

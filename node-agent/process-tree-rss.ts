@@ -3,11 +3,15 @@
  * read from /proc: what the node holds, the number an operator compares with the machine's memory.
  * Linux only; elsewhere (no /proc) it is null.
  *
- * The reads are synchronous: a walk of /proc is a few hundred tiny files and costs ~2–4 ms of CPU this way
- * (with fs/promises it cost ~5× that in the speed benchmark's sampler, test/bench/proc-tree.ts). The value is
- * kept for MAX_AGE_MS, so heartbeats, /healthz and /metrics scrapes together walk /proc at most once a second.
+ * The tree is found through each thread's `children` file (/proc/<pid>/task/<tid>/children), which reads
+ * only the node's own processes: walking all of /proc instead read every process of the machine and cost
+ * 4–6 ms of CPU per reading on an idle node of the shared 2-core machine, ~37 ms while captures ran there
+ * under load (5 % of an embedded serve's CPU in a `make bench` profile, issue 19); the children files take
+ * ~0.15 ms. A kernel without them (CONFIG_PROC_CHILDREN off) gets the walk of /proc. The reads are
+ * synchronous (with fs/promises a walk cost ~5× more, test/bench/proc-tree.ts). The value is kept for
+ * MAX_AGE_MS, so heartbeats, /healthz and /metrics scrapes together read it at most once a second.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** /proc/<pid>/status reports VmRSS in kB. */
 const BYTES_PER_KB = 1024;
@@ -27,8 +31,49 @@ function parentOf(stat: string): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
 
+/** RSS from a /proc/<pid>/status text, in bytes. Kernel threads and zombies have no VmRSS line: they hold no user memory. */
+const rssOfStatus = (status: string): number => Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) * BYTES_PER_KB;
+
+/** The children of a process (of all its threads: a browser starts its helpers from a launcher thread), or null when the kernel has no children files. */
+function childrenOf(pid: number): number[] | null {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return []; // the process exited meanwhile
+  }
+  const children: number[] = [];
+  for (const task of tasks) {
+    const text = readProc(`/proc/${pid}/task/${task}/children`);
+    if (text === null) {
+      if (task === String(pid) && !existsSync(`/proc/${pid}/task/${task}/children`)) return null;
+      continue; // the thread ended meanwhile
+    }
+    for (const child of text.split(' ')) if (child.trim() !== '') children.push(Number(child));
+  }
+  return children;
+}
+
 /** RSS in bytes of `root` and all its descendants, now; null when /proc cannot be read. */
 export function readTreeRss(root: number = process.pid): number | null {
+  let bytes = 0;
+  let found = false;
+  const pending = [root];
+  while (pending.length > 0) {
+    const pid = pending.pop()!;
+    const status = readProc(`/proc/${pid}/status`);
+    if (status === null) continue;
+    const children = childrenOf(pid);
+    if (children === null) return readTreeRssByWalk(root);
+    found = true;
+    bytes += rssOfStatus(status);
+    pending.push(...children);
+  }
+  return found ? bytes : null;
+}
+
+/** The same by reading every process's parent from /proc/<pid>/stat: for kernels without children files. */
+export function readTreeRssByWalk(root: number = process.pid): number | null {
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -53,8 +98,7 @@ export function readTreeRss(root: number = process.pid): number | null {
     const status = readProc(`/proc/${pid}/status`);
     if (status === null) continue;
     found = true;
-    // Kernel threads and zombies have no VmRSS line: they hold no user memory.
-    bytes += Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) * BYTES_PER_KB;
+    bytes += rssOfStatus(status);
     pending.push(...(children.get(pid) ?? []));
   }
   return found ? bytes : null;

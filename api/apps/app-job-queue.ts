@@ -42,11 +42,18 @@ export class AppJobQueue {
     }));
   }
 
-  /** Seconds until the next queued job is due (null: none queued), so the runner sleeps no longer than needed. */
-  async secondsToNextDue(): Promise<number | null> {
-    const rows = await Promise.all((['app_runs', 'app_events'] as const).map((t) => this.db(t).where({ status: 'queued' }).min('next_attempt_at as next').first()));
-    const due = rows.map((r) => (r?.next ? new Date(r.next as string).getTime() : null)).filter((t): t is number => t !== null);
-    return due.length === 0 ? null : Math.max(0, (Math.min(...due) - Date.now()) / 1000);
+  /**
+   * Milliseconds until a job of either table can be claimed (0: now; null: none queued or leased), in one
+   * statement: the earliest queued job's next attempt, or the earliest lease that runs out (its control
+   * plane may have died). The runner sleeps that long, and asks no claim while nothing is due.
+   */
+  async msToNextDue(): Promise<number | null> {
+    const due = (table: AppJobTable): string => `(SELECT min(next_attempt_at) FROM ${table} WHERE status = 'queued'), (SELECT min(lease_until) FROM ${table} WHERE status = 'processing')`;
+    const result = await this.db.raw(`SELECT least(${due('app_runs')}, ${due('app_events')}) AS next, now() AS now`);
+    const row = (result.rows as { next: Date | string | null; now: Date | string }[])[0];
+    if (!row?.next) return null;
+    // Both times from the database's clock: no skew between it and this process.
+    return Math.max(0, new Date(row.next).getTime() - new Date(row.now).getTime());
   }
 
   async finish(job: ClaimedJob, outcome: { output_url?: string; output_data?: Record<string, unknown> | null }): Promise<boolean> {

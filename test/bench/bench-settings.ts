@@ -74,8 +74,10 @@ export const CREDITS = 1_000_000;
 /** Launch cost: timed launches per browser after one untimed warm-up (page cache, font cache). */
 export const LAUNCHES = 5;
 
-/** Targets of issue 8. */
+/** Targets of issue 8, as issue 19 restated them (distributed 0.92×, full page 1.2× at 2 and 4 at once). */
 export const VIEWPORT_EMBEDDED_MIN_RATIO = 0.95;
-export const VIEWPORT_DISTRIBUTED_MIN_RATIO = 0.9;
+export const VIEWPORT_DISTRIBUTED_MIN_RATIO = 0.92;
 export const P50_MAX_OVERHEAD_MS = 20;
-export const FULL_PAGE_MIN_RATIO = 1.3;
+export const FULL_PAGE_MIN_RATIO = 1.2;
+/** The full-page target counts from this concurrency on (issue 19: "at 2 and 4 at once"). */
+export const FULL_PAGE_MIN_CONCURRENCY = 2;

@@ -39,6 +39,12 @@ export interface ChildOptions {
   onUnexpectedExit: (error: Error) => void;
 }
 
+/** Counts the output lines that match a pattern (e.g. knex's query log) from the moment it is made. */
+export interface LineCounter {
+  pattern: RegExp;
+  count: number;
+}
+
 export class ManagedChild {
   readonly name: string;
   private readonly child: ChildProcess;
@@ -47,6 +53,8 @@ export class ManagedChild {
   private stopping: Promise<void> | null = null;
   private exitText: string | null = null;
   private readonly exited: Promise<void>;
+  /** counters fed with every complete output line (capture-cost.ts counts SQL statements this way) */
+  readonly counters = new Set<LineCounter>();
 
   constructor(private readonly options: ChildOptions) {
     this.name = options.name;
@@ -58,7 +66,10 @@ export class ManagedChild {
       this.output = (this.output + text).slice(-OUTPUT_KEEP_CHARS);
       const lines = (pending + text).split('\n');
       pending = lines.pop() ?? '';
-      for (const line of lines) this.forward(line);
+      for (const line of lines) {
+        for (const counter of this.counters) if (counter.pattern.test(line)) counter.count += 1;
+        this.forward(line);
+      }
     };
     this.child.stdout?.on('data', onData);
     this.child.stderr?.on('data', onData);

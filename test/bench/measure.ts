@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { SAMPLE_MS, type Size } from './bench-settings.js';
-import { cpuSecondsBetween, readAllStats, rssOf, type ProcStat } from './proc-tree.js';
+import { cpuSecondsBetween, ownCpuSecondsBetween, readAllStats, rssOf, type ProcStat } from './proc-tree.js';
 
 /** What one capture reports: its latency as the client saw it, and its phases (ms). */
 export interface Capture {
@@ -14,8 +14,11 @@ export interface Capture {
 /** One capture of a URL; `worker` tells which of the round's workers asks (one browser per slot uses it). */
 export type CaptureFn = (url: string, size: Size, worker: number, signal: AbortSignal) => Promise<Capture>;
 
-/** Which processes a round is charged for, from a /proc snapshot: CPU over `cpu`, RSS over `rss`. */
-export type Scope = (stats: Map<number, ProcStat>) => { cpu: number[]; rss: number[] };
+/**
+ * Which processes a round is charged for, from a /proc snapshot: CPU over `cpu`, RSS over `rss`. Shown apart
+ * (issue 19): `service`, shotfarm's own processes (their own threads), and `browsers`, the browsers' trees.
+ */
+export type Scope = (stats: Map<number, ProcStat>) => { cpu: number[]; rss: number[]; service?: number[]; browsers?: number[] };
 
 /** Everything measured for one (browser, size, concurrency, mode), summed over its rounds. */
 export interface Cell {
@@ -23,11 +26,14 @@ export interface Cell {
   wallMs: number;
   latencies: number[];
   cpuSeconds: number;
+  /** of it, shotfarm's own processes (serve; api and agent) and the browsers */
+  serviceCpuSeconds: number;
+  browserCpuSeconds: number;
   peakRss: number;
   timings: Record<string, number>[];
 }
 
-export const emptyCell = (): Cell => ({ captures: 0, wallMs: 0, latencies: [], cpuSeconds: 0, peakRss: 0, timings: [] });
+export const emptyCell = (): Cell => ({ captures: 0, wallMs: 0, latencies: [], cpuSeconds: 0, serviceCpuSeconds: 0, browserCpuSeconds: 0, peakRss: 0, timings: [] });
 
 /** Samples the scope's RSS every SAMPLE_MS until stopped; returns the peak (bytes). */
 function startRssSampler(scope: Scope): () => number {
@@ -96,7 +102,10 @@ export async function runRound(opts: {
     cell.timings.push(...timings);
     cell.captures += latencies.length;
     const after = readAllStats();
-    cell.cpuSeconds += cpuSecondsBetween(before, after, scope(after).cpu);
+    const charged = scope(after);
+    cell.cpuSeconds += cpuSecondsBetween(before, after, charged.cpu);
+    cell.serviceCpuSeconds += ownCpuSecondsBetween(before, after, charged.service ?? []);
+    cell.browserCpuSeconds += cpuSecondsBetween(before, after, charged.browsers ?? []);
   } finally {
     outer.removeEventListener('abort', onOuter);
     const peak = stopSampler();

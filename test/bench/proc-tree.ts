@@ -25,6 +25,8 @@ export interface ProcStat {
   startTicks: number;
   /** utime + stime of the process itself, plus cutime + cstime of the children it has reaped, in ticks */
   cpuTicks: number;
+  /** utime + stime of the process itself only (what its own threads ran) */
+  ownTicks: number;
 }
 
 /**
@@ -38,7 +40,7 @@ function parseStat(pid: number, text: string): ProcStat | null {
   if (fields[0] === 'Z') return null; // a zombie's times go to its parent's cutime/cstime once it is reaped
   const comm = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
   // Reaped children count: a renderer lives for one capture and is gone before the round ends.
-  return { pid, ppid: field(4), pgid: field(5), comm, startTicks: field(22), cpuTicks: field(14) + field(15) + field(16) + field(17) };
+  return { pid, ppid: field(4), pgid: field(5), comm, startTicks: field(22), cpuTicks: field(14) + field(15) + field(16) + field(17), ownTicks: field(14) + field(15) };
 }
 
 /** The text of a /proc file, or null when the process has exited meanwhile. */
@@ -102,5 +104,12 @@ export function rssOf(pids: number[]): number {
 export function cpuSecondsBetween(before: Map<number, ProcStat>, after: Map<number, ProcStat>, tree: number[]): number {
   let ticks = 0;
   for (const pid of tree) ticks += (after.get(pid)?.cpuTicks ?? 0) - (before.get(pid)?.cpuTicks ?? 0);
+  return ticks / TICKS_PER_SECOND;
+}
+
+/** CPU seconds the processes' own threads spent between two snapshots (children they reaped not counted). */
+export function ownCpuSecondsBetween(before: Map<number, ProcStat>, after: Map<number, ProcStat>, pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) ticks += (after.get(pid)?.ownTicks ?? 0) - (before.get(pid)?.ownTicks ?? 0);
   return ticks / TICKS_PER_SECOND;
 }

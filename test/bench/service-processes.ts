@@ -50,6 +50,8 @@ export interface Service {
   chargesPostgres: boolean;
   /** from spawning the first process to ready (API ready and the agent registered), ms */
   startMs: number;
+  /** its shotfarm processes (serve; or api and agent), for counting their output lines */
+  shotfarm: ManagedChild[];
   stop(): Promise<void>;
 }
 
@@ -89,8 +91,19 @@ function baseEnv(tmp: string): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Warnings and errors of a shotfarm process: pino's JSON lines (LOG_LEVEL=warn) and plain error text. */
-const shotfarmLogLine = (line: string): boolean => line.startsWith('{') || (/error|fail|fatal/i.test(line) && !/SIGTERM received/.test(line));
+/**
+ * Node's own flags for a shotfarm child. SHOTFARM_BENCH_CPU_PROF=<folder> (opt-in, for profiling the
+ * service under the bench's load): each shotfarm process writes a V8 CPU profile named after it into that
+ * folder when it exits (SIGTERM ends it through its normal shutdown, which writes the profile).
+ */
+function nodeArgs(name: string): string[] {
+  const dir = process.env.SHOTFARM_BENCH_CPU_PROF;
+  if (!dir) return [];
+  return ['--cpu-prof', '--cpu-prof-dir', path.resolve(dir), '--cpu-prof-name', `${name.replace(/[^\w.-]+/g, '_')}-${Date.now()}.cpuprofile`];
+}
+
+/** Warnings and errors of a shotfarm process: pino's JSON lines (LOG_LEVEL=warn) and plain error text; not knex's statement log (capture-cost.ts turns it on). */
+const shotfarmLogLine = (line: string): boolean => !/ knex:query /.test(line) && (line.startsWith('{') || (/error|fail|fatal/i.test(line) && !/SIGTERM received/.test(line)));
 
 /** A folder of its own inside the bench's folder. */
 async function folder(ctx: ServiceContext, prefix: string): Promise<string> {
@@ -146,10 +159,11 @@ export async function startEmbedded(ctx: ServiceContext, browser: string, slots:
   const port = await freePort();
   const api: ShotfarmApi = { base: `http://127.0.0.1:${port}/api/v1`, key: benchKey(), browser };
   // Spawning does not throw (a missing binary is an 'error' event, seen by waitReady as an exit).
+  const name = `serve(${browser},c${slots})`;
   const serve = new ManagedChild({
-    name: `serve(${browser},c${slots})`,
+    name,
     command: process.execPath,
-    args: [CLI, 'serve'],
+    args: [...nodeArgs(name), CLI, 'serve'],
     forward: shotfarmLogLine,
     onUnexpectedExit: ctx.onUnexpectedExit,
     env: {
@@ -176,12 +190,13 @@ export async function startEmbedded(ctx: ServiceContext, browser: string, slots:
     startMs: performance.now() - started,
     roots: () => [serve.pid],
     browserHost: () => serve.pid,
+    shotfarm: [serve],
     stop: () => cleanups.runAll(),
   };
 }
 
-/** `shotfarm api` + `shotfarm agent --slots <slots>` over a private NATS, s3rver and a throwaway Postgres database. */
-export async function startDistributed(ctx: ServiceContext, browser: string, slots: number): Promise<Service> {
+/** `shotfarm api` + `shotfarm agent --slots <slots>` over a private NATS, s3rver and a throwaway Postgres database; `env` adds settings to both. */
+export async function startDistributed(ctx: ServiceContext, browser: string, slots: number, env: NodeJS.ProcessEnv = {}): Promise<Service> {
   const started = performance.now();
   const cleanups = new Cleanups();
   const dir = await folder(ctx, `distributed-c${slots}-`);
@@ -192,6 +207,7 @@ export async function startDistributed(ctx: ServiceContext, browser: string, slo
   const api: ShotfarmApi = { base: `http://127.0.0.1:${apiPort}/api/v1`, key: benchKey(), browser };
   const children: ManagedChild[] = [];
   let agent: ManagedChild | null = null;
+  const shotfarm: ManagedChild[] = [];
   const spawnChild = (name: string, command: string, args: string[], env: NodeJS.ProcessEnv, forward: (line: string) => boolean): ManagedChild => {
     const child = new ManagedChild({ name, command, args, env, forward, onUnexpectedExit: ctx.onUnexpectedExit });
     children.push(child);
@@ -221,10 +237,10 @@ export async function startDistributed(ctx: ServiceContext, browser: string, slo
       SHOTFARM_PRIVATE_TARGET_ALLOWLIST: ctx.siteHost,
     };
     // The agent needs neither the API nor the database: both start at once.
-    spawnChild(
+    const apiChild = spawnChild(
       `api(c${slots})`,
       process.execPath,
-      [CLI, 'api'],
+      [...nodeArgs(`api(c${slots})`), CLI, 'api'],
       {
         ...shared,
         PORT: String(apiPort),
@@ -233,6 +249,7 @@ export async function startDistributed(ctx: ServiceContext, browser: string, slo
         SHOTFARM_BOOTSTRAP_KEY: api.key,
         SHOTFARM_BOOTSTRAP_CREDITS: String(CREDITS),
         SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
+        ...env,
       },
       shotfarmLogLine,
     );
@@ -240,15 +257,17 @@ export async function startDistributed(ctx: ServiceContext, browser: string, slo
     agent = spawnChild(
       `agent(c${slots})`,
       process.execPath,
-      [CLI, 'agent', '--browsers', browser, '--slots', String(slots)],
+      [...nodeArgs(`agent(c${slots})`), CLI, 'agent', '--browsers', browser, '--slots', String(slots)],
       {
         ...shared,
         PORT: '0',
         SHOTFARM_DATA_DIR: path.join(dir, 'agent'),
         SHOTFARM_NODE_ID: `bench-agent-c${slots}`,
+        ...env,
       },
       shotfarmLogLine,
     );
+    shotfarm.push(apiChild, agent);
     await waitReady(api, children, ctx.signal);
   });
   return {
@@ -258,6 +277,7 @@ export async function startDistributed(ctx: ServiceContext, browser: string, slo
     startMs: performance.now() - started,
     roots: () => children.map((child) => child.pid),
     browserHost: () => agent?.pid ?? -1,
+    shotfarm,
     // Registered in start order, undone in reverse: the agent drains (it needs NATS) before the API, then S3, NATS, the database, the folder.
     stop: () => cleanups.runAll(),
   };

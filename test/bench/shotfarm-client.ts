@@ -32,10 +32,11 @@ interface Info {
   timings?: Record<string, number>;
 }
 
-export function shotfarmCapture(api: ShotfarmApi): CaptureFn {
+/** `options`: more create parameters (capture-cost.ts compares wait_until=load with the default, settled). */
+export function shotfarmCapture(api: ShotfarmApi, options: Record<string, string> = {}): CaptureFn {
   return async (url, size, _worker, signal) => {
     const started = performance.now();
-    const query = new URLSearchParams({ url, size, screen_width: String(WIDTH), screen_height: String(HEIGHT), browser: api.browser });
+    const query = new URLSearchParams({ url, size, screen_width: String(WIDTH), screen_height: String(HEIGHT), browser: api.browser, ...options });
     const created = (await (await apiGet(api, `/screenshot/create?${query}`, signal)).json()) as { data: { id: number }[] };
     const id = created.data[0]?.id;
     if (id === undefined) throw new Error(`create ${url}: no record in the answer`);

@@ -63,25 +63,50 @@ interface ModeRunner {
   browsers?: () => number;
 }
 
-/** Charged for this process (the client, the test site, the /proc sampler: alike in every mode) and the roots' trees. */
-function scopeOf(roots: () => number[], chargesPostgres: boolean): Scope {
+/**
+ * Charged for this process (the client, the test site, the /proc sampler: alike in every mode) and the roots' trees;
+ * shown apart: shotfarm's own processes (`service`, none for raw) and the browsers' trees (below `browserParents`).
+ */
+function scopeOf(roots: () => number[], chargesPostgres: boolean, service: () => number[], browserParents: () => number[]): Scope {
   return (stats) => {
     const tree = treeOf(stats, roots(), new Set());
+    const browsers = treeOf(
+      stats,
+      browserParents().flatMap((parent) => childrenOf(stats, parent)),
+      new Set(),
+    );
     // Postgres is the machine's server, not a child: its CPU counts, its RSS (shared buffers counted once per process) does not.
-    return { cpu: [process.pid, ...tree, ...(chargesPostgres ? pidsNamed(stats, 'postgres') : [])], rss: [process.pid, ...tree] };
+    return { cpu: [process.pid, ...tree, ...(chargesPostgres ? pidsNamed(stats, 'postgres') : [])], rss: [process.pid, ...tree], service: service(), browsers };
   };
 }
 
-const rawRunner = (mode: 'raw' | 'raw-per-slot', browsers: RawBrowser[]): ModeRunner => ({
-  mode,
-  capture: mode === 'raw' ? pooledCapture(browsers[0]!) : perSlotCapture(browsers),
-  scope: scopeOf(() => browsers.flatMap((b) => b.pids), false),
-});
+const rawRunner = (mode: 'raw' | 'raw-per-slot', browsers: RawBrowser[]): ModeRunner => {
+  const pids = (): number[] => browsers.flatMap((b) => b.pids);
+  return {
+    mode,
+    capture: mode === 'raw' ? pooledCapture(browsers[0]!) : perSlotCapture(browsers),
+    // The raw browsers' trees are their own roots (children of this process, which is not charged as a browser).
+    scope: (stats) => ({
+      ...scopeOf(
+        pids,
+        false,
+        () => [],
+        () => [],
+      )(stats),
+      browsers: treeOf(stats, pids(), new Set()),
+    }),
+  };
+};
 
 const serviceRunner = (service: Service): ModeRunner => ({
   mode: service.mode,
   capture: shotfarmCapture(service.api),
-  scope: scopeOf(() => service.roots(), service.chargesPostgres),
+  scope: scopeOf(
+    () => service.roots(),
+    service.chargesPostgres,
+    () => service.shotfarm.map((child) => child.pid),
+    () => [service.browserHost()],
+  ),
   browsers: () => childrenOf(readAllStats(), service.browserHost()).length,
 });
 
@@ -245,6 +270,8 @@ function header(bench: Bench, versions: Record<BrowserKind, string>, runSeconds:
     `  CPU s/cap: utime+stime (+ reaped children's) from /proc, per round, of the bench process (client, test site, sampler: alike in every mode) plus`,
     "    raw: its own browsers' trees; embedded: the serve tree; distributed: the nats, s3rver, api and agent trees + every process named postgres",
     '    on the machine (the server is not our child: CPU only, and other users of that server would count too). Idle services are outside every scope.',
+    "    of it: svc = shotfarm's own processes (serve; api + agent), their own threads only; browsers = the browsers' process trees",
+    '    (raw: the Playwright client runs in the bench process, which is in every row and in neither column)',
     `  peak RSS: sum of VmRSS over the same processes without postgres, sampled every ${SAMPLE_MS} ms`,
     `  service start (spawn → API ready → agent registered; a concurrency's two services start together): ${bench.serviceStarts.join(', ')}`,
     `  service stop (SIGTERM → every process gone, folders and database removed): ${bench.serviceStops.join(', ')}`,
