@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     variant('driver wait_until=load', driverCapture('load')),
     variant('driver wait_until=settled', driverCapture('settled')),
     variant('guard credentials', async (url) => {
-      const pass = guard.open(++n, null);
+      const pass = await guard.open(++n, null);
       const proxy = new URL(pass.proxy);
       try {
         await rawThrough(guarded, url, { server: `http://${proxy.host}`, bypass: '<-loopback>', username: proxy.username, password: proxy.password });
