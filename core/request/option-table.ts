@@ -36,7 +36,7 @@ export interface CaptureOption<T = unknown> {
   cost?: { pricing: Exclude<keyof Pricing, 'base'>; when: string; credits: (value: T, price: number) => number };
   /**
    * How the record shows it, under the option's name; absent: not on the record. The record keeps no column
-   * per option: its value is read from the stored CaptureSpec (`fromSpec`, or the `spec` field), and when
+   * per option: its value is read from the stored CaptureSpec (`fromSpec`, `spec` or `specPath`), and when
    * the spec cannot say it (a PDF option while the PDF is off, `cache`, `priority`) from the record's
    * `request_options`, which holds exactly those values. `column` (saying why) keeps it in a column of its
    * name instead, for an option that list, search or a metric query filter or group on.

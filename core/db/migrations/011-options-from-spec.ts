@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { CaptureSpec } from '../../capture-spec.js';
 import { CAPTURE_OPTIONS } from '../../request/create-params.js';
-import { optionColumns, requestOptionsOf, storedOptionValues } from '../../request/option-table.js';
+import { requestOptionsOf, storedOptionValues } from '../../request/option-table.js';
 
 /**
  * The capture options leave their columns: a record's option values are read back from its stored
@@ -124,7 +124,8 @@ export async function down(db: Knex): Promise<void> {
       else t[type](name);
     }
   });
-  await inChunks(db, ['capture_spec', 'request_options', ...optionColumns(CAPTURE_OPTIONS)], async (rows) => {
+  // The option columns 011 keeps (not the table's of a later day, whose own migration may be undone already).
+  await inChunks(db, ['capture_spec', 'request_options', 'url', 'country', 'tag', 'browser', 'user_agent'], async (rows) => {
     for (const row of rows) {
       const values = storedOptionValues(CAPTURE_OPTIONS, row);
       await db('screenshots')
