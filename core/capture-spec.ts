@@ -130,7 +130,11 @@ export interface VideoSpec {
  */
 export type PlainSpecFields = SpecFieldsOf<typeof CAPTURE_OPTIONS>;
 
-export interface CaptureSpec extends PlainSpecFields {
+/**
+ * The CaptureSpec fields that are not one option as is: built from several options, the country or the
+ * record (create-request.ts). The option table reads a record's values back from them (`fromSpec`).
+ */
+export interface BuiltSpecFields {
   /** the screenshot record id (also the queue's de-duplication id); 0 for one-off local captures */
   id: number;
   url: string;
@@ -161,6 +165,8 @@ export interface CaptureSpec extends PlainSpecFields {
    */
   proxy?: string | null;
 }
+
+export interface CaptureSpec extends PlainSpecFields, BuiltSpecFields {}
 
 /** One stored output a capture produced, before it reaches object storage. */
 export interface CaptureOutput {

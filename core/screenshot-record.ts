@@ -1,7 +1,7 @@
 import type { Step, TrackerResult, TrackerSpec } from './capture-spec.js';
 import type { ErrorCause } from './error-cause.js';
 import { CAPTURE_OPTIONS } from './request/create-params.js';
-import { optionRecordFields, type OptionRecordFieldsOf } from './request/option-table.js';
+import { optionRecordFields, type OptionRecordFieldsOf, type OptionTable } from './request/option-table.js';
 
 /** The spec's AppStatus: the latest state of one app run for a screenshot. */
 export interface AppStatus {
@@ -18,9 +18,9 @@ export interface AppStatus {
 }
 
 /**
- * The columns of a screenshot record that a create call decides (everything but id, status, result
- * fields and timestamps): the options' columns (the option table's, typed by their record schema) and
- * the record's own. Names are the spec's field names, so the record is the row.
+ * The fields of a screenshot record that a create call decides (everything but id, status, result
+ * fields and timestamps): the options' values (the option table's, typed by their record schema; the
+ * table says where each is stored) and the record's own. Names are the spec's field names.
  */
 export type ScreenshotFields = OptionRecordFieldsOf<typeof CAPTURE_OPTIONS> & {
   cost: number;
@@ -79,7 +79,7 @@ const iso = (d: Date | string | null): string => (d === null ? '' : new Date(d).
  * The Screenshot record of the spec. `create` answers margins as numbers (pixels), as the spec's create
  * response does; every other answer gives them as CSS length strings (the option table says so).
  */
-export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record' = 'record'): Record<string, unknown> {
+export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record' = 'record', table: OptionTable = CAPTURE_OPTIONS): Record<string, unknown> {
   const record: Record<string, unknown> = {
     id: Number(row.id),
     status: row.status,
@@ -92,7 +92,7 @@ export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record'
     cost: row.cost,
     region: row.region,
     // The capture options as the record shows them: each entry of the option table says how.
-    ...optionRecordFields(CAPTURE_OPTIONS, row as unknown as Record<string, unknown>, mode),
+    ...optionRecordFields(table, row as unknown as Record<string, unknown>, mode),
     created_at: iso(row.created_at),
     finished_at: iso(row.finished_at),
     tag: row.tag,

@@ -1,13 +1,15 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { Db } from '../../core/db/connect.js';
 import type { Logger } from '../../core/logger.js';
+import { CAPTURE_OPTIONS } from '../../core/request/create-params.js';
+import { storedOptionValues } from '../../core/request/option-table.js';
 import { routeOfRecord } from '../../grid/scheduling/routing.js';
 import type { FarmDispatcher, FarmWork } from './farm-dispatcher.js';
 
 interface InterruptedRow {
   id: number;
   company_id: number;
-  priority: number;
+  request_options: Record<string, unknown>;
   capture_spec: CaptureSpec;
   routing: string;
   request_id: string;
@@ -29,7 +31,7 @@ export async function requeueInterrupted(db: Db, dispatcher: FarmDispatcher, pro
   const rows: InterruptedRow[] = await db('screenshots')
     .where({ status: 'processing' })
     .orderBy('id')
-    .select('id', 'company_id', 'priority', 'capture_spec', 'routing', 'request_id', 'batch_id', 'crawl_id');
+    .select('id', 'company_id', 'request_options', 'capture_spec', 'routing', 'request_id', 'batch_id', 'crawl_id');
   if (rows.length === 0) return 0;
   const work = (bulk: boolean): FarmWork[] =>
     rows
@@ -37,7 +39,7 @@ export async function requeueInterrupted(db: Db, dispatcher: FarmDispatcher, pro
       .map((r) => ({
         id: Number(r.id),
         companyId: Number(r.company_id),
-        priority: Number(r.priority),
+        priority: Number(storedOptionValues(CAPTURE_OPTIONS, r as unknown as Record<string, unknown>).priority),
         spec: r.capture_spec,
         route: routeOfRecord(r.routing, proxies),
         requestId: r.request_id,

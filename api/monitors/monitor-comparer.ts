@@ -1,3 +1,4 @@
+import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
 import type { Db } from '../../core/db/connect.js';
 import type { Logger } from '../../core/logger.js';
@@ -104,14 +105,16 @@ export class MonitorComparer {
   private async compareClaimed(run: RunToCompare): Promise<void> {
     const { db } = this.deps;
     const monitor = (await db('monitors').where({ id: run.monitor_id }).first()) as MonitorRow | undefined;
-    const shot = await db('screenshots').where({ id: run.screenshot_id }).first('id', 'company_id', 'status', 'html', 'screen_width');
+    const row = await db('screenshots').where({ id: run.screenshot_id }).first('id', 'company_id', 'status', 'capture_spec');
+    // The viewport width and whether HTML was saved are the capture's, as its stored spec says.
+    const shot = row && { ...row, html: (row.capture_spec as CaptureSpec).html, screen_width: (row.capture_spec as CaptureSpec).device.width };
     if (!monitor || shot?.status !== 'finished') return;
     const previous = await db('monitor_runs as r')
       .join('screenshots as s', 's.id', 'r.screenshot_id')
       .where({ 'r.monitor_id': run.monitor_id, 's.status': 'finished' })
       .andWhere('r.id', '<', run.id)
       .orderBy('r.id', 'desc')
-      .first('s.id', 's.html');
+      .first('s.id');
     // The first finished shot has nothing to compare with.
     if (!previous) return;
     const previousId = Number(previous.id);

@@ -1,13 +1,14 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { Pricing } from '../../core/pricing.js';
 import { CAPTURE_OPTIONS } from '../../core/request/create-params.js';
-import { optionsCost } from '../../core/request/option-table.js';
+import { optionsCost, storedOptionValues } from '../../core/request/option-table.js';
 import type { ScreenshotDraft } from '../../core/request/create-request.js';
 import type { ScreenshotFields } from '../../core/screenshot-record.js';
 
 /**
  * Columns of a stored record that are not what its create request decided: who owns it, how it ended,
- * and bookkeeping. Every other column is a ScreenshotFields field (the record is the request's fields).
+ * and bookkeeping. Every other column, with the option values read back from the spec and request_options,
+ * is a ScreenshotFields field (the record is the request's fields).
  */
 const NOT_REQUEST_FIELDS = new Set([
   'id',
@@ -28,6 +29,7 @@ const NOT_REQUEST_FIELDS = new Set([
   'node_id',
   'spec_hash',
   'capture_spec',
+  'request_options',
   'created_at',
   'finished_at',
   'change_ratio',
@@ -46,7 +48,7 @@ const NOT_REQUEST_FIELDS = new Set([
  */
 export function draftOfRecord(row: Record<string, unknown>, pricing: Pricing): ScreenshotDraft {
   const spec = row.capture_spec as CaptureSpec;
-  const fields = Object.fromEntries(Object.entries(row).filter(([k]) => !NOT_REQUEST_FIELDS.has(k))) as unknown as ScreenshotFields;
+  const fields = { ...Object.fromEntries(Object.entries(row).filter(([k]) => !NOT_REQUEST_FIELDS.has(k))), ...storedOptionValues(CAPTURE_OPTIONS, row) } as unknown as ScreenshotFields;
   const cost = optionsCost(CAPTURE_OPTIONS, pricing, fields as unknown as Record<string, unknown>);
   return {
     fields: { ...fields, cost, trackers: spec.trackers, warnings: [], user_agent: spec.userAgent ?? '' },

@@ -8,6 +8,7 @@ import * as billingSwitches from './migrations/006-billing-switches.js';
 import * as requestId from './migrations/007-request-id.js';
 import * as errorCause from './migrations/008-error-cause.js';
 import * as monitors from './migrations/009-monitors.js';
+import * as optionsFromSpec from './migrations/011-options-from-spec.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-request-id': requestId,
   '008-error-cause': errorCause,
   '009-monitors': monitors,
+  '011-options-from-spec': optionsFromSpec,
 };
 
 const source: Knex.MigrationSource<string> = {
@@ -37,4 +39,20 @@ const source: Knex.MigrationSource<string> = {
 export async function migrateLatest(db: Knex): Promise<string[]> {
   const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
   return applied;
+}
+
+/** Applies the migrations up to and including `name` that are not applied yet (an older schema, for a migration's test or a staged upgrade). */
+export async function migrateUpTo(db: Knex, name: string): Promise<void> {
+  if (!(name in MIGRATIONS)) throw new Error(`no migration ${name}`);
+  const [done] = (await db.migrate.list({ migrationSource: source })) as [{ name: string }[] | string[], unknown];
+  const applied = new Set(done.map((m) => (typeof m === 'string' ? m : m.name)));
+  for (const next of Object.keys(MIGRATIONS)) {
+    if (!applied.has(next)) await db.migrate.up({ migrationSource: source, name: next });
+    if (next === name) return;
+  }
+}
+
+/** Undoes the latest applied migration (its down()). */
+export async function migrateDownOne(db: Knex): Promise<void> {
+  await db.migrate.down({ migrationSource: source });
 }

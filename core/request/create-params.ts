@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BROWSERS, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL } from '../capture-spec.js';
+import { BROWSERS, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL, type BuiltSpecFields } from '../capture-spec.js';
 import { countryDefaults, isTimeZone } from '../countries.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import { aka, bool, custom, int, listOf, longText, num, oneOf, text, toBool, toInt, type Param, type ParamAlias, type ReadResult } from './param-kinds.js';
@@ -123,8 +123,23 @@ const marginRecord = {
   schema: z.union([z.string(), z.number()]).describe('CSS length (px, mm, in, cm); pixels as a number in the create answer'),
   answer: (v: unknown, mode: 'create' | 'record'): unknown => (mode === 'create' ? cssLengthToPixels(String(v)) : v),
 };
+
 const shown = {};
 const asText = { schema: z.string() };
+/** An option shown as its stored spec says it; `schema` when the record's type is not the parameter's. */
+const fromSpec = <S extends z.ZodType | undefined = undefined>(read: (spec: BuiltSpecFields) => unknown, schema?: S): { fromSpec: typeof read; schema: S } => ({ fromSpec: read, schema: schema as S });
+
+/**
+ * The option that turns a CaptureSpec group on: the group (its options at their `specPath`, specGroup)
+ * is null while it is off, and it adds its price when on.
+ */
+const groupSwitch = (group: 'pdf' | 'video', description: string) => ({
+  param: bool(description),
+  default: false,
+  specText: `\`${group}\` (null when off)`,
+  cost: { pricing: group, when: 'when on', credits: (on: boolean, price: number) => (on ? price : 0) },
+  record: fromSpec((s) => s[group] !== null),
+});
 
 export const DEFAULT_COUNTRY = 'us';
 
@@ -140,15 +155,15 @@ export const CAPTURE_OPTIONS = {
     param: listOf(urlItem, { max: MAX_URLS_PER_REQUEST, commas: false, description: 'URLs to capture (repeat the parameter for several)' }),
     defaultText: 'required',
     specText: '`url` (one record per URL)',
-    record: asText,
+    record: { ...asText, column: 'list filters on it (url_contains)', fromSpec: (s) => s.url },
   },
   country: {
     param: listOf(countryItem, { max: MAX_COUNTRIES_PER_REQUEST, commas: true, description: 'countries to capture from; one record per url × country' }),
     defaultText: `\`${DEFAULT_COUNTRY}\``,
     specText: '`country`, `region` (one record per country)',
-    record: asText,
+    record: { ...asText, column: 'list filters on it', fromSpec: (s) => s.country },
   },
-  browser: { param: oneOf(BROWSERS, 'browser that captures'), default: 'chrome', spec: 'browser', record: shown },
+  browser: { param: oneOf(BROWSERS, 'browser that captures'), default: 'chrome', spec: 'browser', record: { column: 'the Nodes page counts captures per browser; batch ZIP names use it' } },
   delay: { param: int(0, 60, 'seconds to wait after the page loaded'), default: 0, spec: 'delay', record: shown },
   wait_until: {
     param: oneOf(
@@ -161,8 +176,8 @@ export const CAPTURE_OPTIONS = {
   hide_ads: { param: bool('block ads and trackers on the network (brave always does)'), default: false, spec: 'hideAds', record: shown },
   hide_popups: { param: bool('decline cookie consent banners (autoconsent rules for the consent platforms) and hide other overlays'), default: false, spec: 'hidePopups', record: shown },
   // 1280 × 800 when the request says nothing else: a common laptop viewport.
-  screen_width: { param: int(1, MAX_VIEWPORT, 'viewport width in pixels'), default: 1280, specText: '`device.width`', record: shown },
-  screen_height: { param: int(1, MAX_VIEWPORT, 'viewport height in pixels'), default: 800, specText: '`device.height`', record: shown },
+  screen_width: { param: int(1, MAX_VIEWPORT, 'viewport width in pixels'), default: 1280, specPath: 'device.width', record: shown },
+  screen_height: { param: int(1, MAX_VIEWPORT, 'viewport height in pixels'), default: 800, specPath: 'device.height', record: shown },
   size: {
     param: aka(oneOf(['screen', 'page'] as const, '`screen`: the viewport; `page`: the full page (alias full_page=true)'), fullPage),
     default: 'screen',
@@ -170,14 +185,24 @@ export const CAPTURE_OPTIONS = {
     cost: { pricing: 'full_page', when: 'when `page`', credits: (v, price) => (v === 'page' ? price : 0) },
     record: shown,
   },
+  // The record shows the cookie text as given; the spec holds it parsed (the spacing is not kept).
   cookie: { param: cookieParam, specText: '`cookies`', record: shown },
-  header: { param: headerParam, specText: '`headers`', record: asText },
-  post_data: { param: longText(65_536, 'URL-encoded form data: the page is loaded with a POST'), specText: '`postData`', record: shown },
-  referer: { param: httpUrl('Referer sent with the first request'), specText: '`referer`', record: shown },
-  user_agent: { param: text(1024, 'User-Agent to use'), defaultText: "the device's, else the browser's", specText: '`userAgent`', record: { schema: z.string().optional() } },
+  header: { param: headerParam, specText: '`headers`', record: fromSpec((s) => s.headers.map((h) => `${h.name}: ${h.value}`).join('\n'), z.string()) },
+  post_data: { param: longText(65_536, 'URL-encoded form data: the page is loaded with a POST'), specPath: 'postData', record: shown },
+  referer: { param: httpUrl('Referer sent with the first request'), specPath: 'referer', record: shown },
+  user_agent: {
+    param: text(1024, 'User-Agent to use'),
+    defaultText: "the device's, else the browser's",
+    specPath: 'userAgent',
+    record: { schema: z.string().optional(), column: 'the capture writes the User-Agent it used' },
+  },
   max_wait: { param: int(0, MAX_WAIT_SECONDS, 'deadline in seconds: capture what is there when it passes; 0 = the service default'), default: 0, spec: 'maxWait', record: shown },
-  script: { param: listOf(httpUrl('script URL'), { max: 10, commas: false, description: 'URLs of scripts run after load, in order' }), specText: '`scripts`', record: asText },
-  script_inline: { param: longText(65_536, 'JavaScript run after load (after `script`)'), specText: '`scriptInline`', record: { shown: false } },
+  script: {
+    param: listOf(httpUrl('script URL'), { max: 10, commas: false, description: 'URLs of scripts run after load, in order' }),
+    specText: '`scripts`',
+    record: fromSpec((s) => s.scripts.join('\n'), z.string()),
+  },
+  script_inline: { param: longText(65_536, 'JavaScript run after load (after `script`)'), specPath: 'scriptInline', record: { shown: false } },
   dark: { param: bool('prefer a dark colour scheme'), default: false, spec: 'dark', record: shown },
   strict_ssl: { param: bool('fail on certificate errors instead of ignoring them'), default: false, spec: 'strictSsl', record: shown },
   cache: { param: cacheParam, default: 0, specText: 'not in the spec: the cache lookup', record: { schema: z.number().int() } },
@@ -190,8 +215,8 @@ export const CAPTURE_OPTIONS = {
     record: shown,
   },
   shot_interval: { param: int(0, 60, 'seconds between shots'), default: 1, spec: 'shotInterval', record: shown },
-  tag: { param: listOf(text(64, 'tag'), { max: 20, commas: true, description: 'tags (repeat or comma-separate)' }), specText: 'not in the spec', record: shown },
-  target: { param: text(1024, 'CSS selector of the element to capture; falls back to the page when not found'), specText: '`target`', record: asText },
+  tag: { param: listOf(text(64, 'tag'), { max: 20, commas: true, description: 'tags (repeat or comma-separate)' }), specText: 'not in the spec', record: { column: 'list filters on it' } },
+  target: { param: text(1024, 'CSS selector of the element to capture; falls back to the page when not found'), specPath: 'target', record: asText },
   apps: {
     param: listOf(text(100, 'user-defined app id', { re: /^[A-Za-z0-9_.:-]+$/, says: 'an app id of letters, digits, _ . : or -' }), {
       max: 10,
@@ -201,46 +226,53 @@ export const CAPTURE_OPTIONS = {
     specText: "not in the spec: the record's `apps`",
   },
   html: { param: bool('also save the rendered HTML'), default: false, spec: 'html', cost: { pricing: 'html', when: 'when on', credits: (v, price) => (v ? price : 0) }, record: shown },
-  geo_enable: { param: bool('emulate geolocation'), defaultText: 'on when a latitude or longitude is given', specText: '`geo` (null when off)', record: shown },
-  geo_latitude: { param: num(-90, 90, 'latitude in decimal degrees'), specText: '`geo.latitude`', record: { schema: z.number() } },
+  geo_enable: { param: bool('emulate geolocation'), defaultText: 'on when a latitude or longitude is given', specText: '`geo` (null when off)', record: fromSpec((s) => s.geo !== null) },
+  geo_latitude: { param: num(-90, 90, 'latitude in decimal degrees'), specPath: 'geo.latitude', record: { schema: z.number() } },
   // The spec's option list also spells the longitude `geo_longitute`.
-  geo_longitude: { param: aka(num(-180, 180, 'longitude in decimal degrees (alias geo_longitute)'), 'geo_longitute'), specText: '`geo.longitude`', record: { schema: z.number() } },
+  geo_longitude: {
+    param: aka(num(-180, 180, 'longitude in decimal degrees (alias geo_longitute)'), 'geo_longitute'),
+    specPath: 'geo.longitude',
+    record: { schema: z.number() },
+  },
   language: {
     param: aka(text(5, 'language such as fr-FR (default: from the country; alias lang)', { re: /^[a-z]{2}-[A-Z]{2}$/, says: 'a language such as en-US' }), 'lang'),
     defaultText: "the country's",
-    specText: '`language`',
+    specPath: 'language',
     record: asText,
   },
-  timezone: { param: aka(timezoneParam, 'tz'), defaultText: "the country's", specText: '`timezone`', record: asText },
-  device_name: { param: text(100, 'a device_name from GET /device/list; overrides the other device_* parameters and the viewport'), specText: '`device.name`', record: asText },
-  device_landscape: { param: bool('landscape orientation (without device_name)'), default: false, specText: '`device.landscape`', record: shown },
-  device_mobile: { param: bool('mobile viewport (without device_name)'), default: false, specText: '`device.mobile`', record: { schema: z.boolean().optional() } },
-  device_touch: { param: bool('touch events (without device_name)'), default: false, specText: '`device.touch`', record: shown },
-  device_scale: { param: num(0.1, 5, 'device scale factor (without device_name)'), default: 1, specText: '`device.scale`', record: { schema: z.number() } },
-  pdf: { param: bool('also produce a PDF'), default: false, specText: '`pdf` (null when off)', cost: { pricing: 'pdf', when: 'when on', credits: (v, price) => (v ? price : 0) }, record: shown },
-  pdf_background: { param: bool('print background graphics'), default: false, specText: '`pdf.background`', record: shown },
-  pdf_landscape: { param: bool('landscape paper'), default: false, specText: '`pdf.landscape`', record: shown },
-  pdf_one_page: { param: bool('the whole page on one sheet'), default: false, specText: '`pdf.onePage`', record: shown },
-  pdf_format: { param: oneOf(PDF_FORMATS, 'paper format'), default: 'a4', specText: '`pdf.format`', record: asText },
+  timezone: { param: aka(timezoneParam, 'tz'), defaultText: "the country's", specPath: 'timezone', record: asText },
+  device_name: {
+    param: text(100, 'a device_name from GET /device/list; overrides the other device_* parameters and the viewport'),
+    specPath: 'device.name',
+    record: asText,
+  },
+  device_landscape: { param: bool('landscape orientation (without device_name)'), default: false, specPath: 'device.landscape', record: shown },
+  device_mobile: { param: bool('mobile viewport (without device_name)'), default: false, specPath: 'device.mobile', record: { schema: z.boolean().optional() } },
+  device_touch: { param: bool('touch events (without device_name)'), default: false, specPath: 'device.touch', record: shown },
+  device_scale: { param: num(0.1, 5, 'device scale factor (without device_name)'), default: 1, specPath: 'device.scale', record: { schema: z.number() } },
+  pdf: groupSwitch('pdf', 'also produce a PDF'),
+  pdf_background: { param: bool('print background graphics'), default: false, specPath: 'pdf.background', record: shown },
+  pdf_landscape: { param: bool('landscape paper'), default: false, specPath: 'pdf.landscape', record: shown },
+  pdf_one_page: { param: bool('the whole page on one sheet'), default: false, specPath: 'pdf.onePage', record: shown },
+  pdf_format: { param: oneOf(PDF_FORMATS, 'paper format'), default: 'a4', specPath: 'pdf.format', record: asText },
   pdf_margin: { param: margin('margin on every side: pixels or a CSS length'), default: '0px', specText: '`pdf.margin` (each side)', record: marginRecord },
-  pdf_margin_top: { param: margin('top margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.top`', record: marginRecord },
-  pdf_margin_bottom: { param: margin('bottom margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.bottom`', record: marginRecord },
-  pdf_margin_left: { param: margin('left margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.left`', record: marginRecord },
-  pdf_margin_right: { param: margin('right margin'), defaultText: '`pdf_margin`', specText: '`pdf.margin.right`', record: marginRecord },
-  video: {
-    param: bool('also record a screencast'),
-    default: false,
-    specText: '`video` (null when off)',
-    cost: { pricing: 'video', when: 'when on', credits: (v, price) => (v ? price : 0) },
+  pdf_margin_top: { param: margin('top margin'), defaultFrom: 'pdf_margin', specPath: 'pdf.margin.top', record: marginRecord },
+  pdf_margin_bottom: { param: margin('bottom margin'), defaultFrom: 'pdf_margin', specPath: 'pdf.margin.bottom', record: marginRecord },
+  pdf_margin_left: { param: margin('left margin'), defaultFrom: 'pdf_margin', specPath: 'pdf.margin.left', record: marginRecord },
+  pdf_margin_right: { param: margin('right margin'), defaultFrom: 'pdf_margin', specPath: 'pdf.margin.right', record: marginRecord },
+  video: groupSwitch('video', 'also record a screencast'),
+  video_format: { param: oneOf(VIDEO_FORMATS, 'video container/codec'), default: 'mp4', specPath: 'video.format', record: asText },
+  video_quality: { param: int(0, 63, 'quality, lower is better'), default: 23, specPath: 'video.quality', record: shown },
+  video_speed: { param: num(0.1, 5, 'playback speed multiplier'), default: 1, specPath: 'video.speed', record: shown },
+  video_duration: {
+    param: aka(int(0, 30, 'minimum recording seconds; 0 = no minimum (alias video_length)'), 'video_length'),
+    default: 0,
+    specPath: 'video.duration',
     record: shown,
   },
-  video_format: { param: oneOf(VIDEO_FORMATS, 'video container/codec'), default: 'mp4', specText: '`video.format`', record: asText },
-  video_quality: { param: int(0, 63, 'quality, lower is better'), default: 23, specText: '`video.quality`', record: shown },
-  video_speed: { param: num(0.1, 5, 'playback speed multiplier'), default: 1, specText: '`video.speed`', record: shown },
-  video_duration: { param: aka(int(0, 30, 'minimum recording seconds; 0 = no minimum (alias video_length)'), 'video_length'), default: 0, specText: '`video.duration`', record: shown },
-  video_fps: { param: int(1, 60, 'frames per second'), default: 25, specText: '`video.fps`', record: shown },
-  video_colors: { param: int(2, 256, 'GIF palette size'), default: 256, specText: '`video.colors`', record: shown },
-  video_scale: { param: num(0.1, 1, 'video scale relative to the viewport'), default: 1, specText: '`video.scale`', record: shown },
+  video_fps: { param: int(1, 60, 'frames per second'), default: 25, specPath: 'video.fps', record: shown },
+  video_colors: { param: int(2, 256, 'GIF palette size'), default: 256, specPath: 'video.colors', record: shown },
+  video_scale: { param: num(0.1, 1, 'video scale relative to the viewport'), default: 1, specPath: 'video.scale', record: shown },
   priority: { param: int(0, 10, 'queue priority: higher starts first'), default: 0, specText: "not in the spec: the queue's priority", record: shown },
 } as const satisfies OptionTable;
 

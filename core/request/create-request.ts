@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { CaptureSpec, DeviceEmulation, PlainSpecFields, Step, TrackerSpec } from '../capture-spec.js';
+import type { CaptureSpec, DeviceEmulation, PdfSpec, PlainSpecFields, Step, TrackerSpec, VideoSpec } from '../capture-spec.js';
 import { countryDefaults } from '../countries.js';
 import { findDevice } from '../devices.js';
 import { validationError, type FieldErrors } from '../errors.js';
 import type { Pricing } from '../pricing.js';
 import type { ScreenshotFields } from '../screenshot-record.js';
 import { CAPTURE_OPTIONS, CREATE_PARAM_NAMES, CREATE_PARAMS, DEFAULT_COUNTRY, MAX_RECORDS_PER_REQUEST } from './create-params.js';
-import { optionsCost, plainOptionValues, withDefaults, type WithDefaults } from './option-table.js';
+import { optionsCost, plainOptionValues, recordValuesOf, specGroup, withDefaults, type WithDefaults } from './option-table.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import type { QueryTree } from './query-input.js';
 import { collectParams, type ParamsOf } from './read-params.js';
@@ -15,9 +15,6 @@ import { MAX_STEPS, MAX_TRACKERS, readItems, SKIPPED_STEP, stepSchema, trackerSc
 export type CreateParams = ParamsOf<typeof CREATE_PARAMS>;
 /** The create options with the table's defaults filled in. */
 type Options = WithDefaults<typeof CAPTURE_OPTIONS>;
-
-/** The record fields the table fills as is (an option with `spec` and a column): browser, size, hide_ads... */
-type PlainRecordName = { [K in keyof typeof CAPTURE_OPTIONS]: (typeof CAPTURE_OPTIONS)[K] extends { spec: string; record: object } ? K : never }[keyof typeof CAPTURE_OPTIONS] & keyof ScreenshotFields;
 
 /** One screenshot to create: the record's columns, the spec that travels to the farm, and its cache key. */
 export interface ScreenshotDraft {
@@ -143,34 +140,32 @@ function draft(
 ): ScreenshotDraft {
   const place = countryDefaults(country);
   if (!place) throw new Error(`country ${country} passed validation but has no defaults`);
-  const language = p.language ?? place.language;
-  const timezone = p.timezone ?? place.timezone;
+  // Every option's value, the default where not given (a PDF margin side: pdf_margin's).
   const o: Options = withDefaults(CAPTURE_OPTIONS, p);
   const cache = o.cache === true ? ctx.cacheDefaultSeconds : o.cache === false ? 0 : o.cache;
-  const margin = o.pdf_margin;
-  const margins = { top: p.pdf_margin_top ?? margin, right: p.pdf_margin_right ?? margin, bottom: p.pdf_margin_bottom ?? margin, left: p.pdf_margin_left ?? margin };
-  const video = { format: o.video_format, quality: o.video_quality, speed: o.video_speed, duration: o.video_duration, fps: o.video_fps, colors: o.video_colors, scale: o.video_scale };
   const headers = (p.header ?? []).map((line) => {
     const parsed = parseHeaderItem(line);
     return parsed.ok ? (parsed.value[0] as { name: string; value: string }) : { name: '', value: '' };
   });
   const cookies = p.cookie !== undefined ? (parseCookieString(p.cookie) as { ok: true; value: { name: string; value: string }[] }).value : [];
-  const userAgent = p.user_agent ?? device.userAgent;
   const geo = geoEnable ? { latitude: p.geo_latitude as number, longitude: p.geo_longitude as number } : null;
-  // The options that are one CaptureSpec field as is (hide_ads, delay, shots...): the table gives them, to both.
-  const plain = plainOptionValues(CAPTURE_OPTIONS, p) as { spec: PlainSpecFields; fields: Pick<ScreenshotFields, PlainRecordName> };
 
+  // The table gives the options that are one CaptureSpec field as is (hide_ads, delay, shots...) and the
+  // groups it can build (pdf, video: each option at its specPath). The rest is built here, each for a reason
+  // the table cannot state: the device comes from the catalogue or the device_* options (resolveDevice), the
+  // geo point is on when a point is given, cookies and headers are parsed, the language and time zone
+  // default from each record's country, and an empty text is null.
   const spec: CaptureSpec = {
-    ...plain.spec,
+    ...(plainOptionValues(CAPTURE_OPTIONS, p).spec as PlainSpecFields),
     id: 0,
     url,
     country,
     region: place.region,
-    language,
-    timezone,
+    language: p.language ?? place.language,
+    timezone: p.timezone ?? place.timezone,
     geo,
     device: { name: device.name, width: device.width, height: device.height, scale: device.scale, mobile: device.mobile, touch: device.touch, landscape: device.landscape },
-    userAgent,
+    userAgent: p.user_agent ?? device.userAgent,
     target: p.target !== undefined && p.target !== '' ? p.target : null,
     cookies,
     headers,
@@ -180,57 +175,18 @@ function draft(
     scriptInline: p.script_inline !== undefined && p.script_inline !== '' ? p.script_inline : null,
     steps,
     trackers,
-    pdf: o.pdf ? { format: o.pdf_format, landscape: o.pdf_landscape, background: o.pdf_background, onePage: o.pdf_one_page, margin: margins } : null,
-    video: o.video ? video : null,
+    pdf: o.pdf ? (specGroup(CAPTURE_OPTIONS, 'pdf', o) as unknown as PdfSpec) : null,
+    video: o.video ? (specGroup(CAPTURE_OPTIONS, 'video', o) as unknown as VideoSpec) : null,
   };
 
+  // The record shows each option as the spec says it (the country's language, a catalogue device's
+  // viewport), else as given or defaulted: the table says where each is read.
   const fields: ScreenshotFields = {
-    ...plain.fields,
-    url,
-    cost: optionsCost(CAPTURE_OPTIONS, ctx.pricing, o),
-    country,
-    region: place.region,
-    language,
-    timezone,
-    geo_enable: geoEnable,
-    geo_latitude: p.geo_latitude ?? 0,
-    geo_longitude: p.geo_longitude ?? 0,
+    ...(recordValuesOf(CAPTURE_OPTIONS, o, spec) as unknown as ScreenshotFields),
+    // `cache=true` is the configured period: the record shows its seconds.
     cache,
-    screen_width: device.width,
-    screen_height: device.height,
-    priority: o.priority,
-    referer: p.referer ?? '',
-    post_data: p.post_data ?? '',
-    cookie: p.cookie ?? '',
-    script: spec.scripts.join('\n'),
-    script_inline: p.script_inline ?? '',
-    header: (p.header ?? []).join('\n'),
-    user_agent: userAgent ?? '',
-    pdf: o.pdf,
-    video: o.video,
-    pdf_background: o.pdf_background,
-    pdf_one_page: o.pdf_one_page,
-    pdf_landscape: o.pdf_landscape,
-    pdf_format: o.pdf_format,
-    pdf_margin: margin,
-    pdf_margin_top: margins.top,
-    pdf_margin_bottom: margins.bottom,
-    pdf_margin_left: margins.left,
-    pdf_margin_right: margins.right,
-    video_format: video.format,
-    video_quality: video.quality,
-    video_speed: video.speed,
-    video_duration: video.duration,
-    video_fps: video.fps,
-    video_colors: video.colors,
-    video_scale: video.scale,
-    target: spec.target ?? '',
-    device_name: device.name ?? '',
-    device_scale: device.scale,
-    device_mobile: device.mobile,
-    device_touch: device.touch,
-    device_landscape: device.landscape,
-    tag: p.tag ?? [],
+    cost: optionsCost(CAPTURE_OPTIONS, ctx.pricing, o),
+    region: place.region,
     steps,
     trackers,
     warnings,
@@ -278,9 +234,18 @@ const HASHED_ORDER = [
   'video',
 ];
 
+/** The pdf group's keys in the order they were hashed in (specGroup builds the group in the table's order). */
+const HASHED_PDF_ORDER = ['format', 'landscape', 'background', 'onePage', 'margin'];
+const HASHED_MARGIN_ORDER = ['top', 'right', 'bottom', 'left'];
+
+/** An object with these keys first, in this order, then its others. */
+const inOrder = (o: Record<string, unknown>, keys: string[]): Record<string, unknown> =>
+  Object.fromEntries([...keys.filter((k) => k in o), ...Object.keys(o).filter((k) => !keys.includes(k))].map((k) => [k, o[k]]));
+
 /** The cache key: every option that changes what the browser produces (the id excluded). */
 export function hashSpec(spec: CaptureSpec): string {
   const fields: Record<string, unknown> = { ...spec, id: 0 };
+  if (spec.pdf) fields.pdf = inOrder({ ...spec.pdf, margin: inOrder(spec.pdf.margin, HASHED_MARGIN_ORDER) }, HASHED_PDF_ORDER);
   const ordered = Object.fromEntries([...HASHED_ORDER.filter((k) => k in fields), ...Object.keys(fields).filter((k) => !HASHED_ORDER.includes(k))].map((k) => [k, fields[k]]));
   return createHash('sha256').update(JSON.stringify(ordered)).digest('hex');
 }

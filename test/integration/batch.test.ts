@@ -59,7 +59,9 @@ describe('batch jobs (embedded, real browser)', function () {
   let api: TestApi;
   let site: TestSite;
   let acct: TestAccount;
-  const screenshotsOf = async (batchId: number) => api.database.db('screenshots').where({ batch_id: batchId }).select('id', 'status', 'cost', 'delay', 'error');
+  // The delay each record captures with is its stored spec's (the record keeps no column per option).
+  const screenshotsOf = async (batchId: number) =>
+    (await api.database.db('screenshots').where({ batch_id: batchId }).select('id', 'status', 'cost', 'capture_spec', 'error')).map(({ capture_spec: spec, ...s }) => ({ ...s, delay: spec.delay }));
 
   before(async () => {
     site = await TestSite.start();

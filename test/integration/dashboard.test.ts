@@ -119,6 +119,48 @@ describe('web dashboard, in Chromium against the running service', function () {
     expect(await card.locator('.badge').innerText()).to.equal('finished');
   });
 
+  it("the create form has an input for every create option of the service's OpenAPI document, and sends an option it did not know of", async () => {
+    const doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name: string; in: string; description?: string }[] } }> };
+    const createParams = doc.paths['/screenshot/create']?.get.parameters ?? [];
+    const options = createParams.filter((p) => p.in === 'query' && p.name !== 'key' && !p.description?.startsWith('alias of ')).map((p) => p.name);
+    expect(options).to.include.members(['url', 'hide_popups', 'pdf_margin_top', 'video_fps', 'priority']);
+    // A throwaway option, as the option table would put it in the document: the form must offer it.
+    await page.route(`${base}/api/v1/openapi.json`, async (route) => {
+      const res = await route.fetch();
+      const served = (await res.json()) as typeof doc;
+      served.paths['/screenshot/create']?.get.parameters.push({
+        name: 'font_budget',
+        in: 'query',
+        description: 'web fonts loaded at most (throwaway)',
+        schema: { type: 'integer', minimum: 0, maximum: 50 },
+      } as never);
+      await route.fulfill({ response: res, json: served });
+    });
+    try {
+      await page.reload();
+      await nav('New screenshot').click();
+      await heading('New screenshot').waitFor();
+      const form = page.getByRole('form', { name: 'New screenshot' });
+      await form.getByLabel('Font budget').waitFor();
+      const names = await form.locator('[name]').evaluateAll((els) => els.map((e) => e.getAttribute('name')));
+      // apps: this account has none configured, so it has no boxes.
+      expect(names).to.include.members([...options.filter((n) => n !== 'apps'), 'font_budget']);
+      expect(await form.getByLabel('Font budget').getAttribute('max')).to.equal('50');
+      await page.getByLabel('URLs').fill(site.url('/links.html'));
+      await form.getByLabel('Font budget').fill('7');
+      await page.getByText('PDF', { exact: true }).click();
+      await form.getByLabel('Pdf margin top').fill('5mm');
+      const sent = page.waitForRequest((r) => r.url().includes('/api/v1/screenshot/create'));
+      await page.getByRole('button', { name: 'Take screenshot' }).click();
+      const query = new URL((await sent).url()).searchParams;
+      expect([...query.keys()].sort()).to.deep.equal(['font_budget', 'pdf_margin_top', 'url']);
+      expect(query.get('font_budget')).to.equal('7');
+      await heading('Screenshots').waitFor();
+    } finally {
+      await page.unroute(`${base}/api/v1/openapi.json`);
+    }
+  });
+
   it('opens its detail page: every field of the record and the shot', async () => {
     await page
       .getByRole('article', { name: `Screenshot ${screenshotId}` })

@@ -96,7 +96,7 @@ describe('the farm in embedded mode (one process: API, in-process queue, one age
   });
 
   it('thumbnails decode to the asked size, format and crop; the original is the stored PNG', async () => {
-    const [first] = await farm.db('screenshots').where({ status: 'finished', size: 'screen' }).orderBy('id').limit(1).select('id');
+    const [first] = await farm.db('screenshots').where({ status: 'finished' }).whereRaw("capture_spec->>'size' = 'screen'").orderBy('id').limit(1).select('id');
     const id = Number(first.id);
     const original = await thumbnail(farm, `id=${id}`);
     expect(original).to.deep.include({ status: 200, type: 'image/png' });

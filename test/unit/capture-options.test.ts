@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { buildOpenApi } from '../../api/routes/openapi-document.js';
 import { Screenshot } from '../../api/routes/response-shapes.js';
 import { ROUTES } from '../../api/routes/route-table.js';
-import { RECORD_COLUMNS } from '../../api/screenshots/screenshot-columns.js';
+import { normaliseRow, RECORD_COLUMNS, recordStorage, toDbValues } from '../../api/screenshots/screenshot-columns.js';
 import type { FieldErrors } from '../../core/errors.js';
 import { DEFAULT_PRICING } from '../../core/pricing.js';
 import { CAPTURE_OPTIONS, CREATE_PARAMS } from '../../core/request/create-params.js';
@@ -19,7 +19,9 @@ import {
   optionsCost,
   paramsOf,
   plainOptionValues,
-  recordReadsSpec,
+  recordValuesOf,
+  requestOptionsOf,
+  storedOptionValues,
   withDefaults,
   type OptionTable,
 } from '../../core/request/option-table.js';
@@ -30,16 +32,19 @@ import { repoPath } from '../support/repo-path.js';
 
 const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600 };
 
-/** Two options nobody ships: one plain (a spec field as is), one with an alias, to add to a copy of the table. */
+/**
+ * Two options nobody ships, to add to a copy of the table: one plain (a spec field as is, no column), one
+ * with an alias, a price and a column (as if list filtered on it).
+ */
 const THROWAWAY: OptionTable = {
   ...CAPTURE_OPTIONS,
-  block_fonts: { param: bool('do not load web fonts (throwaway option of this test)'), default: false, spec: 'blockFonts', record: { column: false } },
+  block_fonts: { param: bool('do not load web fonts (throwaway option of this test)'), default: false, spec: 'blockFonts', record: {} },
   font_budget: {
     param: { ...int(0, 50, 'web fonts loaded at most (throwaway)'), aliases: [{ name: 'fonts_max' }] },
     default: 10,
     spec: 'fontBudget',
     cost: { pricing: 'extra_shot', when: 'per font', credits: (v: number, price: number) => v * price },
-    record: {},
+    record: { column: 'a throwaway filter' },
   },
 };
 
@@ -58,17 +63,37 @@ describe('capture options are declared once (CAPTURE_OPTIONS, core/request/creat
 
     it("in CaptureSpec and the record's fields: the value given, else the default", () => {
       expect(plainOptionValues(THROWAWAY, { block_fonts: true }).spec).to.include({ blockFonts: true, fontBudget: 10, hideAds: false, browser: 'chrome' });
-      expect(plainOptionValues(THROWAWAY, { font_budget: 0 }).fields).to.include({ font_budget: 0 });
+      const spec = { ...plainOptionValues(THROWAWAY, { font_budget: 0 }).spec, device: {}, geo: null, pdf: null, video: null, cookies: [], headers: [], scripts: [] } as never;
+      expect(recordValuesOf(THROWAWAY, { font_budget: 0 }, spec)).to.include({ font_budget: 0, block_fonts: false });
     });
 
     it('in the record: shown under its name, from its column or, without one, from the stored CaptureSpec', () => {
       expect(optionColumns(THROWAWAY)).to.include('font_budget').and.not.include('block_fonts');
-      expect(recordReadsSpec(THROWAWAY)).to.equal(true);
-      expect(plainOptionValues(THROWAWAY, { block_fonts: true }).fields).to.not.have.property('block_fonts');
-      const shown = optionRecordFields(THROWAWAY, { font_budget: 7, capture_spec: { blockFonts: true, fontBudget: 7 } }, 'record');
+      const spec = { ...plainOptionValues(THROWAWAY, { block_fonts: true, font_budget: 7 }).spec, device: {}, geo: null, pdf: null, video: null, cookies: [], headers: [], scripts: [] };
+      const shown = optionRecordFields(THROWAWAY, storedOptionValues(THROWAWAY, { font_budget: 7, capture_spec: spec }), 'record');
       expect(shown).to.include({ block_fonts: true, font_budget: 7 });
       // A record stored before the option existed shows its default.
-      expect(optionRecordFields(THROWAWAY, { font_budget: 7, capture_spec: { hideAds: false } }, 'record')).to.include({ block_fonts: false });
+      expect(storedOptionValues(THROWAWAY, { font_budget: 7, capture_spec: { ...spec, blockFonts: undefined } })).to.include({ block_fonts: false });
+      // The spec says it, so it is not kept again beside the spec.
+      expect(requestOptionsOf(THROWAWAY, { block_fonts: true, font_budget: 7 }, spec as never)).to.not.have.property('block_fonts');
+    });
+
+    it('in the record answer, through the stored row: no column, read back from the stored spec', () => {
+      const storage = recordStorage(THROWAWAY);
+      expect(storage.columns).to.include('font_budget').and.not.include('block_fonts');
+      const [draft] = buildCreateRequest({ url: ['a.test'] }, ctx).drafts;
+      if (!draft) throw new Error('no draft');
+      const spec = { ...draft.spec, ...plainOptionValues(THROWAWAY, { block_fonts: true, font_budget: 4 }).spec };
+      const fields = { ...draft.fields, ...recordValuesOf(THROWAWAY, { block_fonts: true, font_budget: 4 }, spec) };
+      const stored = storage.toDbValues({ ...fields, id: 1, company_id: 1, status: 'processing', capture_spec: spec });
+      expect(stored).to.not.have.property('block_fonts');
+      expect(stored).to.include({ font_budget: 4 });
+      expect(JSON.parse(String(stored.request_options))).to.deep.equal({});
+      // The row as the database gives it back: jsonb parsed.
+      const row = Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, ['capture_spec', 'request_options', 'tag', 'steps', 'trackers', 'warnings'].includes(k) ? JSON.parse(String(v)) : v]));
+      const record = toScreenshotRecord({ ...storage.normaliseRow(row), created_at: new Date(0), finished_at: null }, 'record', THROWAWAY);
+      expect(record).to.include({ block_fonts: true, font_budget: 4, hide_ads: false, screen_width: 1280 });
+      expect(toScreenshotRecord({ ...storage.normaliseRow(row), created_at: new Date(0), finished_at: null }, 'record')).to.not.have.property('block_fonts');
     });
 
     it('in OpenAPI: a query parameter (and its alias) of create, and a property of the record it answers', () => {
@@ -117,9 +142,16 @@ describe('capture options are declared once (CAPTURE_OPTIONS, core/request/creat
       expect(given?.fields).to.include({ hide_ads: true, shots: 3 });
     });
 
-    it('today every option the record shows has its column, so a record answer does not read the stored spec', () => {
-      expect(recordReadsSpec(CAPTURE_OPTIONS)).to.equal(false);
-      expect(RECORD_COLUMNS).to.not.include('capture_spec');
+    it('only the options that list, search or a metric use keep a column; the record answer reads the others from the spec', () => {
+      expect(optionColumns(CAPTURE_OPTIONS).sort()).to.deep.equal(['browser', 'country', 'tag', 'url', 'user_agent']);
+      expect(RECORD_COLUMNS).to.include.members(['capture_spec', 'request_options']);
+    });
+
+    it('a record keeps beside its spec only what the spec cannot say', () => {
+      const [d] = buildCreateRequest({ url: ['a.test'], pdf: ['1'], pdf_margin: ['5mm'], video_fps: ['30'], cache: ['60'], screen_width: ['640'], header: ['X-A: 1'] }, ctx).drafts;
+      if (!d) throw new Error('no draft');
+      // The PDF is on: its options are in the spec; the video is off, so its fps is not; cache is never in the spec.
+      expect(requestOptionsOf(CAPTURE_OPTIONS, d.fields as unknown as Record<string, unknown>, d.spec)).to.deep.equal({ pdf_margin: '5mm', video_fps: 30, cache: 60 });
     });
 
     it('the record answer, its columns and the Screenshot response shape show every option the table shows', () => {
@@ -130,6 +162,14 @@ describe('capture options are declared once (CAPTURE_OPTIONS, core/request/creat
       expect(Object.keys(Screenshot.shape)).to.include.members(shown);
       const [d] = buildCreateRequest({ url: ['a.test'], pdf: ['1'], pdf_margin: ['5mm'] }, ctx).drafts;
       const row = { ...d?.fields, id: 1, status: 'processing', final_url: '', final_urls: [], response_code: null, apps: [], created_at: new Date(0), finished_at: null } as unknown as ScreenshotRow;
+      // What a record stores and reads back gives the same answer as the draft's fields.
+      const stored = toDbValues({ ...row, capture_spec: d?.spec });
+      const readBack = normaliseRow(
+        Object.fromEntries(
+          Object.entries(stored).map(([k, v]) => [k, ['capture_spec', 'request_options', 'tag', 'steps', 'trackers', 'warnings', 'final_urls'].includes(k) ? JSON.parse(String(v)) : v]),
+        ),
+      );
+      expect(toScreenshotRecord({ ...readBack, apps: [] }, 'create')).to.deep.equal(toScreenshotRecord(row, 'create'));
       const record = toScreenshotRecord(row, 'record');
       expect(record).to.include.all.keys(shown);
       expect(record).to.not.have.any.keys('script_inline', 'wait_until', 'apps_option');

@@ -2,6 +2,7 @@
 // are create options is read from the service's own OpenAPI document (the option table is its one owner),
 // so a new option shows up here without a change to the dashboard.
 import { API_BASE, type Query } from './api.js';
+import { createParameters } from './create-parameters.js';
 import type { Screenshot } from './records.js';
 
 /**
@@ -17,19 +18,8 @@ const ONLY_WITH: [prefix: string, switchedOnBy: string][] = [
 /** Record fields named like an option that hold something else: `apps` are the runs, not the configuration ids. */
 const NOT_REPEATED = new Set(['apps']);
 
-let createOptionNames: Promise<string[]> | null = null;
-
-/** The query parameters of GET /screenshot/create, from /api/v1/openapi.json (fetched once per visit). */
-export function createOptions(): Promise<string[]> {
-  createOptionNames ??= fetch(`${API_BASE}/openapi.json`, { credentials: 'same-origin' })
-    .then((res) => res.json() as Promise<{ paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }> }>)
-    .then((doc) => (doc.paths['/screenshot/create']?.get?.parameters ?? []).filter((p) => p.in === 'query' && p.name !== 'key').map((p) => p.name))
-    .catch((err: unknown) => {
-      createOptionNames = null;
-      throw err;
-    });
-  return createOptionNames;
-}
+/** The names of the create options (aliases too: a record field never carries one). */
+export const createOptions = async (): Promise<string[]> => (await createParameters()).map((p) => p.name);
 
 const isEmpty = (v: unknown): boolean => v === null || v === undefined || v === false || v === '' || v === 0 || (Array.isArray(v) && v.length === 0);
 

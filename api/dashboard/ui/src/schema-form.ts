@@ -17,6 +17,7 @@ export interface JsonSchema {
   writeOnly?: boolean;
   minimum?: number;
   maximum?: number;
+  maxLength?: number;
   anyOf?: JsonSchema[];
 }
 

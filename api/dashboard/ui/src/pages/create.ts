@@ -1,6 +1,8 @@
 import { api, createdRecords, type Query } from '../api.js';
+import { optionInput, optionSections, type OptionInput } from '../create-form-fields.js';
+import { createParameters } from '../create-parameters.js';
 import { h } from '../dom.js';
-import { checkbox, field, input, messageArea, onSubmit, section, select, submitButton } from '../forms.js';
+import { checkbox, field, messageArea, onSubmit, section, select, submitButton } from '../forms.js';
 import { flash } from '../layout.js';
 import type { Screenshot } from '../records.js';
 import { navigate } from '../router.js';
@@ -16,75 +18,66 @@ interface AppConfig {
   name: string;
 }
 
-/** The create form with the common options; GET /screenshot/create, then the list where the result appears. */
+/**
+ * The create form: every create option, as the service's OpenAPI document states it (the option table
+ * is their one owner). Three take their values from elsewhere: the URLs (one per line), the device (from
+ * the catalogue) and the apps (the account's); GET /screenshot/create, then the list where the result appears.
+ */
 export async function createPage(): Promise<HTMLElement> {
-  const [devices, apps] = await Promise.all([api<Device[]>('/device/list'), api<AppConfig[]>('/app/list', { query: { limit: 100 } })]);
+  const [parameters, devices, apps] = await Promise.all([createParameters(), api<Device[]>('/device/list'), api<AppConfig[]>('/app/list', { query: { limit: 100 } })]);
 
   const urls = h('textarea', { name: 'url', rows: 3, required: true, placeholder: 'https://example.com' });
-  const browser = select('browser', [
-    ['', 'Default'],
-    ['chrome', 'Chrome'],
-    ['firefox', 'Firefox'],
-    ['brave', 'Brave'],
-  ]);
-  const country = input('country', { placeholder: 'us', maxlength: 2, pattern: '[a-z]{2}' });
-  const size = select('size', [
-    ['screen', 'Screen (the viewport)'],
-    ['page', 'Full page'],
-  ]);
-  const width = input('screen_width', { type: 'number', min: 1 });
-  const height = input('screen_height', { type: 'number', min: 1 });
   const device = select('device_name', [['', 'None'], ...devices.map((d): [string, string] => [d.device_name, d.name])]);
-  const delay = input('delay', { type: 'number', min: 0, max: 60, placeholder: '0' });
-  const shots = input('shots', { type: 'number', min: 1, max: 10, placeholder: '1' });
-  const shotInterval = input('shot_interval', { type: 'number', min: 0 });
-  const tags = input('tag', { placeholder: 'campaign, homepage' });
-  const flags = {
-    hide_ads: checkbox('hide_ads'),
-    hide_popups: checkbox('hide_popups'),
-    dark: checkbox('dark'),
-    html: checkbox('html'),
-    pdf: checkbox('pdf'),
-    video: checkbox('video'),
+  const appBoxes = apps.map((a) => Object.assign(checkbox('apps'), { value: a.app_id }));
+  const special: Record<string, OptionInput | null> = {
+    url: null,
+    device_name: { name: 'device_name', element: field('Device', device), value: () => device.value || undefined },
+    apps:
+      apps.length > 0
+        ? {
+            name: 'apps',
+            element: h(
+              'fieldset',
+              { class: 'field', 'data-field': 'apps' },
+              h('legend', null, 'Apps'),
+              h(
+                'div',
+                { class: 'row checks' },
+                apps.map((a, i) => field(`${a.name} (${a.type})`, appBoxes[i] as HTMLInputElement)),
+              ),
+            ),
+            value: () => appBoxes.filter((b) => b.checked).map((b) => b.value),
+          }
+        : null,
   };
-  const videoFormat = select('video_format', [
-    ['', 'Default'],
-    ['mp4', 'MP4'],
-    ['webm', 'WebM'],
-    ['gif', 'GIF'],
-  ]);
-  const appBoxes = apps.map(() => checkbox('apps'));
+  const inputs: OptionInput[] = [];
+  const sections = optionSections(parameters).map(({ title, parameters: group }, i) => {
+    const made = group.map((p) => (p.name in special ? special[p.name] : optionInput(p))).filter((x): x is OptionInput => x !== null);
+    inputs.push(...made);
+    const boxes = made.filter((m) => m.element.classList.contains('field-check'));
+    const rest = made.filter((m) => !boxes.includes(m));
+    const body = [
+      h(
+        'div',
+        { class: 'row' },
+        rest.map((m) => m.element),
+      ),
+      h(
+        'div',
+        { class: 'row checks' },
+        boxes.map((m) => m.element),
+      ),
+    ];
+    // The options of an output or feature (PDF, video, device, geolocation) fold away until wanted.
+    return i === 0 ? section(title, ...body) : h('details', { class: 'card', 'data-section': title }, h('summary', null, title), ...body);
+  });
   const area = messageArea();
 
   const form = h(
     'form',
     { class: 'create-form', novalidate: true, 'aria-label': 'New screenshot' },
-    section(
-      'Page',
-      field('URLs', urls, 'One URL per line: one screenshot each.'),
-      h('div', { class: 'row' }, field('Browser', browser), field('Country', country, 'Two letters, such as us or de.'), field('Tags', tags, 'Comma-separated.')),
-    ),
-    section(
-      'Capture',
-      h('div', { class: 'row' }, field('Size', size), field('Width', width, "Pixels; empty: the service's default."), field('Height', height), field('Device', device)),
-      h('div', { class: 'row' }, field('Delay (seconds)', delay), field('Shots', shots, 'Images taken one after another.'), field('Seconds between shots', shotInterval)),
-      h('div', { class: 'row checks' }, field('Hide ads', flags.hide_ads), field('Hide popups', flags.hide_popups), field('Dark mode', flags.dark)),
-    ),
-    section('Outputs', h('div', { class: 'row checks' }, field('Save HTML', flags.html), field('PDF', flags.pdf), field('Video', flags.video), field('Video format', videoFormat))),
-    apps.length > 0
-      ? section(
-          'Apps',
-          h(
-            'div',
-            { class: 'row checks' },
-            apps.map((a, i) => {
-              const box = appBoxes[i] as HTMLInputElement;
-              box.value = a.app_id;
-              return field(`${a.name} (${a.type})`, box);
-            }),
-          ),
-        )
-      : null,
+    section('Page', field('URLs', urls, 'One URL per line: one screenshot each.')),
+    sections,
     area,
     submitButton('Take screenshot'),
   );
@@ -95,24 +88,12 @@ export async function createPage(): Promise<HTMLElement> {
         .split('\n')
         .map((u) => u.trim())
         .filter(Boolean),
-      browser: browser.value,
-      country: country.value.trim(),
-      size: size.value,
-      screen_width: width.value,
-      screen_height: height.value,
-      device_name: device.value,
-      delay: delay.value,
-      shots: shots.value,
-      shot_interval: shotInterval.value,
-      tag: tags.value
-        .split(',')
-        .map((t) => t.trim())
-        .filter(Boolean),
-      video_format: flags.video.checked ? videoFormat.value : '',
-      apps: appBoxes.filter((b) => b.checked).map((b) => b.value),
     };
-    // Only the options turned on are sent: the service's defaults stand for the rest.
-    for (const [name, box] of Object.entries(flags)) if (box.checked) query[name] = true;
+    // Only the options set are sent: the service's defaults stand for the rest.
+    for (const i of inputs) {
+      const value = i.value();
+      if (value !== undefined) query[i.name] = value;
+    }
     const created = createdRecords(await api<Screenshot[] | Screenshot>('/screenshot/create', { query }));
     flash(`Screenshot${created.length > 1 ? 's' : ''} ${created.map((s) => `#${s.id}`).join(', ')} started: the image appears here when it is ready.`);
     navigate('#/screenshots');
