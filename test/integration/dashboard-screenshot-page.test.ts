@@ -77,12 +77,15 @@ describe('dashboard screenshot page: full-size shots, downloads, error sentence,
   /** How far the page itself scrolls sideways (0: it fits the viewport). */
   const pageOverflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
+  /** Creates a screenshot with the suite's key and waits until it has ended; its id. */
+  let create: (query: string) => Promise<number>;
+
   before(async () => {
     site = await TestSite.start();
     api = await startTestApi('pglite', { SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_SIGNUP_CREDITS: '100' }, { agent: true });
     email = uniqueEmail('shotpage');
     key = (await signup(api, { email })).api_key.key;
-    const create = async (query: string): Promise<number> => {
+    create = async (query: string): Promise<number> => {
       const res = await call(api.url, `/screenshot/create?${query}`, { key });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const id = res.body.data[0].id as number;
@@ -175,6 +178,28 @@ describe('dashboard screenshot page: full-size shots, downloads, error sentence,
       await page.getByRole('heading', { level: 1, name: `Screenshot ${againId}` }).waitFor();
       expect(againId).to.be.greaterThan(Number(viaCurl.data[0]?.id));
       expect(optionsOf((await call(api.url, `/screenshot/info?id=${againId}`, { key })).body.data)).to.deep.equal(optionsOf(original));
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('"copy as curl" repeats the device_* options of a record without a catalogue device, and leaves them to a catalogue device', async () => {
+    const [catalogued] = (await call(api.url, '/device/list', { key })).body.data as { device_name: string }[];
+    const described = await create(`url=${encodeURIComponent(site.url('/target.html'))}&device_scale=2&device_mobile=1&device_landscape=1&screen_width=500&screen_height=400`);
+    const named = await create(`url=${encodeURIComponent(site.url('/target.html'))}&device_name=${encodeURIComponent(catalogued!.device_name)}`);
+    const { context, page } = await openPage(DESKTOP);
+    try {
+      const curlOf = async (id: number): Promise<URLSearchParams> => {
+        await page.goto(`${api.plane.url}/#/screenshots/${id}`);
+        await page.getByRole('heading', { level: 1, name: `Screenshot ${id}` }).waitFor();
+        const command = await page.getByLabel('The request as a curl command').innerText();
+        return new URL(/'([^']+)'$/.exec(command)![1]!).searchParams;
+      };
+      const ownDevice = await curlOf(described);
+      expect([ownDevice.get('device_scale'), ownDevice.get('device_mobile'), ownDevice.get('device_landscape'), ownDevice.get('screen_width')]).to.deep.equal(['2', 'true', 'true', '500']);
+      const fromCatalogue = await curlOf(named);
+      expect(fromCatalogue.get('device_name')).to.equal(catalogued!.device_name);
+      expect([...fromCatalogue.keys()].filter((name) => name.startsWith('device_'))).to.deep.equal(['device_name']);
     } finally {
       await context.close();
     }

@@ -3,6 +3,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { PASSWORD, outboxToken, signupAdmin, uniqueEmail } from '../support/auth-helpers.js';
 import { startTestApi, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
+import { until } from '../support/wait-until.js';
 
 /** Debian's Chromium: browsers cannot be downloaded here. */
 const CHROMIUM = '/usr/lib/chromium/chromium';
@@ -198,6 +199,40 @@ describe('web dashboard, in Chromium against the running service', function () {
     // The slider uncovers the after shot: at 30 % it is clipped 70 % from the right.
     await page.getByRole('slider', { name: 'Before / after' }).fill('30');
     expect(await page.locator('img.compare-top').evaluate((img) => (img as HTMLImageElement).style.clipPath)).to.equal('inset(0px 70% 0px 0px)');
+  });
+
+  it("starts a batch from the form, which offers the create form's options and applies the ones set to each URL", async () => {
+    await nav('Batches').click();
+    await heading('Batches').waitFor();
+    const form = page.getByRole('form', { name: 'New batch' });
+    await form.getByLabel('Hide popups').waitFor();
+    const doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name: string; in: string; description?: string }[] } }> };
+    const options = (doc.paths['/screenshot/create']?.get.parameters ?? [])
+      .filter((p) => p.in === 'query' && !['key', 'url', 'apps'].includes(p.name) && !p.description?.startsWith('alias of '))
+      .map((p) => p.name);
+    const names = await form.locator('[name]').evaluateAll((els) => els.map((e) => e.getAttribute('name')));
+    expect(names).to.include.members([...options, 'file', 'name', 'thumbnail_width']);
+    expect(names).to.not.include('url');
+
+    await form.getByLabel('URL list file').setInputFiles({ name: 'urls.txt', mimeType: 'text/plain', buffer: Buffer.from(`${site.url('/target.html')}\n${site.url('/links.html')}\n`) });
+    await form.getByLabel('Batch name').fill('form batch');
+    await form.getByLabel('Size', { exact: true }).selectOption('page');
+    await form.getByLabel('Tag', { exact: true }).fill('from-form, second');
+    const answered = page.waitForResponse((r) => r.url().includes('/api/v1/batch/create'));
+    await page.getByRole('button', { name: 'Start batch' }).click();
+    const created = ((await (await answered).json()) as { data: { id: number } | { id: number }[] }).data;
+    const batchId = (Array.isArray(created) ? created[0] : created)?.id;
+    expect(batchId).to.be.a('number');
+    await page.getByRole('link', { name: String(batchId), exact: true }).waitFor();
+    // Each URL's record carries the options the form set, and the service's defaults for the rest.
+    const records = await until('the batch records', async () => {
+      const rows = await api.database.db('screenshots').where({ batch_id: batchId }).select('capture_spec', 'tag');
+      return rows.length === 2 ? rows : null;
+    });
+    for (const row of records) {
+      expect((row.capture_spec as { size: string }).size).to.equal('page');
+      expect(row.tag).to.deep.equal(['from-form', 'second']);
+    }
   });
 
   it("lets an admin open the nodes page, which lists the embedded agent's node", async () => {

@@ -4,7 +4,7 @@
 import type { Query } from './api.js';
 import type { CreateParameter } from './create-parameters.js';
 import { h } from './dom.js';
-import { checkbox, field, input, select } from './forms.js';
+import { checkbox, field, input, section, select } from './forms.js';
 import type { JsonSchema } from './schema-form.js';
 
 export interface OptionInput {
@@ -66,4 +66,46 @@ export function optionSections(parameters: CreateParameter[]): { title: string; 
   const groupOf = (p: CreateParameter): string => ((counts.get(word(p.name)) ?? 0) >= 3 ? word(p.name) : '');
   const titles = [...new Set(options.map(groupOf))];
   return titles.map((g) => ({ title: g === '' ? 'Capture' : g.length <= 3 ? g.toUpperCase() : labelOf(g), parameters: options.filter((p) => groupOf(p) === g) }));
+}
+
+/**
+ * Every create option as form inputs in their sections (the first open, the rest folded away until
+ * wanted: PDF, video, device, geolocation): the create form and the batch form (a batch applies the
+ * create options to each URL of its file) build them the same way. `special` replaces an option's input,
+ * or leaves the option out with null.
+ */
+export function optionFieldsets(parameters: CreateParameter[], special: Record<string, OptionInput | null>): { inputs: OptionInput[]; sections: HTMLElement[] } {
+  const inputs: OptionInput[] = [];
+  const sections = optionSections(parameters).map(({ title, parameters: group }, i) => {
+    const made = group.map((p) => (p.name in special ? special[p.name] : optionInput(p))).filter((x): x is OptionInput => x !== null);
+    inputs.push(...made);
+    const boxes = made.filter((m) => m.element.classList.contains('field-check'));
+    const rest = made.filter((m) => !boxes.includes(m));
+    const body = [
+      h(
+        'div',
+        { class: 'row' },
+        rest.map((m) => m.element),
+      ),
+      h(
+        'div',
+        { class: 'row checks' },
+        boxes.map((m) => m.element),
+      ),
+    ];
+    return i === 0 ? section(title, ...body) : h('details', { class: 'card', 'data-section': title }, h('summary', null, title), ...body);
+  });
+  return { inputs, sections };
+}
+
+/** A device of the service's catalogue (GET /device/list). */
+export interface Device {
+  device_name: string;
+  name: string;
+}
+
+/** `device_name` as a choice from the catalogue rather than a text input. */
+export function deviceInput(devices: Device[]): OptionInput {
+  const device = select('device_name', [['', 'None'], ...devices.map((d): [string, string] => [d.device_name, d.name])]);
+  return { name: 'device_name', element: field('Device', device), value: () => device.value || undefined };
 }

@@ -6,14 +6,17 @@ import { createParameters } from './create-parameters.js';
 import type { Screenshot } from './records.js';
 
 /**
- * Options of an output or feature that was not asked for (pdf_format without pdf…): the record carries
- * their defaults, which would only lengthen the command. Keyed by prefix, valued by the option that turns them on.
+ * Options that only matter beside another: an output's or feature's options (pdf_format without pdf…) apply
+ * when it is on, and the device_* options describe the device only without a catalogue device_name (a
+ * catalogue device wins over them). The record carries their values either way; repeating the ones that
+ * do not apply would only lengthen the command. Keyed by prefix: the option deciding, and whether they
+ * apply when it is set or when it is not.
  */
-const ONLY_WITH: [prefix: string, switchedOnBy: string][] = [
-  ['pdf_', 'pdf'],
-  ['video_', 'video'],
-  ['geo_', 'geo_enable'],
-  ['device_', 'device_name'],
+const APPLY_WITH: [prefix: string, decidedBy: string, appliesWhenSet: boolean][] = [
+  ['pdf_', 'pdf', true],
+  ['video_', 'video', true],
+  ['geo_', 'geo_enable', true],
+  ['device_', 'device_name', false],
 ];
 /** Record fields named like an option that hold something else: `apps` are the runs, not the configuration ids. */
 const NOT_REPEATED = new Set(['apps']);
@@ -29,8 +32,8 @@ export function requestOf(s: Screenshot, optionNames: string[]): Query {
   for (const name of optionNames) {
     const value = s[name];
     if (NOT_REPEATED.has(name) || isEmpty(value) || (typeof value === 'object' && !Array.isArray(value))) continue;
-    const gate = ONLY_WITH.find(([prefix]) => name.startsWith(prefix));
-    if (gate && isEmpty(s[gate[1]])) continue;
+    const gate = APPLY_WITH.find(([prefix, decidedBy]) => name.startsWith(prefix) && name !== decidedBy);
+    if (gate && isEmpty(s[gate[1]]) === gate[2]) continue;
     query[name] = Array.isArray(value) ? value.map(String) : typeof value === 'boolean' ? 'true' : String(value as string | number);
   }
   return query;

@@ -1,7 +1,9 @@
 import { api, createdRecords } from '../api.js';
 import { empty, h, replaceChildren, table } from '../dom.js';
 import { dateTime, progress, statusBadge } from '../format.js';
-import { field, input, messageArea, onSubmit, section, select, submitButton } from '../forms.js';
+import { deviceInput, optionFieldsets, type Device } from '../create-form-fields.js';
+import { createParameters } from '../create-parameters.js';
+import { field, input, messageArea, onSubmit, section, submitButton } from '../forms.js';
 import { flash } from '../layout.js';
 import type { PageContext } from '../page.js';
 import type { Batch } from '../records.js';
@@ -33,24 +35,18 @@ export function batchRow(b: Batch, onChange: () => void): HTMLElement[] {
 export async function batchesPage(ctx: PageContext): Promise<HTMLElement> {
   const file = input('file', { type: 'file', accept: '.txt,.csv,.tsv,text/plain,text/csv', required: true });
   const name = input('name');
-  const browser = select('browser', [
-    ['', 'Default'],
-    ['chrome', 'Chrome'],
-    ['firefox', 'Firefox'],
-    ['brave', 'Brave'],
-  ]);
-  const size = select('size', [
-    ['', 'Default'],
-    ['screen', 'Screen'],
-    ['page', 'Full page'],
-  ]);
   const thumbWidth = input('thumbnail_width', { type: 'number', min: 1 });
+  // The screenshot options a batch applies to each URL: the create form's inputs, from the same document.
+  // The list comes from the file; `apps` is a field of the batch's own (its apps run after each screenshot).
+  const [parameters, devices] = await Promise.all([createParameters(), api<Device[]>('/device/list')]);
+  const { inputs, sections } = optionFieldsets(parameters, { url: null, apps: null, device_name: deviceInput(devices) });
   const area = messageArea();
   const form = h(
     'form',
     { class: 'batch-form', novalidate: true, 'aria-label': 'New batch' },
     h('div', { class: 'row' }, field('URL list file', file, 'A text file with one URL per line (or a CSV with a url column).'), field('Batch name', name)),
-    h('div', { class: 'row' }, field('Browser', browser), field('Size', size), field('Thumbnail width in the ZIP', thumbWidth, 'Empty keeps the original images.')),
+    h('div', { class: 'row' }, field('Thumbnail width in the ZIP', thumbWidth, 'Empty keeps the original images.')),
+    sections,
     area,
     submitButton('Start batch'),
   );
@@ -59,7 +55,13 @@ export async function batchesPage(ctx: PageContext): Promise<HTMLElement> {
     if (!chosen) throw new Error('Choose a file with the URLs first.');
     const body = new FormData();
     body.append('file', chosen);
-    for (const control of [name, browser, size, thumbWidth]) if (control.value.trim()) body.append(control.name, control.value.trim());
+    for (const control of [name, thumbWidth]) if (control.value.trim()) body.append(control.name, control.value.trim());
+    // Only the options set are sent; a list is one part per item, as a repeated query parameter is.
+    for (const i of inputs) {
+      const value = i.value();
+      if (value === undefined || value === null) continue;
+      for (const item of Array.isArray(value) ? value : [value]) body.append(i.name, String(item));
+    }
     const [created] = createdRecords(await api<Batch[] | Batch>('/batch/create', { form: body }));
     flash(`Batch ${created?.id ?? ''} started with ${created?.count ?? 0} URLs.`);
     navigate('#/batches');

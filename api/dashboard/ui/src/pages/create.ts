@@ -1,16 +1,12 @@
 import { api, createdRecords, type Query } from '../api.js';
-import { optionInput, optionSections, type OptionInput } from '../create-form-fields.js';
+import { deviceInput, optionFieldsets, type Device, type OptionInput } from '../create-form-fields.js';
 import { createParameters } from '../create-parameters.js';
 import { h } from '../dom.js';
-import { checkbox, field, messageArea, onSubmit, section, select, submitButton } from '../forms.js';
+import { checkbox, field, messageArea, onSubmit, section, submitButton } from '../forms.js';
 import { flash } from '../layout.js';
 import type { Screenshot } from '../records.js';
 import { navigate } from '../router.js';
 
-interface Device {
-  device_name: string;
-  name: string;
-}
 interface AppConfig {
   id: number;
   app_id: string;
@@ -27,11 +23,10 @@ export async function createPage(): Promise<HTMLElement> {
   const [parameters, devices, apps] = await Promise.all([createParameters(), api<Device[]>('/device/list'), api<AppConfig[]>('/app/list', { query: { limit: 100 } })]);
 
   const urls = h('textarea', { name: 'url', rows: 3, required: true, placeholder: 'https://example.com' });
-  const device = select('device_name', [['', 'None'], ...devices.map((d): [string, string] => [d.device_name, d.name])]);
   const appBoxes = apps.map((a) => Object.assign(checkbox('apps'), { value: a.app_id }));
   const special: Record<string, OptionInput | null> = {
     url: null,
-    device_name: { name: 'device_name', element: field('Device', device), value: () => device.value || undefined },
+    device_name: deviceInput(devices),
     apps:
       apps.length > 0
         ? {
@@ -50,27 +45,7 @@ export async function createPage(): Promise<HTMLElement> {
           }
         : null,
   };
-  const inputs: OptionInput[] = [];
-  const sections = optionSections(parameters).map(({ title, parameters: group }, i) => {
-    const made = group.map((p) => (p.name in special ? special[p.name] : optionInput(p))).filter((x): x is OptionInput => x !== null);
-    inputs.push(...made);
-    const boxes = made.filter((m) => m.element.classList.contains('field-check'));
-    const rest = made.filter((m) => !boxes.includes(m));
-    const body = [
-      h(
-        'div',
-        { class: 'row' },
-        rest.map((m) => m.element),
-      ),
-      h(
-        'div',
-        { class: 'row checks' },
-        boxes.map((m) => m.element),
-      ),
-    ];
-    // The options of an output or feature (PDF, video, device, geolocation) fold away until wanted.
-    return i === 0 ? section(title, ...body) : h('details', { class: 'card', 'data-section': title }, h('summary', null, title), ...body);
-  });
+  const { inputs, sections } = optionFieldsets(parameters, special);
   const area = messageArea();
 
   const form = h(
