@@ -6,6 +6,7 @@ import type { ErrorCause } from '../../core/error-cause.js';
 import type { Logger } from '../../core/logger.js';
 import type { ScreenshotDraft } from '../../core/request/create-request.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
+import { heldBy, holdCredits, releaseCredits } from '../accounts/held-credits.js';
 import { recordCredit } from '../accounts/ledger.js';
 import type { ScreenshotEvents } from '../farm/screenshot-events.js';
 import { normaliseRow, RECORD_COLUMNS, toDbValues } from './screenshot-columns.js';
@@ -88,14 +89,22 @@ export class ScreenshotRecords {
     this.endedListeners.push(listener);
   }
 
-  /** Inserts validated drafts as `processing` records with a `pending` run per app; returns the rows in draft order. */
+  /**
+   * Inserts validated drafts as `processing` records with a `pending` run per app, holding their cost on the
+   * account (api/accounts/held-credits.ts); returns the rows in draft order. Refused with 403 when the account's
+   * balance is not positive or, less what it holds already, cannot cover them: the caller's transaction then
+   * rolls back and nothing is created. With no drafts (a create answered from the cache) only the balance is checked.
+   */
   async insertDrafts(
     trx: Knex.Transaction,
     caller: RecordCreator,
     drafts: ScreenshotDraft[],
     opts: RecordOwner & { appConfigIds?: number[]; routings?: string[]; runFilenames?: string[] } = {},
   ): Promise<ScreenshotRow[]> {
-    if (drafts.length === 0) return [];
+    if (drafts.length === 0) {
+      await holdCredits(trx, caller.companyId, 0);
+      return [];
+    }
     const { appConfigIds = [], routings = [], runFilenames = [], ...owner } = opts;
     const rows = drafts.map((d, i) =>
       toDbValues({
@@ -123,7 +132,14 @@ export class ScreenshotRecords {
       appConfigIds.map((appConfigId) => ({ company_id: caller.companyId, screenshot_id: r.id, app_config_id: appConfigId, status: 'pending', filename: runFilenames[i] ?? '' })),
     );
     if (runs.length > 0) await trx('app_runs').insert(runs);
-    return this.store.withApps(inserted, trx);
+    // Last: the account's row stays locked from this UPDATE to the commit, and creates of one account wait on it.
+    await holdCredits(
+      trx,
+      caller.companyId,
+      inserted.reduce((sum, r) => sum + r.cost, 0),
+    );
+    // A record without apps has no runs: no query to learn so.
+    return runs.length > 0 ? this.store.withApps(inserted, trx) : inserted.map((r) => ({ ...r, apps: [] }));
   }
 
   /**
@@ -185,35 +201,48 @@ export class ScreenshotRecords {
     // An agent older than the field says no cause: its error was the capture's, not the page's.
     const errorCause: ErrorCause | null = result.status === 'finished' ? null : (result.errorCause ?? 'capture_failed');
     const applied = await this.db.transaction(async (trx) => {
-      const row = await trx('screenshots').where({ id: result.id }).forUpdate().first('id', 'company_id', 'status', 'cost', 'user_agent', 'batch_id', 'crawl_id', 'request_id', 'monitor_id');
-      if (!row) return 'orphan' as const;
-      if (row.status !== 'processing') return 'duplicate' as const;
       const finished = result.status === 'finished';
-      await trx('screenshots')
-        .where({ id: result.id })
+      // One statement moves the record out of `processing` and reads what the ending needs: `was` locks the
+      // row and keeps the cost it held (an error's cost becomes 0), and whether app runs wait for it. A
+      // redelivered result, or one whose record ended otherwise or is gone, updates nothing.
+      const [row] = (await trx('screenshots as s')
         .update({
           status: result.status,
           error: finished ? '' : result.error || 'The capture failed',
           error_cause: errorCause,
-          cost: finished ? row.cost : 0,
+          ...(finished ? {} : { cost: 0 }),
           final_url: result.finalUrl,
           final_urls: JSON.stringify(result.finalUrls),
           response_code: result.responseCode,
           links: JSON.stringify(result.links),
           trackers: JSON.stringify(result.trackers),
           // The record says which User-Agent was really used, when the request did not set one.
-          user_agent: row.user_agent || result.userAgent,
+          user_agent: trx.raw("COALESCE(NULLIF(s.user_agent, ''), ?)", [result.userAgent]),
           // After the request's own warnings (an ignored parameter), written when the record was created.
-          warnings: trx.raw('warnings || ?::jsonb', [JSON.stringify(result.warnings)]),
+          warnings: trx.raw('s.warnings || ?::jsonb', [JSON.stringify(result.warnings)]),
           timings: JSON.stringify(result.timings),
           browser_info: result.browserInfo,
           node_id: result.node.id,
           finished_at: trx.fn.now(),
-        });
+        })
+        .updateFrom(trx('screenshots').where({ id: result.id, status: 'processing' }).forUpdate().select('id', 'cost').as('was'))
+        .whereRaw('s.id = was.id')
+        .returning([
+          's.company_id',
+          's.batch_id',
+          's.crawl_id',
+          's.request_id',
+          's.monitor_id',
+          'was.cost as held',
+          trx.raw("EXISTS (SELECT 1 FROM app_runs r WHERE r.screenshot_id = s.id AND r.status = 'pending') AS pending_runs"),
+        ])) as { company_id: number; batch_id: number | null; crawl_id: number | null; request_id: string | null; monitor_id: number | null; held: number; pending_runs: boolean }[];
+      if (!row) return (await trx('screenshots').where({ id: result.id }).first('id')) ? ('duplicate' as const) : ('orphan' as const);
+      const companyId = Number(row.company_id);
+      const held = Number(row.held);
       if (result.files.length > 0) {
         await trx('screenshot_files').insert(
           result.files.map((f) => ({
-            company_id: row.company_id,
+            company_id: companyId,
             screenshot_id: result.id,
             kind: f.kind,
             shot: f.shot,
@@ -223,13 +252,13 @@ export class ScreenshotRecords {
           })),
         );
       }
-      if (finished && Number(row.cost) > 0) {
-        await recordCredit(trx, { companyId: Number(row.company_id), delta: -Number(row.cost), reason: SCREENSHOT_DEBIT, screenshotId: result.id });
-      }
-      const runsQueued = await this.queueAppRuns(trx, [result.id]);
+      // A finished record is charged what it held, and releases the hold in the same statement; an error releases it.
+      if (finished && held > 0) await recordCredit(trx, { companyId, delta: -held, reason: SCREENSHOT_DEBIT, screenshotId: result.id, release: held });
+      else await releaseCredits(trx, new Map([[companyId, held]]));
+      const runsQueued = row.pending_runs ? await this.queueAppRuns(trx, [result.id]) : 0;
       const ended: EndedByResult = {
         id: result.id,
-        companyId: Number(row.company_id),
+        companyId,
         status: result.status,
         links: result.links,
         batchId: row.batch_id === null ? null : Number(row.batch_id),
@@ -275,13 +304,15 @@ export class ScreenshotRecords {
   private async endWithout(ids: number[], reason: string, status: 'error' | 'cancelled', cause: ErrorCause, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
     if (ids.length === 0) return [];
     const { rows, runsQueued } = await this.db.transaction(async (trx) => {
-      const endedRows: { id: number; request_id: string }[] = await trx('screenshots')
-        .whereIn('id', ids)
-        .where({ status: 'processing' })
+      // `was` locks the records still processing and keeps the cost each held (it becomes 0: nothing is charged).
+      const endedRows: { id: number; request_id: string; company_id: number; held: number }[] = await trx('screenshots as s')
         .update({ status: 'error', error: reason, error_cause: cause, cost: 0, finished_at: trx.fn.now() })
-        .returning(['id', 'request_id']);
+        .updateFrom(trx('screenshots').whereIn('id', ids).where({ status: 'processing' }).orderBy('id').forUpdate().select('id', 'cost').as('was'))
+        .whereRaw('s.id = was.id')
+        .returning(['s.id', 's.request_id', 's.company_id', 'was.cost as held']);
       const endedIds = endedRows.map((r) => Number(r.id));
       if (endedIds.length === 0) return { rows: endedRows, runsQueued: 0 };
+      await releaseCredits(trx, heldBy(endedRows));
       const queued = await this.queueAppRuns(trx, endedIds);
       await within?.(trx, endedIds);
       return { rows: endedRows, runsQueued: queued };
@@ -373,7 +404,14 @@ export class ScreenshotRecords {
       }
       case 'all':
         await this.deleteFiles(companyId, id);
-        await this.db('screenshots').where({ company_id: companyId, id }).delete();
+        await this.db.transaction(async (trx) => {
+          // A record deleted while processing ends without a result: what it held is released (nothing is charged).
+          const deleted: { company_id: number; held: number }[] = await trx('screenshots')
+            .where({ company_id: companyId, id })
+            .delete()
+            .returning(['company_id', trx.raw("CASE WHEN status = 'processing' THEN cost ELSE 0 END AS held")]);
+          await releaseCredits(trx, heldBy(deleted));
+        });
     }
   }
 
