@@ -7,7 +7,7 @@ import type { Logger } from '../../core/logger.js';
 import type { ScreenshotDraft } from '../../core/request/create-request.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
 import { heldBy, holdCredits, releaseCredits } from '../accounts/held-credits.js';
-import { recordCredit } from '../accounts/ledger.js';
+import { SETTLE_HELD_CTES } from '../accounts/ledger.js';
 import type { ScreenshotEvents } from '../farm/screenshot-events.js';
 import { normaliseRow, RECORD_COLUMNS, toDbValues } from './screenshot-columns.js';
 import type { ScreenshotStore } from './screenshot-store.js';
@@ -200,73 +200,71 @@ export class ScreenshotRecords {
   async applyResult(result: CaptureResult): Promise<{ outcome: RecordOutcome; ended?: EndedByResult }> {
     // An agent older than the field says no cause: its error was the capture's, not the page's.
     const errorCause: ErrorCause | null = result.status === 'finished' ? null : (result.errorCause ?? 'capture_failed');
-    const applied = await this.db.transaction(async (trx) => {
-      const finished = result.status === 'finished';
-      // One statement moves the record out of `processing` and reads what the ending needs: `was` locks the
-      // row and keeps the cost it held (an error's cost becomes 0), and whether app runs wait for it. A
-      // redelivered result, or one whose record ended otherwise or is gone, updates nothing.
-      const [row] = (await trx('screenshots as s')
-        .update({
-          status: result.status,
-          error: finished ? '' : result.error || 'The capture failed',
-          error_cause: errorCause,
-          ...(finished ? {} : { cost: 0 }),
-          final_url: result.finalUrl,
-          final_urls: JSON.stringify(result.finalUrls),
-          response_code: result.responseCode,
-          links: JSON.stringify(result.links),
-          trackers: JSON.stringify(result.trackers),
-          // The record says which User-Agent was really used, when the request did not set one.
-          user_agent: trx.raw("COALESCE(NULLIF(s.user_agent, ''), ?)", [result.userAgent]),
-          // After the request's own warnings (an ignored parameter), written when the record was created.
-          warnings: trx.raw('s.warnings || ?::jsonb', [JSON.stringify(result.warnings)]),
-          timings: JSON.stringify(result.timings),
-          browser_info: result.browserInfo,
-          node_id: result.node.id,
-          finished_at: trx.fn.now(),
-        })
-        .updateFrom(trx('screenshots').where({ id: result.id, status: 'processing' }).forUpdate().select('id', 'cost').as('was'))
-        .whereRaw('s.id = was.id')
-        .returning([
-          's.company_id',
-          's.batch_id',
-          's.crawl_id',
-          's.request_id',
-          's.monitor_id',
-          'was.cost as held',
-          trx.raw("EXISTS (SELECT 1 FROM app_runs r WHERE r.screenshot_id = s.id AND r.status = 'pending') AS pending_runs"),
-        ])) as { company_id: number; batch_id: number | null; crawl_id: number | null; request_id: string | null; monitor_id: number | null; held: number; pending_runs: boolean }[];
-      if (!row) return (await trx('screenshots').where({ id: result.id }).first('id')) ? ('duplicate' as const) : ('orphan' as const);
-      const companyId = Number(row.company_id);
-      const held = Number(row.held);
-      if (result.files.length > 0) {
-        await trx('screenshot_files').insert(
-          result.files.map((f) => ({
-            company_id: companyId,
-            screenshot_id: result.id,
-            kind: f.kind,
-            shot: f.shot,
-            storage_key: f.key,
-            content_type: f.contentType,
-            size_bytes: f.size,
-          })),
-        );
-      }
-      // A finished record is charged what it held, and releases the hold in the same statement; an error releases it.
-      if (finished && held > 0) await recordCredit(trx, { companyId, delta: -held, reason: SCREENSHOT_DEBIT, screenshotId: result.id, release: held });
-      else await releaseCredits(trx, new Map([[companyId, held]]));
-      const runsQueued = row.pending_runs ? await this.queueAppRuns(trx, [result.id]) : 0;
-      const ended: EndedByResult = {
-        id: result.id,
-        companyId,
+    const finished = result.status === 'finished';
+    const db = this.db;
+    // The record's columns from the result, as an UPDATE of the row `was` locked (built by knex, run inside the statement below).
+    const update = db('screenshots as s')
+      .update({
         status: result.status,
-        links: result.links,
-        batchId: row.batch_id === null ? null : Number(row.batch_id),
-        crawlId: row.crawl_id === null ? null : Number(row.crawl_id),
-        monitorId: row.monitor_id === null ? null : Number(row.monitor_id),
-      };
-      return { ended, runsQueued, requestId: String(row.request_id ?? '') };
-    });
+        error: finished ? '' : result.error || 'The capture failed',
+        error_cause: errorCause,
+        ...(finished ? {} : { cost: 0 }),
+        final_url: result.finalUrl,
+        final_urls: JSON.stringify(result.finalUrls),
+        response_code: result.responseCode,
+        links: JSON.stringify(result.links),
+        trackers: JSON.stringify(result.trackers),
+        // The record says which User-Agent was really used, when the request did not set one.
+        user_agent: db.raw("COALESCE(NULLIF(s.user_agent, ''), ?)", [result.userAgent]),
+        // After the request's own warnings (an ignored parameter), written when the record was created.
+        warnings: db.raw('s.warnings || ?::jsonb', [JSON.stringify(result.warnings)]),
+        timings: JSON.stringify(result.timings),
+        browser_info: result.browserInfo,
+        node_id: result.node.id,
+        finished_at: db.fn.now(),
+      })
+      .updateFrom('was')
+      .whereRaw('s.id = was.id')
+      .returning(['s.id', 's.company_id', 's.batch_id', 's.crawl_id', 's.request_id', 's.monitor_id', 'was.cost as held'])
+      .toSQL();
+    const files = result.files.map((f) => ({ kind: f.kind, shot: f.shot, storage_key: f.key, content_type: f.contentType, size_bytes: f.size }));
+    // The whole ending in one statement, atomic without BEGIN and COMMIT (it was 9 statements, then 5; each is a
+    // round trip and a socket write, most of the api's CPU per capture): `was` locks the record while it is still
+    // `processing` and keeps the cost it held (an error's cost becomes 0); `ended` writes the result; `files` its
+    // file rows; `runs` queues the app runs waiting for it; the held credits are settled as the ledger says
+    // (SETTLE_HELD_CTES: the hold released, a finished record charged). A redelivered result, or one whose record
+    // ended otherwise or is gone, finds no row in `was` and changes nothing.
+    const answer = await db.raw(
+      `WITH was AS (SELECT id, cost FROM screenshots WHERE id = ? AND status = 'processing' FOR UPDATE),
+       ended AS (${update.sql}),
+       files AS (
+         INSERT INTO screenshot_files (company_id, screenshot_id, kind, shot, storage_key, content_type, size_bytes)
+         SELECT ended.company_id, ended.id, f.kind, f.shot, f.storage_key, f.content_type, f.size_bytes
+         FROM ended, jsonb_to_recordset(?::jsonb) AS f(kind text, shot integer, storage_key text, content_type text, size_bytes bigint)
+         RETURNING id),
+       runs AS (UPDATE app_runs SET status = 'queued', updated_at = now() WHERE screenshot_id IN (SELECT id FROM ended) AND status = 'pending' RETURNING id),
+       ${SETTLE_HELD_CTES}
+       SELECT ended.*, (SELECT count(*) FROM runs)::integer AS runs_queued FROM ended`,
+      [result.id, ...update.bindings, JSON.stringify(files), finished, SCREENSHOT_DEBIT, finished],
+    );
+    const [row] = answer.rows as { company_id: number; batch_id: number | null; crawl_id: number | null; request_id: string | null; monitor_id: number | null; runs_queued: number }[];
+    const applied = row
+      ? {
+          ended: {
+            id: result.id,
+            companyId: Number(row.company_id),
+            status: result.status,
+            links: result.links,
+            batchId: row.batch_id === null ? null : Number(row.batch_id),
+            crawlId: row.crawl_id === null ? null : Number(row.crawl_id),
+            monitorId: row.monitor_id === null ? null : Number(row.monitor_id),
+          } satisfies EndedByResult,
+          runsQueued: Number(row.runs_queued),
+          requestId: String(row.request_id ?? ''),
+        }
+      : (await db('screenshots').where({ id: result.id }).first('id'))
+        ? ('duplicate' as const)
+        : ('orphan' as const);
 
     if (typeof applied === 'string') {
       // The record was deleted, or ended without this result (cancelled with its batch, or this is a
