@@ -1,29 +1,23 @@
 import type { Knex } from 'knex';
 
 /**
- * Changes a company's balance together with its ledger row, in one statement. This is the only code that
- * writes `companies.balance`. A debit for a screenshot carries its id, and the ledger's unique
- * (screenshot_id, reason) makes a second debit of the same screenshot impossible: the statement fails and
- * changes nothing (the recorder never tries: it charges only the record it moved out of `processing`).
- * `release`: credits the account's processing records held that this change ends (a finished screenshot's
- * debit releases its own hold), taken off `held_credits` in the same UPDATE. Returns the new balance.
- *
- * One statement, not lock + read + update + insert (four round trips on every recorded capture): the
- * account's row is locked by the `was` sub-select (FOR NO KEY UPDATE, see lock-company.ts), which reads the
- * balance before the change, so the ledger row says what the change really was.
+ * Changes a company's balance together with its ledger row, in one statement. This and SETTLE_HELD_CTES below
+ * (a screenshot's debit, inside the recorder's statement) are the only code that writes `companies.balance`.
+ * The account's row is locked by the `was` sub-select (FOR NO KEY UPDATE, see lock-company.ts), which reads the
+ * balance before the change, so the ledger row says what the change really was. A change never takes the
+ * balance below zero. Returns the new balance.
  */
-export async function recordCredit(trx: Knex.Transaction, entry: { companyId: number; delta: number; reason: string; screenshotId?: number; release?: number }): Promise<number> {
-  // A debit never takes the balance below zero: what was held at create time is what is charged.
+export async function recordCredit(trx: Knex.Transaction, entry: { companyId: number; delta: number; reason: string }): Promise<number> {
   const result = await trx.raw(
     `WITH was AS (SELECT id, balance FROM companies WHERE id = ? FOR NO KEY UPDATE),
      changed AS (
-       UPDATE companies c SET balance = GREATEST(0, was.balance + ?), held_credits = c.held_credits - ?
+       UPDATE companies c SET balance = GREATEST(0, was.balance + ?)
        FROM was WHERE c.id = was.id
        RETURNING c.id, c.balance, was.balance AS before)
-     INSERT INTO credit_ledger (company_id, delta, balance_after, reason, screenshot_id)
-     SELECT id, balance - before, balance, ?, ? FROM changed
+     INSERT INTO credit_ledger (company_id, delta, balance_after, reason)
+     SELECT id, balance - before, balance, ? FROM changed
      RETURNING balance_after`,
-    [entry.companyId, entry.delta, entry.release ?? 0, entry.reason, entry.screenshotId ?? null],
+    [entry.companyId, entry.delta, entry.reason],
   );
   const [row] = result.rows as { balance_after: number | string }[];
   if (!row) throw new Error(`company ${entry.companyId} not found`);
@@ -35,7 +29,8 @@ export async function recordCredit(trx: Knex.Transaction, entry: { companyId: nu
  * (ScreenshotRecords.applyResult): given a CTE `ended (id, company_id, held)` (the record, its account, the credits
  * it held), `held_account` locks and reads the account's row, `held_settled` releases the hold and, when the record
  * finished, takes what it held off the balance (never below zero), and `held_debit` writes the
- * ledger row of that debit. Bindings, in order: finished, the reason, finished.
+ * ledger row of that debit; the ledger's unique (screenshot_id, reason) makes a second debit of one screenshot
+ * fail the statement (the recorder never tries: it charges only the record `ended` moved out of `processing`). Bindings, in order: finished, the reason, finished.
  */
 export const SETTLE_HELD_CTES = `
   held_account AS (SELECT c.id, c.balance FROM companies c JOIN ended ON c.id = ended.company_id FOR NO KEY UPDATE OF c),
