@@ -101,6 +101,8 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   // Every ending of a record counts once, by its result or without one (cancelled, never queued); a
   // redelivered result (duplicate) or one whose record is gone (orphan) ends no screenshot.
   records.onEnded((status, count) => metrics.results.inc({ status }, count));
+  const countStatement = (): void => void metrics.dbStatements.inc();
+  db.on('query', countStatement);
   const dispatcher = new FarmDispatcher(queue, new Admission(queue, registry, config.farm.maxBacklog), config.farm.proxies, records, log);
   const screenshots = new ScreenshotService(db, store, records, config, dispatcher);
   const recorder = new ResultRecorder(records, log);
@@ -202,6 +204,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
       await monitorSchedule.stop();
       await renewals.stop();
       await apps.runner.stop();
+      db.off('query', countStatement);
     },
   };
 }

@@ -24,6 +24,6 @@ export async function changeCredits(db: Db, adminUserId: number, input: { compan
     const balance = Number(company.balance);
     if (balance + input.amount < 0) throw fieldError('amount', `would take the balance below zero (the balance is ${balance})`);
     const after = await recordCredit(trx, { companyId: input.companyId, delta: input.amount, reason });
-    return { company_id: input.companyId, delta: input.amount, balance: after ?? balance, reason };
+    return { company_id: input.companyId, delta: input.amount, balance: after, reason };
   });
 }

@@ -16,7 +16,7 @@ export async function createCompany(db: Db, company: { name: string; email?: str
       .insert({ name: company.name, email: company.email ?? '', balance: 0 })
       .returning('*');
     const created = row as CompanyRow;
-    if (credits > 0) created.balance = (await recordCredit(trx, { companyId: created.id, delta: credits, reason })) ?? 0;
+    if (credits > 0) created.balance = await recordCredit(trx, { companyId: created.id, delta: credits, reason });
     return created;
   });
 }

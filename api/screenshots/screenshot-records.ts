@@ -6,7 +6,8 @@ import type { ErrorCause } from '../../core/error-cause.js';
 import type { Logger } from '../../core/logger.js';
 import type { ScreenshotDraft } from '../../core/request/create-request.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
-import { recordCredit } from '../accounts/ledger.js';
+import { heldBy, holdCredits, releaseCredits } from '../accounts/held-credits.js';
+import { SETTLE_HELD_CTES } from '../accounts/ledger.js';
 import type { ScreenshotEvents } from '../farm/screenshot-events.js';
 import { normaliseRow, RECORD_COLUMNS, toDbValues } from './screenshot-columns.js';
 import type { ScreenshotStore } from './screenshot-store.js';
@@ -88,14 +89,22 @@ export class ScreenshotRecords {
     this.endedListeners.push(listener);
   }
 
-  /** Inserts validated drafts as `processing` records with a `pending` run per app; returns the rows in draft order. */
+  /**
+   * Inserts validated drafts as `processing` records with a `pending` run per app, holding their cost on the
+   * account (api/accounts/held-credits.ts); returns the rows in draft order. Refused with 403 when the account's
+   * balance is not positive or, less what it holds already, cannot cover them: the caller's transaction then
+   * rolls back and nothing is created. With no drafts (a create answered from the cache) only the balance is checked.
+   */
   async insertDrafts(
     trx: Knex.Transaction,
     caller: RecordCreator,
     drafts: ScreenshotDraft[],
     opts: RecordOwner & { appConfigIds?: number[]; routings?: string[]; runFilenames?: string[] } = {},
   ): Promise<ScreenshotRow[]> {
-    if (drafts.length === 0) return [];
+    if (drafts.length === 0) {
+      await holdCredits(trx, caller.companyId, 0);
+      return [];
+    }
     const { appConfigIds = [], routings = [], runFilenames = [], ...owner } = opts;
     const rows = drafts.map((d, i) =>
       toDbValues({
@@ -123,7 +132,14 @@ export class ScreenshotRecords {
       appConfigIds.map((appConfigId) => ({ company_id: caller.companyId, screenshot_id: r.id, app_config_id: appConfigId, status: 'pending', filename: runFilenames[i] ?? '' })),
     );
     if (runs.length > 0) await trx('app_runs').insert(runs);
-    return this.store.withApps(inserted, trx);
+    // Last: the account's row stays locked from this UPDATE to the commit, and creates of one account wait on it.
+    await holdCredits(
+      trx,
+      caller.companyId,
+      inserted.reduce((sum, r) => sum + r.cost, 0),
+    );
+    // A record without apps has no runs: no query to learn so.
+    return runs.length > 0 ? this.store.withApps(inserted, trx) : inserted.map((r) => ({ ...r, apps: [] }));
   }
 
   /**
@@ -184,60 +200,71 @@ export class ScreenshotRecords {
   async applyResult(result: CaptureResult): Promise<{ outcome: RecordOutcome; ended?: EndedByResult }> {
     // An agent older than the field says no cause: its error was the capture's, not the page's.
     const errorCause: ErrorCause | null = result.status === 'finished' ? null : (result.errorCause ?? 'capture_failed');
-    const applied = await this.db.transaction(async (trx) => {
-      const row = await trx('screenshots').where({ id: result.id }).forUpdate().first('id', 'company_id', 'status', 'cost', 'user_agent', 'batch_id', 'crawl_id', 'request_id', 'monitor_id');
-      if (!row) return 'orphan' as const;
-      if (row.status !== 'processing') return 'duplicate' as const;
-      const finished = result.status === 'finished';
-      await trx('screenshots')
-        .where({ id: result.id })
-        .update({
-          status: result.status,
-          error: finished ? '' : result.error || 'The capture failed',
-          error_cause: errorCause,
-          cost: finished ? row.cost : 0,
-          final_url: result.finalUrl,
-          final_urls: JSON.stringify(result.finalUrls),
-          response_code: result.responseCode,
-          links: JSON.stringify(result.links),
-          trackers: JSON.stringify(result.trackers),
-          // The record says which User-Agent was really used, when the request did not set one.
-          user_agent: row.user_agent || result.userAgent,
-          // After the request's own warnings (an ignored parameter), written when the record was created.
-          warnings: trx.raw('warnings || ?::jsonb', [JSON.stringify(result.warnings)]),
-          timings: JSON.stringify(result.timings),
-          browser_info: result.browserInfo,
-          node_id: result.node.id,
-          finished_at: trx.fn.now(),
-        });
-      if (result.files.length > 0) {
-        await trx('screenshot_files').insert(
-          result.files.map((f) => ({
-            company_id: row.company_id,
-            screenshot_id: result.id,
-            kind: f.kind,
-            shot: f.shot,
-            storage_key: f.key,
-            content_type: f.contentType,
-            size_bytes: f.size,
-          })),
-        );
-      }
-      if (finished && Number(row.cost) > 0) {
-        await recordCredit(trx, { companyId: Number(row.company_id), delta: -Number(row.cost), reason: SCREENSHOT_DEBIT, screenshotId: result.id });
-      }
-      const runsQueued = await this.queueAppRuns(trx, [result.id]);
-      const ended: EndedByResult = {
-        id: result.id,
-        companyId: Number(row.company_id),
+    const finished = result.status === 'finished';
+    const db = this.db;
+    // The record's columns from the result, as an UPDATE of the row `was` locked (built by knex, run inside the statement below).
+    const update = db('screenshots as s')
+      .update({
         status: result.status,
-        links: result.links,
-        batchId: row.batch_id === null ? null : Number(row.batch_id),
-        crawlId: row.crawl_id === null ? null : Number(row.crawl_id),
-        monitorId: row.monitor_id === null ? null : Number(row.monitor_id),
-      };
-      return { ended, runsQueued, requestId: String(row.request_id ?? '') };
-    });
+        error: finished ? '' : result.error || 'The capture failed',
+        error_cause: errorCause,
+        ...(finished ? {} : { cost: 0 }),
+        final_url: result.finalUrl,
+        final_urls: JSON.stringify(result.finalUrls),
+        response_code: result.responseCode,
+        links: JSON.stringify(result.links),
+        trackers: JSON.stringify(result.trackers),
+        // The record says which User-Agent was really used, when the request did not set one.
+        user_agent: db.raw("COALESCE(NULLIF(s.user_agent, ''), ?)", [result.userAgent]),
+        // After the request's own warnings (an ignored parameter), written when the record was created.
+        warnings: db.raw('s.warnings || ?::jsonb', [JSON.stringify(result.warnings)]),
+        timings: JSON.stringify(result.timings),
+        browser_info: result.browserInfo,
+        node_id: result.node.id,
+        finished_at: db.fn.now(),
+      })
+      .updateFrom('was')
+      .whereRaw('s.id = was.id')
+      .returning(['s.id', 's.company_id', 's.batch_id', 's.crawl_id', 's.request_id', 's.monitor_id', 'was.cost as held'])
+      .toSQL();
+    const files = result.files.map((f) => ({ kind: f.kind, shot: f.shot, storage_key: f.key, content_type: f.contentType, size_bytes: f.size }));
+    // The whole ending in one statement, atomic without BEGIN and COMMIT (it was 9 statements, then 5; each is a
+    // round trip and a socket write, most of the api's CPU per capture): `was` locks the record while it is still
+    // `processing` and keeps the cost it held (an error's cost becomes 0); `ended` writes the result; `files` its
+    // file rows; `runs` queues the app runs waiting for it; the held credits are settled as the ledger says
+    // (SETTLE_HELD_CTES: the hold released, a finished record charged). A redelivered result, or one whose record
+    // ended otherwise or is gone, finds no row in `was` and changes nothing.
+    const answer = await db.raw(
+      `WITH was AS (SELECT id, cost FROM screenshots WHERE id = ? AND status = 'processing' FOR UPDATE),
+       ended AS (${update.sql}),
+       files AS (
+         INSERT INTO screenshot_files (company_id, screenshot_id, kind, shot, storage_key, content_type, size_bytes)
+         SELECT ended.company_id, ended.id, f.kind, f.shot, f.storage_key, f.content_type, f.size_bytes
+         FROM ended, jsonb_to_recordset(?::jsonb) AS f(kind text, shot integer, storage_key text, content_type text, size_bytes bigint)
+         RETURNING id),
+       runs AS (UPDATE app_runs SET status = 'queued', updated_at = now() WHERE screenshot_id IN (SELECT id FROM ended) AND status = 'pending' RETURNING id),
+       ${SETTLE_HELD_CTES}
+       SELECT ended.*, (SELECT count(*) FROM runs)::integer AS runs_queued FROM ended`,
+      [result.id, ...update.bindings, JSON.stringify(files), finished, SCREENSHOT_DEBIT, finished],
+    );
+    const [row] = answer.rows as { company_id: number; batch_id: number | null; crawl_id: number | null; request_id: string | null; monitor_id: number | null; runs_queued: number }[];
+    const applied = row
+      ? {
+          ended: {
+            id: result.id,
+            companyId: Number(row.company_id),
+            status: result.status,
+            links: result.links,
+            batchId: row.batch_id === null ? null : Number(row.batch_id),
+            crawlId: row.crawl_id === null ? null : Number(row.crawl_id),
+            monitorId: row.monitor_id === null ? null : Number(row.monitor_id),
+          } satisfies EndedByResult,
+          runsQueued: Number(row.runs_queued),
+          requestId: String(row.request_id ?? ''),
+        }
+      : (await db('screenshots').where({ id: result.id }).first('id'))
+        ? ('duplicate' as const)
+        : ('orphan' as const);
 
     if (typeof applied === 'string') {
       // The record was deleted, or ended without this result (cancelled with its batch, or this is a
@@ -275,13 +302,15 @@ export class ScreenshotRecords {
   private async endWithout(ids: number[], reason: string, status: 'error' | 'cancelled', cause: ErrorCause, within?: (trx: Knex.Transaction, ended: number[]) => Promise<void>): Promise<number[]> {
     if (ids.length === 0) return [];
     const { rows, runsQueued } = await this.db.transaction(async (trx) => {
-      const endedRows: { id: number; request_id: string }[] = await trx('screenshots')
-        .whereIn('id', ids)
-        .where({ status: 'processing' })
+      // `was` locks the records still processing and keeps the cost each held (it becomes 0: nothing is charged).
+      const endedRows: { id: number; request_id: string; company_id: number; held: number }[] = await trx('screenshots as s')
         .update({ status: 'error', error: reason, error_cause: cause, cost: 0, finished_at: trx.fn.now() })
-        .returning(['id', 'request_id']);
+        .updateFrom(trx('screenshots').whereIn('id', ids).where({ status: 'processing' }).orderBy('id').forUpdate().select('id', 'cost').as('was'))
+        .whereRaw('s.id = was.id')
+        .returning(['s.id', 's.request_id', 's.company_id', 'was.cost as held']);
       const endedIds = endedRows.map((r) => Number(r.id));
       if (endedIds.length === 0) return { rows: endedRows, runsQueued: 0 };
+      await releaseCredits(trx, heldBy(endedRows));
       const queued = await this.queueAppRuns(trx, endedIds);
       await within?.(trx, endedIds);
       return { rows: endedRows, runsQueued: queued };
@@ -373,7 +402,14 @@ export class ScreenshotRecords {
       }
       case 'all':
         await this.deleteFiles(companyId, id);
-        await this.db('screenshots').where({ company_id: companyId, id }).delete();
+        await this.db.transaction(async (trx) => {
+          // A record deleted while processing ends without a result: what it held is released (nothing is charged).
+          const deleted: { company_id: number; held: number }[] = await trx('screenshots')
+            .where({ company_id: companyId, id })
+            .delete()
+            .returning(['company_id', trx.raw("CASE WHEN status = 'processing' THEN cost ELSE 0 END AS held")]);
+          await releaseCredits(trx, heldBy(deleted));
+        });
     }
   }
 

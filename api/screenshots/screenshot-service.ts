@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
 import type { Db } from '../../core/db/connect.js';
-import { fieldError, insufficientBalance, notFound } from '../../core/errors.js';
+import { fieldError, notFound } from '../../core/errors.js';
 import { buildCreateRequest } from '../../core/request/create-request.js';
 import type { QueryTree } from '../../core/request/query-input.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
@@ -11,7 +11,6 @@ import type { Route } from '../../grid/scheduling/routing.js';
 import { queueUnavailable, type FarmDispatcher } from '../farm/farm-dispatcher.js';
 import type { DeleteScope, RecordOwner, ScreenshotRecords } from './screenshot-records.js';
 import type { ListFilter, ScreenshotStore } from './screenshot-store.js';
-import { lockCompany } from '../accounts/lock-company.js';
 
 /** How records are created beyond the drafts themselves. */
 export interface CreateOptions {
@@ -58,8 +57,8 @@ export class ScreenshotService {
 
   /**
    * Creates the records of validated drafts (one create call, a batch or a crawl) and queues their jobs.
-   * In one transaction: `prepare` (a batch or crawl row), the balance check against every record's cost
-   * (counting credits held by records still processing), and the inserts. Cache hits are answered at once.
+   * In one transaction: `prepare` (a batch or crawl row), the inserts, and the balance check against every
+   * record's cost (counting credits held by records still processing: ScreenshotRecords.insertDrafts). Cache hits are answered at once.
    * Nothing is created when a check fails; a job that cannot be queued leaves its record `error`, never waiting.
    */
   async createDrafts(caller: Caller, drafts: ScreenshotDraft[], opts: CreateOptions = {}): Promise<ScreenshotRow[]> {
@@ -71,18 +70,11 @@ export class ScreenshotService {
     const fresh = freshAt.map((i) => drafts[i] as ScreenshotDraft);
     const runFilename = (i: number): string => opts.runFilenames?.[i] ?? '';
     const routes = await this.farm.plan(fresh.map((d) => d.spec));
-    const total = fresh.reduce((sum, d) => sum + d.fields.cost, 0);
 
     const { rows, owner } = await this.db.transaction(async (trx) => {
       const { appConfigIds: preparedApps = [], ...owner } = (await opts.prepare?.(trx)) ?? {};
       const apps = [...appConfigIds, ...preparedApps];
-      // Lock the account row: concurrent creates of one account are checked one after the other.
-      const company = await lockCompany(trx, caller.companyId).first('balance');
-      const balance = Number(company?.balance ?? 0);
-      const available = balance - (await this.store.reservedCredits(trx, caller.companyId));
-      if (balance <= 0 || available < total) {
-        throw insufficientBalance(`Insufficient balance: this request costs ${total} credit(s) and ${Math.max(0, available)} are available`);
-      }
+      // The records hold their cost on the account: 403 and a rollback when the balance cannot cover it.
       const inserted = await this.records.insertDrafts(trx, caller, fresh, { appConfigIds: apps, ...owner, routings: routes.map((r) => r.routing), runFilenames: freshAt.map(runFilename) });
       const byDraft = new Map<ScreenshotDraft, ScreenshotRow>(fresh.map((d, i) => [d, inserted[i] as ScreenshotRow]));
       const out: ScreenshotRow[] = [];

@@ -83,12 +83,6 @@ export class ScreenshotStore {
     return row ? Number(row.id) : null;
   }
 
-  /** Credits held by records still processing: they are charged when they finish. */
-  async reservedCredits(trx: Knex.Transaction, companyId: number): Promise<number> {
-    const row = await trx('screenshots').where({ company_id: companyId, status: 'processing' }).sum('cost as reserved').first();
-    return Number(row?.reserved ?? 0);
-  }
-
   /** Which output kinds exist for a record (image, html, pdf, video). */
   async outputKinds(companyId: number, id: number): Promise<Set<string>> {
     const rows = await this.db('screenshot_files').where({ company_id: companyId, screenshot_id: id }).distinct('kind');

@@ -8,6 +8,7 @@ import * as billingSwitches from './migrations/006-billing-switches.js';
 import * as requestId from './migrations/007-request-id.js';
 import * as errorCause from './migrations/008-error-cause.js';
 import * as monitors from './migrations/009-monitors.js';
+import * as heldCredits from './migrations/010-held-credits.js';
 import * as optionsFromSpec from './migrations/011-options-from-spec.js';
 
 interface Migration {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-request-id': requestId,
   '008-error-cause': errorCause,
   '009-monitors': monitors,
+  '010-held-credits': heldCredits,
   '011-options-from-spec': optionsFromSpec,
 };
 

@@ -41,6 +41,7 @@ export class FarmMetrics {
   readonly browserRestarts: Counter<'browser' | 'reason'>;
   readonly results: Counter<'status'>;
   readonly httpSeconds: Histogram<'method' | 'route' | 'status'>;
+  readonly dbStatements: Counter;
 
   constructor(sources: MetricSources = {}) {
     collectDefaultMetrics({ register: this.registry });
@@ -69,6 +70,8 @@ export class FarmMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
     });
+    // What the control plane asks of its database per capture (make bench-farm divides it by the captures).
+    this.dbStatements = new Counter({ name: 'shotfarm_db_statements_total', help: 'SQL statements the process sent to its database (transaction BEGIN and COMMIT included)', registers });
     this.watch(sources);
   }
 

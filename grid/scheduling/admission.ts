@@ -1,13 +1,21 @@
 import type { BrowserName } from '../../core/capture-spec.js';
 import type { JobQueue } from '../../core/contracts/job-queue.js';
 import type { NodeRegistry, NodeStatus } from '../../core/contracts/node-registry.js';
-import { ApiError } from '../../core/errors.js';
+import { ApiError, serviceUnavailable } from '../../core/errors.js';
 
 /**
  * Seconds a client is told to wait when the backlog is full: roughly the time a small farm needs to
  * work a few dozen jobs off the queue.
  */
 const BACKLOG_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * How long a look-up may take before the creates waiting on it are answered 503. Every create shares the
+ * pending look-up, so one that never answered held every later create with it: in make bench-farm a NATS
+ * look-up that never settled left each create of the api waiting for good (the api otherwise healthy). Its
+ * requests answer in milliseconds; 5 s is the NATS client's own request timeout.
+ */
+export const LOOKUP_DEADLINE_MS = 5_000;
 
 /**
  * One look-up shared by every caller that asks while it is under way. Admission runs on every create, and
@@ -19,11 +27,15 @@ const BACKLOG_RETRY_AFTER_SECONDS = 30;
 class SharedLookup<T> {
   private pending: Promise<T> | null = null;
 
-  constructor(private readonly lookup: () => Promise<T>) {}
+  constructor(
+    private readonly what: string,
+    private readonly lookup: () => Promise<T>,
+    private readonly deadlineMs: number,
+  ) {}
 
   get(): Promise<T> {
     if (!this.pending) {
-      const started = this.lookup();
+      const started = withDeadline(this.lookup(), this.deadlineMs, this.what);
       this.pending = started;
       const clear = (): void => {
         if (this.pending === started) this.pending = null;
@@ -46,9 +58,10 @@ export class Admission {
     queue: JobQueue,
     registry: NodeRegistry,
     private readonly maxBacklog: number,
+    deadlineMs = LOOKUP_DEADLINE_MS,
   ) {
-    this.nodes = new SharedLookup(() => registry.list());
-    this.depth = new SharedLookup(() => queue.depth());
+    this.nodes = new SharedLookup('the node registry', () => registry.list(), deadlineMs);
+    this.depth = new SharedLookup('the queue depth', () => queue.depth(), deadlineMs);
   }
 
   async admit(browsers: BrowserName[], jobs: number): Promise<NodeStatus[]> {
@@ -66,4 +79,13 @@ export class Admission {
     }
     return nodes;
   }
+}
+
+/** The look-up's answer, or a 503 once `ms` passed without one (the look-up is then no longer shared). */
+function withDeadline<T>(lookup: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(serviceUnavailable(`The farm did not answer in time (${what}); try again shortly`)), ms);
+  });
+  return Promise.race([lookup, late]).finally(() => clearTimeout(timer));
 }

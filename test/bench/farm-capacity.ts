@@ -229,6 +229,20 @@ interface StepResult {
   e2eP50: number;
   e2eP99: number;
   cpuMsPerCapture: { api: number; agent: number; postgres: number; nats: number; s3: number };
+  /** SQL statements the api process(es) sent, per recorded capture (their shotfarm_db_statements_total) */
+  statementsPerCapture: number;
+}
+
+/** The api processes' shotfarm_db_statements_total, summed (the control plane counts every statement it sends). */
+async function statementsSent(farm: Farm): Promise<number> {
+  let total = 0;
+  for (const base of farm.apiBases) {
+    const text = await (await fetch(`${base.replace(/\/api\/v1$/, '')}/metrics`)).text();
+    const line = /^shotfarm_db_statements_total (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(text);
+    if (!line) throw new Error(`${base}: no shotfarm_db_statements_total in /metrics`);
+    total += Number(line[1]);
+  }
+  return total;
 }
 
 let urlCounter = 0;
@@ -240,6 +254,7 @@ async function runStep(farm: Farm, rate: number): Promise<StepResult> {
   let ok = 0;
   let sent = 0;
   const inflight = new Set<Promise<void>>();
+  const statementsBefore = await statementsSent(farm);
   const statsBefore = readAllStats();
   const startedAt = new Date();
   process.stderr.write(`${farm.label}: ${rate}/s for ${STEP_SECONDS} s\n`);
@@ -275,6 +290,7 @@ async function runStep(farm: Farm, rate: number): Promise<StepResult> {
   // The step's records: created in its window; wait a little for the last ones to be recorded.
   await sleep(SETTLE_MS);
   const statsAfter = readAllStats();
+  const statements = (await statementsSent(farm)) - statementsBefore;
   const windowSeconds = (sendEnd.getTime() - startedAt.getTime()) / 1000;
   const rows = await farm
     .db('screenshots')
@@ -306,6 +322,7 @@ async function runStep(farm: Farm, rate: number): Promise<StepResult> {
       nats: (cpu(farm.natsPids()) * 1000) / applied,
       s3: (cpu(farm.s3Pids()) * 1000) / applied,
     },
+    statementsPerCapture: statements / applied,
   };
 }
 
@@ -321,8 +338,10 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  console.log('| farm | rate/s | sent | ok | refused | create p50/p99 ms | recorded/s | enqueue→recorded p50/p99 ms | CPU ms/capture api · agent · postgres · nats · s3rver |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| farm | rate/s | sent | ok | refused | create p50/p99 ms | recorded/s | enqueue→recorded p50/p99 ms | CPU ms/capture api · agent · postgres · nats · s3rver | SQL statements/capture |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   try {
     for (const mode of MODES) {
       for (const replicas of mode === 'embedded' ? [1] : REPLICAS) {
@@ -338,7 +357,7 @@ async function main(): Promise<void> {
                 .join(' ') || '0';
             const c = r.cpuMsPerCapture;
             console.log(
-              `| ${farm.label} | ${rate} | ${r.sent} | ${r.ok} | ${refusedText} | ${f0(r.createP50)} / ${f0(r.createP99)} | ${f0(r.recordedPerSecond)} | ${f0(r.e2eP50)} / ${f0(r.e2eP99)} | ${f1(c.api)} · ${f1(c.agent)} · ${f1(c.postgres)} · ${mode === 'embedded' ? '– · –' : `${f1(c.nats)} · ${f1(c.s3)}`} |`,
+              `| ${farm.label} | ${rate} | ${r.sent} | ${r.ok} | ${refusedText} | ${f0(r.createP50)} / ${f0(r.createP99)} | ${f0(r.recordedPerSecond)} | ${f0(r.e2eP50)} / ${f0(r.e2eP99)} | ${f1(c.api)} · ${f1(c.agent)} · ${f1(c.postgres)} · ${mode === 'embedded' ? '– · –' : `${f1(c.nats)} · ${f1(c.s3)}`} | ${f1(r.statementsPerCapture)} |`,
             );
             // Past saturation the backlog only grows: stop climbing.
             if (r.recordedPerSecond < 0.7 * rate) break;

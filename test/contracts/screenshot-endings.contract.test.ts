@@ -48,6 +48,17 @@ class DavFolder {
   }
 }
 
+/** The credits an account's processing records hold, and its balance, as the account's row keeps them. */
+async function credits(api: TestApi, acct: TestAccount): Promise<{ held: number; balance: number }> {
+  const row = await api.database.db('companies').where({ id: acct.companyId }).first('held_credits', 'balance');
+  return { held: Number(row.held_credits), balance: Number(row.balance) };
+}
+
+/** The ledger's debits of these screenshots (one row per charge). */
+async function debits(api: TestApi, ids: number[]): Promise<number> {
+  return Number((await api.database.db('credit_ledger').whereIn('screenshot_id', ids).count({ n: '*' }).first())?.n);
+}
+
 /** A result of record `id` as an agent publishes it (a finished one has its image stored first). */
 function resultOf(id: number, status: 'finished' | 'error'): CaptureResult {
   return agentResult(id, {
@@ -109,6 +120,9 @@ for (const kind of DATABASE_KINDS)
       const batchId = Number(created.body.data[0].id);
       const ids = (await api.database.db('screenshots').where({ batch_id: batchId }).orderBy('id').pluck('id')).map(Number);
       expect(ids).to.have.length(2);
+      const held = Number((await api.database.db('companies').where({ id: acct.companyId }).first('held_credits')).held_credits);
+      const processing = await api.database.db('screenshots').whereIn('id', ids).where({ status: 'processing' }).count({ n: '*' }).first();
+      expect(held, 'the processing records of the batch hold their cost').to.equal(Number(processing?.n));
       return [batchId, ...ids];
     };
 
@@ -125,6 +139,12 @@ for (const kind of DATABASE_KINDS)
 
     /** What must hold once records ended as `status`: waiters answered at once, app runs settled once. */
     async function expectSettled(api: TestApi, ids: number[], status: 'finished' | 'error', waiters: Promise<{ status: number; body: any; ms: number }>[] = []): Promise<void> {
+      // The account holds nothing for records that ended, and only a finished one is charged (once, its cost of 1).
+      const ownerId = Number((await api.database.db('screenshots').where({ id: ids[0] }).first('company_id')).company_id);
+      const owner = await api.database.db('companies').where({ id: ownerId }).first('held_credits', 'balance');
+      expect(Number(owner.held_credits), 'credits still held once the records ended').to.equal(0);
+      expect(await debits(api, ids), 'debits').to.equal(status === 'finished' ? ids.length : 0);
+      expect(Number(owner.balance), 'the balance after the endings').to.equal(1000 - (status === 'finished' ? ids.length : 0));
       for (const waiter of await Promise.all(waiters)) {
         expect(waiter.status).to.equal(200);
         expect(waiter.body.data.status, 'the waiter saw the ended record').to.equal(status);
@@ -172,7 +192,11 @@ for (const kind of DATABASE_KINDS)
     let api: TestApi;
     let acct: TestAccount;
     let configIds: number[];
-    const single = (tag: string): Promise<number> => createScreenshot(api, acct.key, `url=${encodeURIComponent(`http://example.test/${tag}`)}&apps=hook&apps=dav`);
+    const single = async (tag: string): Promise<number> => {
+      const id = await createScreenshot(api, acct.key, `url=${encodeURIComponent(`http://example.test/${tag}`)}&apps=hook&apps=dav`);
+      expect(await credits(api, acct), 'a processing record holds its cost').to.deep.equal({ held: 1, balance: 1000 });
+      return id;
+    };
 
     describe('with the queue taking jobs', () => {
       before(async () => {
@@ -218,9 +242,54 @@ for (const kind of DATABASE_KINDS)
         const crawlId = Number(created.body.data.id);
         const ids = (await api.database.db('screenshots').where({ crawl_id: crawlId }).pluck('id')).map(Number);
         expect(ids).to.have.length(1);
+        expect((await credits(api, acct)).held, "the crawl's first page holds its cost").to.equal(1);
         const waiters = await waitersOn(api, acct, ids);
         expect((await call(api.url, `/crawl/cancel?id=${crawlId}`, { method: 'POST', key: acct.key })).status).to.equal(200);
         await expectSettled(api, ids, 'error', waiters);
+      });
+
+      it('its record deleted while processing (the result that comes later is an orphan): nothing held, nothing charged', async () => {
+        const id = await single('deleted');
+        expect((await call(api.url, `/screenshot/delete?id=${id}&data=all`, { key: acct.key })).status).to.equal(200);
+        expect(await credits(api, acct)).to.deep.equal({ held: 0, balance: 1000 });
+        expect(await api.plane.recorder.apply(resultOf(id, 'finished'))).to.equal('orphan');
+        expect(await credits(api, acct)).to.deep.equal({ held: 0, balance: 1000 });
+        expect(await debits(api, [id])).to.equal(0);
+      });
+
+      it('one result delivered twice at once is applied once: charged once, its hold released once', async () => {
+        const id = await single('twice');
+        await api.parts.objects.put(shotKey(id, 1), Buffer.from('png!'), { contentType: 'image/png' });
+        const outcomes = await Promise.all([api.plane.recorder.apply(resultOf(id, 'finished')), api.plane.recorder.apply(resultOf(id, 'finished'))]);
+        expect(outcomes.sort()).to.deep.equal(['applied', 'duplicate']);
+        await expectSettled(api, [id], 'finished');
+      });
+
+      it('concurrent creates of one account at the edge of its balance: exactly the affordable ones are created, and every ending releases what it held', async () => {
+        const edge = await api.account(5);
+        const burst = async (n: number, tag: string): Promise<{ ok: number[]; refused: number }> => {
+          const answers = await Promise.all(Array.from({ length: n }, (_, i) => call(api.url, `/screenshot/create?url=${encodeURIComponent(`http://example.test/${tag}/${i}`)}`, { key: edge.key })));
+          for (const a of answers) if (a.status !== 200) expect([a.status, a.body.code], JSON.stringify(a.body)).to.deep.equal([403, 'INSUFFICIENT_BALANCE']);
+          return { ok: answers.filter((a) => a.status === 200).map((a) => Number(a.body.data[0].id)), refused: answers.filter((a) => a.status === 403).length };
+        };
+        const first = await burst(12, 'edge');
+        expect([first.ok.length, first.refused], 'created and refused of 12 creates with 5 credits').to.deep.equal([5, 7]);
+        expect(Number((await api.database.db('screenshots').where({ company_id: edge.companyId }).count({ n: '*' }).first())?.n), 'nothing created by a refused create').to.equal(5);
+        expect(await credits(api, edge)).to.deep.equal({ held: 5, balance: 5 });
+        const [a, b, c, d, e] = first.ok as [number, number, number, number, number];
+        // Two finish (charged), one fails: 3 credits left, 2 still held, so exactly one more create fits.
+        expect(await api.plane.recorder.apply(agentResult(a))).to.equal('applied');
+        expect(await api.plane.recorder.apply(agentResult(b))).to.equal('applied');
+        expect(await api.plane.recorder.apply(resultOf(c, 'error'))).to.equal('applied');
+        expect(await credits(api, edge)).to.deep.equal({ held: 2, balance: 3 });
+        const second = await burst(6, 'edge-again');
+        expect([second.ok.length, second.refused], 'created and refused of 6 creates with 1 credit free').to.deep.equal([1, 5]);
+        expect(await credits(api, edge)).to.deep.equal({ held: 3, balance: 3 });
+        // The others end without a result: never queued, and cancelled; nothing is charged for them.
+        await api.plane.records.endWithError([d], 'test: not queued', 'not_queued');
+        await api.plane.records.cancel([e, ...second.ok], 'test: cancelled');
+        expect(await credits(api, edge)).to.deep.equal({ held: 0, balance: 3 });
+        expect(await debits(api, first.ok)).to.equal(2);
       });
 
       it('a result that comes after its record ended changes nothing', async () => {

@@ -80,6 +80,10 @@ describe('metrics of the embedded service (shotfarm serve)', function () {
     expect(sampleSum(samples, 'shotfarm_results_total', { status: 'error' })).to.equal(0);
   });
 
+  it('counts the SQL statements the control plane sent (migrations, a create, its result: more than a capture alone)', () => {
+    expect(sampleSum(samples, 'shotfarm_db_statements_total')).to.be.at.least(6);
+  });
+
   it('times HTTP requests per route template, never the raw URL', () => {
     expect(sampleSum(samples, 'shotfarm_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/screenshot/create', status: '200' })).to.equal(1);
     expect(sampleSum(samples, 'shotfarm_http_request_duration_seconds_count', { route: '/api/v1/screenshot/info', status: '200' })).to.equal(1);

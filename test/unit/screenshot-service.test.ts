@@ -49,14 +49,16 @@ describe('ScreenshotService (no browser, in-memory database)', function () {
   let queue: SwitchableTestQueue;
   let registry: MemoryNodeRegistry;
   let service: ScreenshotService;
+  let records: ScreenshotRecords;
   let caller: Caller;
   const config = loadConfig({});
 
   /** The records and ledger rows of the test account, to show a refused call changed nothing. */
-  const footprint = async (): Promise<{ records: number; ledger: number; balance: number }> => ({
+  const footprint = async (): Promise<{ records: number; ledger: number; balance: number; held: number }> => ({
     records: Number((await db('screenshots').where({ company_id: caller.companyId }).count({ n: '*' }).first())?.n),
     ledger: Number((await db('credit_ledger').where({ company_id: caller.companyId }).count({ n: '*' }).first())?.n),
     balance: Number((await db('companies').where({ id: caller.companyId }).first('balance'))?.balance),
+    held: Number((await db('companies').where({ id: caller.companyId }).first('held_credits'))?.held_credits),
   });
 
   const refusal = async (call: Promise<unknown>): Promise<ApiError> => {
@@ -79,7 +81,7 @@ describe('ScreenshotService (no browser, in-memory database)', function () {
     await registry.heartbeat(chromeNode({ id: 'unit-node', host: 'localhost' }));
     const log = createLogger('silent');
     const store = new ScreenshotStore(db);
-    const records = new ScreenshotRecords(db, store, new FilesystemObjectStore({ root: dir, signingSecret: 'unit', baseUrl: 'http://localhost' }), new ScreenshotEvents(), log);
+    records = new ScreenshotRecords(db, store, new FilesystemObjectStore({ root: dir, signingSecret: 'unit', baseUrl: 'http://localhost' }), new ScreenshotEvents(), log);
     const dispatcher = new FarmDispatcher(queue, new Admission(queue, registry, config.farm.maxBacklog), config.farm.proxies, records, log);
     service = new ScreenshotService(db, store, records, config, dispatcher);
   });
@@ -107,6 +109,21 @@ describe('ScreenshotService (no browser, in-memory database)', function () {
     expect(err.message).to.match(/costs 2 credit\(s\) and 1 are available/);
     expect(await footprint()).to.deep.equal(before);
     expect(queue.queued).to.have.length(2);
+  });
+
+  it('concurrent creates at the edge of the balance: exactly the affordable ones are created; an ending releases what its record held', async function () {
+    const answers = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => service.create(caller, parseQuery(`url=http://a.test/edge/${i}`))));
+    const created = answers.flatMap((a) => (a.status === 'fulfilled' ? a.value : []));
+    const refused = answers.flatMap((a) => (a.status === 'rejected' ? [a.reason as ApiError] : []));
+    expect(created, 'created with 3 credits').to.have.length(3);
+    expect(refused.map((e) => e.status)).to.deep.equal([403, 403, 403]);
+    expect(await footprint()).to.deep.equal({ records: 3, ledger: 0, balance: 3, held: 3 });
+    // One ends without a result (never queued): its credit is free again, and one more create fits.
+    expect(await records.endWithError([created[0]?.id as number], 'unit: not queued', 'not_queued')).to.deep.equal([created[0]?.id]);
+    expect((await footprint()).held).to.equal(2);
+    await service.create(caller, parseQuery('url=http://a.test/edge/again'));
+    expect((await refusal(service.create(caller, parseQuery('url=http://a.test/edge/over')))).status).to.equal(403);
+    expect(await footprint()).to.deep.equal({ records: 4, ledger: 0, balance: 3, held: 3 });
   });
 
   it('refuses bad input with 400 naming the field, and an unknown app id with 400 naming it; nothing is created', async function () {
