@@ -118,7 +118,7 @@ bench: build ## benchmark (~7 min): raw Playwright vs shotfarm embedded and dist
 	node dist/test/bench/speed.js
 
 .PHONY: bench-idle
-bench-idle: build ## benchmark (~8 min): tree RSS of an embedded serve after a burst and after a minute idle at 1 and 4 slots, warm minimum 0 and 1; first capture after idle vs warm
+bench-idle: build ## benchmark (~10 min): tree RSS of an embedded serve after a burst and after a minute idle at 1 and 4 slots, warm minimum 0 and 1; first capture after idle vs warm; the same for a distributed api and agent
 	node dist/test/bench/idle-memory.js
 
 .PHONY: bench-soak

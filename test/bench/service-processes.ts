@@ -180,8 +180,11 @@ export async function startEmbedded(ctx: ServiceContext, browser: string, slots:
   };
 }
 
-/** `shotfarm api` + `shotfarm agent --slots <slots>` over a private NATS, s3rver and a throwaway Postgres database. */
-export async function startDistributed(ctx: ServiceContext, browser: string, slots: number): Promise<Service> {
+/**
+ * `shotfarm api` + `shotfarm agent --slots <slots>` over a private NATS, s3rver and a throwaway Postgres database;
+ * `agentEnv` adds or overrides the agent's settings (the idle bench's pool settings).
+ */
+export async function startDistributed(ctx: ServiceContext, browser: string, slots: number, agentEnv: NodeJS.ProcessEnv = {}): Promise<Service> {
   const started = performance.now();
   const cleanups = new Cleanups();
   const dir = await folder(ctx, `distributed-c${slots}-`);
@@ -246,6 +249,7 @@ export async function startDistributed(ctx: ServiceContext, browser: string, slo
         PORT: '0',
         SHOTFARM_DATA_DIR: path.join(dir, 'agent'),
         SHOTFARM_NODE_ID: `bench-agent-c${slots}`,
+        ...agentEnv,
       },
       shotfarmLogLine,
     );
