@@ -123,7 +123,7 @@ bench-cost: build ## benchmark (~12 min): a viewport capture's CPU split into sh
 	node dist/test/bench/driver-cost.js
 
 .PHONY: bench-idle
-bench-idle: build ## benchmark (~8 min): tree RSS of an embedded serve after a burst and after a minute idle at 1 and 4 slots, warm minimum 0 and 1; first capture after idle vs warm
+bench-idle: build ## benchmark (~10 min): tree RSS of an embedded serve after a burst and after a minute idle at 1 and 4 slots, warm minimum 0 and 1; first capture after idle vs warm; the same for a distributed api and agent
 	node dist/test/bench/idle-memory.js
 
 .PHONY: bench-soak

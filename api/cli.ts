@@ -13,7 +13,7 @@ import { BATCH_OPTION_NAMES, CREATE_OPTION_NAMES, unknownOptions } from '../core
 import { settingsInForce, settingsMarkdownTable } from '../core/config/settings-table.js';
 import type { Config } from '../core/config/config.js';
 import type { NodeRegistry } from '../core/contracts/node-registry.js';
-import { connectDatabase } from '../core/db/connect.js';
+import { connectDatabase, type Db } from '../core/db/connect.js';
 import { migrateLatest } from '../core/db/migrate.js';
 import { findApiKey, generateApiKey, insertApiKey } from './accounts/api-keys.js';
 import { listApiKeys, revokeApiKey } from './accounts/key-management.js';
@@ -111,7 +111,7 @@ async function controlPlaneContainer(
   extra: Partial<AdapterCatalog> = {},
 ): Promise<{ container: DependencyContainer; adapters: RegisteredAdapters; close(): Promise<void> }> {
   const container = newContainer();
-  const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+  const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
   container.register(TOKENS.Db, { useValue: db });
   const adapters = await registerAdapters(container, cfg, { ...gridAdapters(name), ...objectStoreAdapters(objectLinkSecret(resolveJwtSecret(cfg))), ...extra, ...apiAdapters }, log);
   return {
@@ -386,7 +386,7 @@ program
   .description('bring the database schema up to date')
   .action(async () => {
     const cfg = config();
-    const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
       const applied = await migrateLatest(db);
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n');
@@ -431,7 +431,7 @@ keys
   .option('--name <name>', 'a name for the key', 'cli')
   .action(async (opts: { credits: number; company?: number; name: string }) => {
     const cfg = config();
-    const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
       await migrateLatest(db);
       const companyId = opts.company ?? (await createCompany(db, { name: `Account ${new Date().toISOString()}` }, opts.credits, 'cli: keys create')).id;
@@ -449,7 +449,7 @@ keys
  * The account a command names with --company ID or --key KEY; null (with exit code 2 and the reason on
  * stderr) when it names none that exists.
  */
-async function accountOf(db: ReturnType<typeof connectDatabase>, opts: { company?: number; key?: string }): Promise<number | null> {
+async function accountOf(db: Db, opts: { company?: number; key?: string }): Promise<number | null> {
   const companyId = opts.company ?? (opts.key ? (await findApiKey(db, opts.key))?.key.company_id : undefined);
   if (companyId === undefined || !(await getCompany(db, Number(companyId)))) {
     process.stderr.write('shotfarm: name an existing account with --company ID or --key KEY\n');
@@ -469,7 +469,7 @@ keys
   .option('--key <key>', 'the account that owns this API key')
   .action(async (opts: { company?: number; key?: string }) => {
     const cfg = config();
-    const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
       await migrateLatest(db);
       const companyId = await accountOf(db, opts);
@@ -488,7 +488,7 @@ keys
   .argument('<id>', 'the key id', integer(1))
   .action(async (id: number) => {
     const cfg = config();
-    const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
       await migrateLatest(db);
       const row = await db('api_keys').where({ id }).whereNull('revoked_at').first('company_id');
@@ -521,7 +521,7 @@ users
       process.stderr.write(`shotfarm: --email ${JSON.stringify(opts.email)} is not an email address\n`);
       process.exit(2);
     }
-    const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
       await migrateLatest(db);
       if (opts.company !== undefined && !(await getCompany(db, opts.company))) {
@@ -562,7 +562,7 @@ credits
   .option('--reason <text>', 'why, for the ledger', 'cli: credits add')
   .action(async (opts: { amount: number; company?: number; key?: string; reason: string }) => {
     const cfg = config();
-    const db = connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
       await migrateLatest(db);
       const companyId = await accountOf(db, opts);

@@ -39,7 +39,7 @@ const evictionIntervalMs = (idleSeconds: number): number => Math.min(EVICTION_IN
  * One browser pool per (browser, launch variant) on this node. Firefox's dark mode is a browser pref,
  * so dark Firefox captures get a pool of their own; every other option is per context.
  * The main pool of each browser keeps `warmBrowsers` browsers started while idle; the others a burst
- * started close after `poolIdleSeconds` without work (an idle Chromium held 0.6–0.9 GB of RSS, make bench-idle). Dark Firefox
+ * started close after `poolIdleSeconds` without work (an idle Chromium held about 0.6 GB of RSS, make bench-idle). Dark Firefox
  * keeps none: it is rare.
  */
 export class BrowserPools {

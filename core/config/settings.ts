@@ -357,7 +357,7 @@ export const SETTING = {
     default: '0',
     parse: wholeNumber(0, 64),
     meaning:
-      'Browsers of each offered browser an agent keeps started while idle; the others close after SHOTFARM_POOL_IDLE_SECONDS. 0: an idle node holds no browser and the first capture after a pause launches one (~0.3–0.4 s for Chromium); 1 keeps that launch off the first capture at 0.6–0.9 GB of RSS per offered browser (make bench-idle).',
+      'Browsers of each offered browser an agent keeps started while idle; the others close after SHOTFARM_POOL_IDLE_SECONDS. 0: an idle node holds no browser and the first capture after a pause launches one (~0.3–0.4 s for Chromium); 1 keeps that launch off the first capture at about 0.6 GB of RSS per offered Chromium (make bench-idle).',
   }),
   heartbeatSeconds: setting({ name: 'SHOTFARM_HEARTBEAT_SECONDS', default: '5', parse: wholeNumber(1, 60), meaning: 'How often an agent heartbeats; it disappears after three missed beats.' }),
   // 10 MiB holds 10,000 URLs of a kilobyte each, the most one batch takes.

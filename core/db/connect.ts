@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
+import { openPglite } from './embedded-postgres.js';
 
 export type Db = Knex;
 
@@ -13,9 +13,10 @@ pg.types.setTypeParser(1700, (v: string) => Number(v));
 
 /**
  * Opens the database: Postgres when a URL is given, otherwise embedded PGlite (Postgres compiled to
- * WASM) in `<dataDir>/pglite`. Both run the same knex code. `pglite: 'memory'` gives a throwaway one.
+ * WASM) in `<dataDir>/pglite`, set up by embedded-postgres.ts (a new folder is created in a child
+ * process, for memory). Both run the same knex code. `pglite: 'memory'` gives a throwaway one.
  */
-export function connectDatabase(opts: { databaseUrl: string | null; dataDir?: string; pglite?: 'file' | 'memory' }): Db {
+export async function connectDatabase(opts: { databaseUrl: string | null; dataDir?: string; pglite?: 'file' | 'memory' }): Promise<Db> {
   if (opts.databaseUrl) {
     return knexFactory({
       client: 'pg',
@@ -26,13 +27,9 @@ export function connectDatabase(opts: { databaseUrl: string | null; dataDir?: st
       acquireConnectionTimeout: 5000,
     });
   }
-  let connection: object = {};
-  if (opts.pglite !== 'memory') {
-    const dir = path.join(opts.dataDir ?? './data', 'pglite');
-    fs.mkdirSync(dir, { recursive: true });
-    connection = { filename: dir };
-  }
-  return knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection });
+  const pglite = await openPglite(opts.pglite === 'memory' ? null : path.join(opts.dataDir ?? './data', 'pglite'));
+  // knex-pglite takes a PGlite of ours as `connection.pglite` and closes it on destroy().
+  return knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: { pglite } as object });
 }
 
 /** Whether the database answers a trivial query (for /readyz). */

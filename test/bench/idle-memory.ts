@@ -6,10 +6,13 @@
  *    `slots` at once, and after IDLE_WAIT_S without work (the browsers above the warm minimum closed);
  *  - the node's own report of it (rssBytes of /admin/nodes), as a cross-check;
  *  - the latency of the first capture after the pause against the median of warm captures after it.
+ * Then the distributed deployment (`shotfarm api` and `shotfarm agent` at 1 slot, warm minimum 0): the RSS of
+ * the api process and of the agent's tree (agent and browsers) after start, after a burst and after the idle wait.
  *
- *   make bench-idle          (or: node dist/test/bench/idle-memory.js [slots list] [warm list] [idle wait s] [browsers])
+ *   make bench-idle          (or: node dist/test/bench/idle-memory.js [slots list] [warm list] [idle wait s])
  *
- * About 8 minutes with the defaults (4 services idling a minute each, then 2 × 6 short idle cycles and 5 launches).
+ * BENCH_IDLE_PARTS (default `embedded,cycles,distributed`) picks the sections to run.
+ * About 10 minutes with the defaults (5 services idling a minute each, then 2 × 6 short idle cycles and 5 launches).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -18,7 +21,7 @@ import { TestSite } from '../support/test-site.js';
 import { measureLaunchCost, median } from './launch-cost.js';
 import { percentile } from './measure.js';
 import { readAllStats, rssOf, treeOf } from './proc-tree.js';
-import { startEmbedded, type Service } from './service-processes.js';
+import { startDistributed, startEmbedded, type Service } from './service-processes.js';
 import { shotfarmCapture } from './shotfarm-client.js';
 
 const SLOTS = (process.argv[2] ?? '1,4').split(',').map(Number);
@@ -41,6 +44,11 @@ const IDLE_CYCLE_WAIT_MS = 3_000;
  * read there); `chrome,firefox,brave` is serve's own default (each offered browser is started once at start).
  */
 const BROWSERS = process.argv[5] ?? 'chrome';
+/**
+ * The sections to run, from the environment: the positional arguments from the 2nd on are also read by
+ * bench-settings.ts (imported through service-processes.ts), which wants whole numbers there.
+ */
+const PARTS = new Set((process.env.BENCH_IDLE_PARTS ?? 'embedded,cycles,distributed').split(','));
 
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -139,6 +147,44 @@ async function cycles(root: string, site: TestSite, warm: number, signal: AbortS
   return out;
 }
 
+interface DistributedRow {
+  slots: number;
+  api: { afterStart: number; afterBurst: number; afterIdle: number };
+  agent: { afterStart: number; afterBurst: number; afterIdle: number };
+  reported: number | null;
+}
+
+/** `shotfarm api` and `shotfarm agent` (1 slot, no warm browser): each one's tree before, after a burst, and after IDLE_WAIT_S. */
+async function distributed(root: string, site: TestSite, signal: AbortSignal, onExit: (e: Error) => void): Promise<DistributedRow> {
+  const slots = 1;
+  const service = await startDistributed({ root, siteHost: new URL(site.url('/')).hostname, signal, onUnexpectedExit: onExit }, 'chrome', slots, { SHOTFARM_POOL_WARM_BROWSERS: '0' });
+  // roots(): nats, s3rver, api, agent, in start order; the agent is the browser host.
+  const apiPid = service.roots()[2]!;
+  const agentPid = service.browserHost();
+  const read = (): { api: number; agent: number } => {
+    const stats = readAllStats();
+    return { api: rssOf(treeOf(stats, [apiPid], new Set([process.pid]))), agent: rssOf(treeOf(stats, [agentPid], new Set([process.pid]))) };
+  };
+  try {
+    const capture = shotfarmCapture(service.api);
+    const start = read();
+    for (let i = 0; i < slots * BURST_PER_SLOT; i++) await capture(site.url(`/target.html?idle=distributed-${i}`), 'screen', 0, signal);
+    const burst = read();
+    process.stderr.write(`distributed: api ${mb(burst.api)}, agent tree ${mb(burst.agent)} after the burst; idling ${IDLE_WAIT_S} s\n`);
+    await sleep(IDLE_WAIT_S * 1000);
+    const idle = read();
+    await sleep(6_000); // one heartbeat: the registry's reading is from the idle tree
+    return {
+      slots,
+      api: { afterStart: start.api, afterBurst: burst.api, afterIdle: idle.api },
+      agent: { afterStart: start.agent, afterBurst: burst.agent, afterIdle: idle.agent },
+      reported: await reportedRss(service),
+    };
+  } finally {
+    await service.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'shotfarm-idle-'));
   const site = await TestSite.start();
@@ -146,33 +192,55 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const pairs: Cycles[] = [];
   let launchMs = 0;
+  let farm: DistributedRow | null = null;
   try {
-    for (const slots of SLOTS) for (const warm of WARM) rows.push(await one(root, site, slots, warm, abort.signal, (e) => abort.abort(e)));
-    for (const warm of WARM) pairs.push(await cycles(root, site, warm, abort.signal, (e) => abort.abort(e)));
-    launchMs = median((await measureLaunchCost('chromium', abort.signal)).readyMs);
+    if (PARTS.has('embedded')) for (const slots of SLOTS) for (const warm of WARM) rows.push(await one(root, site, slots, warm, abort.signal, (e) => abort.abort(e)));
+    if (PARTS.has('cycles')) {
+      for (const warm of WARM) pairs.push(await cycles(root, site, warm, abort.signal, (e) => abort.abort(e)));
+      launchMs = median((await measureLaunchCost('chromium', abort.signal)).readyMs);
+    }
+    if (PARTS.has('distributed')) farm = await distributed(root, site, abort.signal, (e) => abort.abort(e));
   } finally {
     await site.close();
     await rm(root, { recursive: true, force: true });
   }
   const lines = [
-    `idle memory, embedded serve (browsers ${BROWSERS}, default idle timeout), ${os.cpus().length} cores, ${new Date().toISOString()}`,
-    '| slots | warm browsers | tree RSS after start | after the burst | after ' +
-      `${IDLE_WAIT_S} s idle | of it serve itself | node's own report | browser processes left | first capture after idle | warm capture (median of ${WARM_AFTER}) |`,
-    '|---|---|---|---|---|---|---|---|---|---|',
-    ...rows.map(
-      (r) =>
-        `| ${r.slots} | ${r.warm} | ${mb(r.afterStart)} | ${mb(r.afterBurst)} | ${mb(r.afterIdle)} | ${mb(r.serveAfterIdle)} | ${r.reported === null ? '-' : mb(r.reported)} | ${r.browsersAfterIdle} | ${r.firstMs.toFixed(0)} ms | ${r.warmMs.toFixed(0)} ms |`,
-    ),
+    `idle memory, ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, ${new Date().toISOString()}`,
   ];
-  lines.push(
-    '',
-    `first capture after idle, 1 slot, 1 s idle timeout, ${IDLE_CYCLES} cycles (medians; a Chromium launch to first page here: ${launchMs.toFixed(0)} ms)`,
-    '| warm browsers | browser processes before it | first capture after idle | the capture after it | added by idle |',
-    '|---|---|---|---|---|',
-    ...pairs.map(
-      (c) => `| ${c.warm} | ${c.browsersBeforeCold.join(', ')} | ${median(c.cold).toFixed(0)} ms | ${median(c.warmMs).toFixed(0)} ms | ${(median(c.cold) - median(c.warmMs)).toFixed(0)} ms |`,
-    ),
-  );
+  if (rows.length > 0)
+    lines.push(
+      '',
+      `embedded serve (browsers ${BROWSERS}, default idle timeout)`,
+      '| slots | warm browsers | tree RSS after start | after the burst | after ' +
+        `${IDLE_WAIT_S} s idle | of it serve itself | node's own report | browser processes left | first capture after idle | warm capture (median of ${WARM_AFTER}) |`,
+      '|---|---|---|---|---|---|---|---|---|---|',
+      ...rows.map(
+        (r) =>
+          `| ${r.slots} | ${r.warm} | ${mb(r.afterStart)} | ${mb(r.afterBurst)} | ${mb(r.afterIdle)} | ${mb(r.serveAfterIdle)} | ${r.reported === null ? '-' : mb(r.reported)} | ${r.browsersAfterIdle} | ${r.firstMs.toFixed(0)} ms | ${r.warmMs.toFixed(0)} ms |`,
+      ),
+    );
+  if (pairs.length > 0)
+    lines.push(
+      '',
+      `first capture after idle, 1 slot, 1 s idle timeout, ${IDLE_CYCLES} cycles (medians; a Chromium launch to first page here: ${launchMs.toFixed(0)} ms)`,
+      '| warm browsers | browser processes before it | first capture after idle | the capture after it | added by idle |',
+      '|---|---|---|---|---|',
+      ...pairs.map(
+        (c) => `| ${c.warm} | ${c.browsersBeforeCold.join(', ')} | ${median(c.cold).toFixed(0)} ms | ${median(c.warmMs).toFixed(0)} ms | ${(median(c.cold) - median(c.warmMs)).toFixed(0)} ms |`,
+      ),
+    );
+  if (farm)
+    lines.push(
+      '',
+      `distributed: shotfarm api and shotfarm agent (${farm.slots} slot, warm browsers 0), RSS of each one's process tree`,
+      `| process | after start | after the burst | after ${IDLE_WAIT_S} s idle | node's own report |`,
+      '|---|---|---|---|---|',
+      `| api | ${mb(farm.api.afterStart)} | ${mb(farm.api.afterBurst)} | ${mb(farm.api.afterIdle)} | - |`,
+      `| agent and its browsers | ${mb(farm.agent.afterStart)} | ${mb(farm.agent.afterBurst)} | ${mb(farm.agent.afterIdle)} | ${farm.reported === null ? '-' : mb(farm.reported)} |`,
+    );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -109,7 +109,7 @@ describe('shotfarm CLI', function () {
 
   /** The record's status and error, and how many debits it has, read from the data dir's PGlite. */
   async function recordState(dataDirectory: string, id: number): Promise<{ record: unknown; debits: unknown }> {
-    const db = connectDatabase({ databaseUrl: null, dataDir: dataDirectory });
+    const db = await connectDatabase({ databaseUrl: null, dataDir: dataDirectory });
     try {
       return { record: await db('screenshots').where({ id }).first('status', 'error'), debits: await db('credit_ledger').where({ screenshot_id: id }).count({ n: '*' }).first() };
     } finally {

@@ -26,6 +26,7 @@ const STANDBY: NodeStatus = {
   failures: 0,
   startedAt: new Date().toISOString(),
   draining: false,
+  rssBytes: 1.5 * 1024 ** 3,
 };
 
 /** The dashboard's Nodes page in a real Chromium against a running control plane with an embedded chrome agent. */
@@ -101,6 +102,17 @@ describe('dashboard Nodes page: queue, throughput and error rate per browser, dr
     // The page polls: the queued job's wait grows on screen.
     const first = Number(firefox[2]!.replace(' s', ''));
     await until('the wait to grow', async () => Number((await rowOf(browsers(), 'firefox').getByRole('cell').nth(2).innerText()).replace(' s', '')) > first, 20_000);
+  });
+
+  it("shows each node's memory (its process tree's resident size), human readable", async () => {
+    const MEMORY_COLUMN = 5;
+    const memory = (id: string) => rowOf(nodes(), id).getByRole('cell').nth(MEMORY_COLUMN);
+    await rowOf(nodes(), STANDBY.id).waitFor();
+    expect(await nodes().getByRole('columnheader').nth(MEMORY_COLUMN).innerText()).to.equal('Memory');
+    expect(await memory(STANDBY.id).innerText()).to.equal('1.5 GB');
+    // The real agent reads its own tree (the test process and its Chromium): hundreds of MB or a few GB.
+    expect(api.agent!.status().rssBytes).to.be.a('number');
+    expect(await memory(api.agent!.status().id).innerText()).to.match(/^(\d{2,3} MB|\d+\.\d GB)$/);
   });
 
   it('drains and undrains a node from its row', async () => {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import type { DependencyContainer } from 'tsyringe';
 import { startControlPlane, type ControlPlane } from '../../api/control-plane.js';
-import { connectDatabase } from '../../core/db/connect.js';
+import { connectDatabase, type Db } from '../../core/db/connect.js';
 import { TOKENS } from '../../core/di/tokens.js';
 import { createLogger } from '../../core/logger.js';
 import { DATABASE_KINDS } from '../support/databases.js';
@@ -306,12 +306,12 @@ describe('the monitor schedule on Postgres: two API replicas, and a restart', fu
   this.timeout(120_000);
   let api: TestApi;
   let second: ControlPlane | null = null;
-  let secondDb: ReturnType<typeof connectDatabase> | null = null;
+  let secondDb: Db | null = null;
   let owner: TestAccount;
   const replicaEnv = { SHOTFARM_TEST_MONITOR_MIN_INTERVAL_SECONDS: '1', SHOTFARM_MONITOR_POLL_MS: '100' };
 
   /** Another replica's container: its own database pool, the suite's queue, registry and object store. */
-  const replica = (db: ReturnType<typeof connectDatabase>): DependencyContainer => {
+  const replica = (db: Db): DependencyContainer => {
     const child = api.container.createChildContainer();
     child.register(TOKENS.Db, { useValue: db });
     return child;
@@ -329,7 +329,7 @@ describe('the monitor schedule on Postgres: two API replicas, and a restart', fu
   });
 
   it('with two control planes on one Postgres, each period runs once', async () => {
-    secondDb = connectDatabase({ databaseUrl: api.database.url });
+    secondDb = await connectDatabase({ databaseUrl: api.database.url });
     second = await startControlPlane(api.config, { generateBootstrapKey: false, container: replica(secondDb), logger: createLogger('silent') });
     const periodSeconds = 2;
     const monitor = await createMonitor(api, owner.key, { url: 'https://example.test/watched', interval: periodSeconds });
@@ -360,7 +360,7 @@ describe('the monitor schedule on Postgres: two API replicas, and a restart', fu
     const hour = 3600_000;
     const missedFrom = new Date(anchor.getTime() - hour);
     await db('monitors').where({ id: monitor.id }).update({ next_run_at: missedFrom });
-    secondDb = connectDatabase({ databaseUrl: api.database.url });
+    secondDb = await connectDatabase({ databaseUrl: api.database.url });
     second = await startControlPlane(api.config, { generateBootstrapKey: false, container: replica(secondDb), logger: createLogger('silent') });
 
     await until('the caught-up run', async () => (await db('monitor_runs').where({ monitor_id: monitor.id })).length >= 2);

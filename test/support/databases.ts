@@ -47,11 +47,11 @@ export async function createThrowawayPostgres(): Promise<{ url: string; drop(): 
 
 export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const db = connectDatabase({ databaseUrl: null, pglite: 'memory' });
+    const db = await connectDatabase({ databaseUrl: null, pglite: 'memory' });
     return { kind, db, url: null, drop: () => db.destroy() };
   }
   const throwaway = await createThrowawayPostgres();
-  const db = connectDatabase({ databaseUrl: throwaway.url });
+  const db = await connectDatabase({ databaseUrl: throwaway.url });
   return {
     kind,
     db,

@@ -72,7 +72,7 @@ describe('ScreenshotService (no browser, in-memory database)', function () {
 
   beforeEach(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'shotfarm-service-unit-'));
-    db = connectDatabase({ databaseUrl: null, pglite: 'memory' });
+    db = await connectDatabase({ databaseUrl: null, pglite: 'memory' });
     await migrateLatest(db);
     const [company] = await db('companies').insert({ name: 'unit', email: '', balance: 3 }).returning('id');
     caller = { companyId: Number(company.id), apiKeyId: null, userId: null, credential: 'unit', roles: [] };

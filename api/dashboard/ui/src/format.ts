@@ -10,6 +10,16 @@ export function dateTime(value: string | number | null | undefined): string {
 
 export const count = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : n.toLocaleString());
 
+/**
+ * A size in bytes as people read it, in binary units like `free` and `top` (1 MB = 1024² bytes), in MB
+ * below 1 GB and in GB with one decimal above: `536 MB`, `1.4 GB`. Unknown (null: unreadable) is `—`.
+ */
+export function bytesText(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined) return '—';
+  const mb = bytes / 1024 / 1024;
+  return mb < 1024 ? `${Math.round(mb)} MB` : `${(mb / 1024).toFixed(1)} GB`;
+}
+
 /** A status as a badge; the colour follows the word, the word is always there. */
 export function statusBadge(status: string): HTMLElement {
   return h('span', { class: `badge badge-${status.replace(/[^a-z_]/g, '')}` }, status);

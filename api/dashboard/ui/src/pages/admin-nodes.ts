@@ -1,6 +1,6 @@
 import { api } from '../api.js';
 import { empty, h, replaceChildren, table } from '../dom.js';
-import { dateTime } from '../format.js';
+import { bytesText, dateTime } from '../format.js';
 import type { PageContext } from '../page.js';
 
 interface NodeStatus {
@@ -14,6 +14,8 @@ interface NodeStatus {
   failures: number;
   startedAt: string;
   draining: boolean;
+  /** resident memory of the node's process tree (agent and browsers); null where unreadable, absent from older nodes */
+  rssBytes?: number | null;
 }
 
 /** GET /admin/browsers (api/farm/browser-activity.ts) */
@@ -82,13 +84,14 @@ function drainButton(node: NodeStatus, done: () => Promise<void>, area: HTMLElem
 function nodesTable(nodes: NodeStatus[], refresh: () => Promise<void>, area: HTMLElement): HTMLElement {
   if (nodes.length === 0) return empty('No node is heartbeating: nothing can take screenshots.');
   return table(
-    ['Node', 'Host', 'Browsers', 'Countries', 'Busy / slots', 'Jobs done', 'Failures', 'Started', 'State', ''],
+    ['Node', 'Host', 'Browsers', 'Countries', 'Busy / slots', 'Memory', 'Jobs done', 'Failures', 'Started', 'State', ''],
     nodes.map((n) => [
       h('code', null, n.id),
       n.host,
       n.browsers.map((b) => `${b.name} ${b.version} (${b.driver})`).join(', '),
       n.countries.join(', ') || 'any',
       `${n.inFlight} / ${n.slots}`,
+      bytesText(n.rssBytes),
       String(n.jobsDone),
       String(n.failures),
       dateTime(n.startedAt),
