@@ -54,8 +54,11 @@ function childrenOf(pid: number): number[] | null {
   return children;
 }
 
-/** RSS in bytes of `root` and all its descendants, now; null when /proc cannot be read. */
-export function readTreeRss(root: number = process.pid): number | null {
+/**
+ * RSS in bytes of `root` and the descendants `children` names, now; null when none of them could be read,
+ * undefined when `children` cannot name a process's children.
+ */
+function sumTreeRss(root: number, children: (pid: number) => number[] | null): number | null | undefined {
   let bytes = 0;
   let found = false;
   const pending = [root];
@@ -63,13 +66,19 @@ export function readTreeRss(root: number = process.pid): number | null {
     const pid = pending.pop()!;
     const status = readProc(`/proc/${pid}/status`);
     if (status === null) continue;
-    const children = childrenOf(pid);
-    if (children === null) return readTreeRssByWalk(root);
+    const kids = children(pid);
+    if (kids === null) return undefined;
     found = true;
     bytes += rssOfStatus(status);
-    pending.push(...children);
+    pending.push(...kids);
   }
   return found ? bytes : null;
+}
+
+/** RSS in bytes of `root` and all its descendants, now; null when /proc cannot be read. */
+export function readTreeRss(root: number = process.pid): number | null {
+  const bytes = sumTreeRss(root, childrenOf);
+  return bytes === undefined ? readTreeRssByWalk(root) : bytes;
 }
 
 /** The same by reading every process's parent from /proc/<pid>/stat: for kernels without children files. */
@@ -90,18 +99,7 @@ export function readTreeRssByWalk(root: number = process.pid): number | null {
     if (siblings) siblings.push(Number(name));
     else children.set(parent, [Number(name)]);
   }
-  let bytes = 0;
-  let found = false;
-  const pending = [root];
-  while (pending.length > 0) {
-    const pid = pending.pop()!;
-    const status = readProc(`/proc/${pid}/status`);
-    if (status === null) continue;
-    found = true;
-    bytes += rssOfStatus(status);
-    pending.push(...(children.get(pid) ?? []));
-  }
-  return found ? bytes : null;
+  return sumTreeRss(root, (pid) => children.get(pid) ?? []) ?? null;
 }
 
 /** readTreeRss of this process, remembered for a second. */
