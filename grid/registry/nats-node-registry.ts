@@ -1,4 +1,5 @@
-import { Kvm, type KV } from '@nats-io/kv';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { NodeRegistry, NodeStatus } from '../../core/contracts/node-registry.js';
 import { serviceUnavailable } from '../../core/errors.js';
@@ -26,6 +27,7 @@ const decoder = new TextDecoder();
 export class NatsNodeRegistry implements NodeRegistry {
   private bucket: Promise<KV> | undefined;
   private drainBucket: Promise<KV> | undefined;
+  private jsm: Promise<JetStreamManager> | undefined;
   private closed = false;
   private readonly bucketName: string;
   private readonly drainBucketName: string;
@@ -42,17 +44,31 @@ export class NatsNodeRegistry implements NodeRegistry {
     await (await this.kv()).put(nodeKey(node.id), encoder.encode(JSON.stringify(node)));
   }
 
+  /**
+   * The keys come from one stream-info request per bucket (the subjects that hold a message), then one
+   * direct get per live node and per drain key of a live node. Every step is a plain request with a
+   * timeout, so a look-up cannot hang, and none creates a consumer. `kv.keys()` did both wrong: it
+   * creates and deletes an ordered consumer per call, and its iterator ends on a message reporting
+   * 0 pending or on an idle heartbeat, so under heartbeat traffic it dropped live keys (13 lists in
+   * 200 short, test/bench/registry-list-cost.ts) or waited on a last message that never came.
+   */
   async list(): Promise<NodeStatus[]> {
-    const kv = await this.kv();
-    const keys: string[] = [];
-    for await (const key of await kv.keys()) keys.push(key);
-    const entries = await Promise.all(keys.map((key) => kv.get(key)));
+    const [kv, drains, jsm] = await Promise.all([this.kv(), this.drains(), this.manager()]);
+    const [nodeKeys, drainKeys] = await Promise.all([storedKeys(jsm, this.bucketName), storedKeys(jsm, this.drainBucketName)]);
+    const entries = await Promise.all(nodeKeys.map((key) => kv.get(key)));
     const nodes: NodeStatus[] = [];
     for (const entry of entries) {
-      // An entry deleted or expired between listing and reading is gone: skip it.
+      // An entry deleted, purged (its marker stays a subject) or expired between listing and reading is gone: skip it.
       if (entry && entry.operation === 'PUT' && entry.value.length > 0) nodes.push(JSON.parse(decoder.decode(entry.value)) as NodeStatus);
     }
-    const requested = await Promise.all(nodes.map((n) => (n.draining ? Promise.resolve(true) : this.drainRequested(n.id))));
+    const withDrainKey = new Set(drainKeys);
+    const requested = await Promise.all(
+      nodes.map(async (n) => {
+        if (n.draining) return true;
+        if (!withDrainKey.has(nodeKey(n.id))) return false;
+        return isPut(await drains.get(nodeKey(n.id)));
+      }),
+    );
     return nodes.map((n, i) => ({ ...n, draining: requested[i] as boolean })).sort((a, b) => a.id.localeCompare(b.id));
   }
 
@@ -72,8 +88,7 @@ export class NatsNodeRegistry implements NodeRegistry {
   }
 
   async drainRequested(id: string): Promise<boolean> {
-    const entry = await (await this.drains()).get(nodeKey(id));
-    return entry !== null && entry.operation === 'PUT' && entry.value.length > 0;
+    return isPut(await (await this.drains()).get(nodeKey(id)));
   }
 
   /** Stops using the bucket; the entries stay (they expire), and the connection is the caller's. */
@@ -81,6 +96,21 @@ export class NatsNodeRegistry implements NodeRegistry {
     this.closed = true;
     this.bucket = undefined;
     this.drainBucket = undefined;
+    this.jsm = undefined;
+  }
+
+  private manager(): Promise<JetStreamManager> {
+    if (this.closed) return Promise.reject(new Error('node registry closed'));
+    if (!natsConnected(this.options.connection)) return Promise.reject(serviceUnavailable('The node registry (NATS) is unreachable; try again shortly'));
+    if (!this.jsm) {
+      // checkAPI off: the buckets' opening already proved JetStream is there; no account-info request per registry.
+      const opening = jetstreamManager(this.options.connection, { checkAPI: false });
+      opening.catch(() => {
+        if (this.jsm === opening) this.jsm = undefined;
+      });
+      this.jsm = opening;
+    }
+    return this.jsm;
   }
 
   private drains(): Promise<KV> {
@@ -118,3 +148,16 @@ export class NatsNodeRegistry implements NodeRegistry {
  * hold anything else. base64url maps any id onto allowed characters, one-to-one.
  */
 const nodeKey = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');
+
+const isPut = (entry: KvEntry | null): boolean => entry !== null && entry.operation === 'PUT' && entry.value.length > 0;
+
+/**
+ * The keys of a KV bucket that hold a message (a value, or a delete/purge marker), from the stream's
+ * per-subject counts: one request (paged by the client past the server's page size), no consumer.
+ * Entries the server has expired are no longer subjects of the stream.
+ */
+async function storedKeys(jsm: JetStreamManager, bucket: string): Promise<string[]> {
+  const subjectPrefix = `$KV.${bucket}.`;
+  const info = await jsm.streams.info(`KV_${bucket}`, { subjects_filter: `${subjectPrefix}>` });
+  return Object.keys(info.state.subjects ?? {}).map((subject) => subject.slice(subjectPrefix.length));
+}

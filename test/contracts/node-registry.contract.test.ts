@@ -4,6 +4,7 @@ import { MemoryNodeRegistry } from '../../grid/registry/memory-node-registry.js'
 import { NatsNodeRegistry } from '../../grid/registry/nats-node-registry.js';
 import { sleep, waitFor } from './support/jobs.js';
 import { NatsSandbox } from './support/nats-sandbox.js';
+import type { NatsConnection } from '../../grid/nats/connect.js';
 
 /**
  * 1 s: the shortest TTL whose expiry can be told apart from test overhead on a busy 2-core machine;
@@ -167,3 +168,112 @@ function natsFactory(): RegistryFactory {
 
 nodeRegistryContract(memoryFactory());
 nodeRegistryContract(natsFactory());
+
+/**
+ * What the NATS registry adds: several processes (API, agents) share the buckets through their own
+ * registries, and admission calls list() on every create, so a look-up must create no consumer (kv.keys()
+ * created and deleted one per call and could miss keys or never end under heartbeat traffic).
+ */
+describe('NatsNodeRegistry across processes, and what a look-up costs', function () {
+  this.timeout(20_000);
+  const sandbox = new NatsSandbox();
+  const open: NodeRegistry[] = [];
+  const registry = async (prefix: string, ttlMs: number): Promise<{ registry: NatsNodeRegistry; nc: NatsConnection }> => {
+    const nc = await sandbox.connect();
+    const r = new NatsNodeRegistry({ connection: nc, prefix, ttlMs });
+    open.push(r);
+    return { registry: r, nc };
+  };
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((r) => r.close()));
+    await sandbox.closeConnections();
+    await sandbox.deleteStreams();
+  });
+
+  it("sees another process's nodes, drain requests and their expiry", async () => {
+    const prefix = sandbox.prefix();
+    const { registry: agent } = await registry(prefix, TTL_MS);
+    const { registry: api } = await registry(prefix, TTL_MS);
+    await agent.heartbeat(nodeStatus('agent-1'));
+    await agent.heartbeat(nodeStatus('agent-2'));
+    expect((await api.list()).map((n) => [n.id, n.draining])).to.deep.equal([
+      ['agent-1', false],
+      ['agent-2', false],
+    ]);
+    expect(await api.requestDrain('agent-2', true)).to.equal(true);
+    expect(await agent.drainRequested('agent-2'), 'the agent reads the request').to.equal(true);
+    expect((await agent.list()).map((n) => [n.id, n.draining])).to.deep.equal([
+      ['agent-1', false],
+      ['agent-2', true],
+    ]);
+    // agent-1 goes on heartbeating, agent-2 stops: the API's list forgets it after the TTL.
+    const started = Date.now();
+    await waitFor(
+      'agent-2 to expire',
+      async () => {
+        await agent.heartbeat(nodeStatus('agent-1'));
+        return !(await api.list()).some((n) => n.id === 'agent-2');
+      },
+      6 * TTL_MS,
+    );
+    expect(Date.now() - started, 'not before its TTL').to.be.at.least(TTL_MS - 50);
+    expect((await api.list()).map((n) => n.id)).to.deep.equal(['agent-1']);
+  });
+
+  it('lists without creating a consumer or subscription, the same under heartbeat traffic', async () => {
+    const prefix = sandbox.prefix();
+    const { registry: agent } = await registry(prefix, TTL_MS * 10);
+    const { registry: api, nc } = await registry(prefix, TTL_MS * 10);
+    const ids = Array.from({ length: 6 }, (_, i) => `agent-${i}`);
+    for (const id of ids) await agent.heartbeat(nodeStatus(id));
+    await agent.requestDrain('agent-3', true);
+    await api.list(); // opens the buckets
+    const sent: string[] = [];
+    const request = nc.request.bind(nc);
+    nc.request = (subject, ...rest) => {
+      sent.push(subject);
+      return request(subject, ...rest);
+    };
+    const subscribe = nc.subscribe.bind(nc);
+    let subscriptions = 0;
+    nc.subscribe = (subject, ...rest) => {
+      subscriptions++;
+      return subscribe(subject, ...rest);
+    };
+    let beating = true;
+    const beats = (async () => {
+      while (beating) await Promise.all(ids.map((id) => agent.heartbeat(nodeStatus(id))));
+    })();
+    try {
+      for (let i = 0; i < 30; i++) {
+        const listed = await api.list();
+        expect(
+          listed.map((n) => n.id),
+          `list ${i} sees every live node`,
+        ).to.deep.equal(ids);
+        expect(listed.filter((n) => n.draining).map((n) => n.id)).to.deep.equal(['agent-3']);
+      }
+    } finally {
+      beating = false;
+      await beats;
+    }
+    expect(
+      sent.filter((s) => s.includes('.CONSUMER.')),
+      'no consumer created or deleted',
+    ).to.deep.equal([]);
+    expect(subscriptions, 'no delivery subscription').to.equal(0);
+    // 2 stream infos + 6 node gets + 1 drain get (only the node with a drain key).
+    expect(sent.length / 30, 'requests per list').to.equal(9);
+  });
+
+  it('rejects list() after close() at once instead of waiting on NATS', async () => {
+    const { registry: r } = await registry(sandbox.prefix(), TTL_MS * 10);
+    await r.heartbeat(nodeStatus('agent-1'));
+    await r.close();
+    const started = Date.now();
+    let error: unknown;
+    await r.list().catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(Error).with.property('message', 'node registry closed');
+    expect(Date.now() - started).to.be.below(1_000);
+  });
+});
