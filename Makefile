@@ -109,6 +109,11 @@ bench-batch: build ## benchmark: a 1,000-URL batch in embedded mode, then its ZI
 bench-farm: build ## benchmark (~5 min): the control plane without browsers (null-driver agent, 500 slots): creates at rising rates, embedded and distributed with 1 and 2 api replicas; recorded/s, create and enqueue→recorded latency, CPU per capture of api, agent, Postgres, NATS
 	node dist/test/bench/farm-capacity.js
 
+.PHONY: bench-registry
+bench-registry: build ## benchmark (seconds, needs NATS at 127.0.0.1:4222): one node-registry look-up on NATS with 8 and 50 heartbeating nodes: consumers, subscriptions and JetStream requests per list(), latency, lists missing a node
+	node dist/test/bench/registry-list-cost.js 8 200 4
+	node dist/test/bench/registry-list-cost.js 50 200 4
+
 .PHONY: bench-tall
 bench-tall: build ## benchmark: full page of a 1280 x 100,000 px page in chromium and firefox (time, PNG size, peak RSS of node and browser)
 	node dist/test/bench/tall-page.js
