@@ -81,11 +81,19 @@ export class Admission {
   }
 }
 
-/** The look-up's answer, or a 503 once `ms` passed without one (the look-up is then no longer shared). */
+/**
+ * The look-up's answer, or a 503 once `ms` passed without one (the look-up is then no longer shared). A
+ * look-up that fails (a NATS request timing out, the database gone) is a 503 too: the farm cannot say now
+ * whether it can take the job, which is the client's to retry, not a fault of the request (500).
+ */
 function withDeadline<T>(lookup: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(serviceUnavailable(`The farm did not answer in time (${what}); try again shortly`)), ms);
   });
-  return Promise.race([lookup, late]).finally(() => clearTimeout(timer));
+  const answered = lookup.catch((error: unknown) => {
+    if (error instanceof ApiError) throw error;
+    throw serviceUnavailable(`The farm could not be asked (${what}: ${error instanceof Error ? error.message : String(error)}); try again shortly`);
+  });
+  return Promise.race([answered, late]).finally(() => clearTimeout(timer));
 }

@@ -9,10 +9,12 @@ import { chromeNode } from '../support/node-status.js';
 /** A queue for this test only: the in-process queue whose depth look-up never answers while `hanging` is set. */
 class HangingDepthTestQueue extends MemoryJobQueue {
   hanging = true;
+  failing: Error | null = null;
   lookups = 0;
 
   override depth(): Promise<Record<BrowserName, number>> {
     this.lookups += 1;
+    if (this.failing) return Promise.reject(this.failing);
     return this.hanging ? new Promise(() => undefined) : super.depth();
   }
 }
@@ -52,5 +54,20 @@ describe('admission: a look-up that never answers', function () {
     const nodes = await admission.admit(['chrome'], 1);
     expect(nodes.map((n) => n.id)).to.deep.equal(['unit-node']);
     expect(queue.lookups).to.equal(2);
+  });
+
+  it('answers 503 naming the look-up when it fails (a NATS request timing out), not 500, and the next create looks up again', async () => {
+    const admission = new Admission(queue, registry, 100, 300);
+    queue.failing = new Error('TIMEOUT');
+    const failed = await admission.admit(['chrome'], 1).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(failed).to.be.instanceOf(ApiError);
+    expect([(failed as ApiError).status, (failed as ApiError).code]).to.deep.equal([503, 'SERVICE_UNAVAILABLE']);
+    expect((failed as ApiError).message).to.equal('The farm could not be asked (the queue depth: TIMEOUT); try again shortly');
+    queue.failing = null;
+    queue.hanging = false;
+    expect((await admission.admit(['chrome'], 1)).map((n) => n.id)).to.deep.equal(['unit-node']);
   });
 });
