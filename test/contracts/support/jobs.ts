@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { BrowserName } from '../../../core/capture-spec.js';
 import type { CaptureJob, CaptureResult, Consumer, JobQueue, QueueTier } from '../../../core/contracts/job-queue.js';
+import { agentResult } from '../../support/capture-results.js';
 import { captureSpec } from '../../support/capture-spec-factory.js';
 
 /** Record ids for test jobs; unique within the run so a de-duplication by id never hides a test's mistake. */
@@ -29,23 +30,7 @@ export function testJob(overrides: JobOverrides = {}): CaptureJob {
 
 /** The result an agent publishes for a job it captured. */
 export function finishedResult(job: CaptureJob, nodeId = 'test-agent'): CaptureResult {
-  return {
-    id: job.spec.id,
-    status: 'finished',
-    error: '',
-    files: [],
-    finalUrl: job.spec.url,
-    finalUrls: [job.spec.url],
-    responseCode: 200,
-    links: [],
-    trackers: [],
-    userAgent: 'test',
-    browserInfo: 'test',
-    warnings: [],
-    timings: { total: 1 },
-    node: { id: nodeId, host: 'localhost' },
-    routing: 'any',
-  };
+  return agentResult(job.spec.id, { finalUrl: job.spec.url, finalUrls: [job.spec.url], timings: { total: 1 }, node: { id: nodeId, host: 'localhost' } });
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
