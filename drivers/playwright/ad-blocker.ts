@@ -2,7 +2,7 @@ import type { Request as FilterRequest } from '@ghostery/adblocker';
 import { PlaywrightBlocker } from '@ghostery/adblocker-playwright';
 import type { Page, Request } from 'playwright-core';
 import { AdFilterMatches } from '../shared/ad-filter-matches.js';
-import { readFilterLists } from '../shared/filter-list-path.js';
+import { ParsedFilterLists } from '../shared/filter-list-path.js';
 
 /**
  * Ad and tracker blocking with Ghostery's engine and the filter lists of SHOTFARM_AD_FILTER_LISTS.
@@ -12,31 +12,17 @@ import { readFilterLists } from '../shared/filter-list-path.js';
  * network filters abort requests before they are sent; cosmetic filters hide their empty containers.
  */
 export class AdBlocker {
-  /** The parsed engines of this process, by their list files. */
-  private static readonly engines = new Map<string, Promise<PlaywrightBlocker>>();
+  /** The parsed engines of this process; each counts its blocks for the page they were in. */
+  private static readonly engines = new ParsedFilterLists((lists) => {
+    const blocker = PlaywrightBlocker.parse(lists, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false });
+    blocker.on('request-blocked', AdBlocker.countBlock);
+    blocker.on('request-redirected', AdBlocker.countBlock);
+    return blocker;
+  });
   /** The account of each page blocking runs in: the engine reports its blocks for all pages at once. */
   private static readonly matchesOfPage = new WeakMap<Page, AdFilterMatches>();
-  private readonly key: string;
 
-  constructor(private readonly filterListFiles: readonly string[]) {
-    this.key = filterListFiles.join('\n');
-  }
-
-  private load(): Promise<PlaywrightBlocker> {
-    let engine = AdBlocker.engines.get(this.key);
-    if (!engine) {
-      engine = readFilterLists(this.filterListFiles).then((lists) => {
-        const blocker = PlaywrightBlocker.parse(lists, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false });
-        blocker.on('request-blocked', AdBlocker.countBlock);
-        blocker.on('request-redirected', AdBlocker.countBlock);
-        return blocker;
-      });
-      // A list that could not be read is not cached: the next capture tries again.
-      engine.catch(() => AdBlocker.engines.delete(this.key));
-      AdBlocker.engines.set(this.key, engine);
-    }
-    return engine;
-  }
+  constructor(private readonly filterListFiles: readonly string[]) {}
 
   /** Counts a block for the page that made the request (the wrapper keeps Playwright's request on the engine's). */
   private static countBlock(this: void, request: FilterRequest): void {
@@ -51,7 +37,7 @@ export class AdBlocker {
 
   /** Starts blocking in `page`, and returns the account of what the filters match in it; call before the first navigation. */
   async enable(page: Page): Promise<AdFilterMatches> {
-    const blocker = await this.load();
+    const blocker = await AdBlocker.engines.of(this.filterListFiles);
     const matches = new AdFilterMatches(blocker);
     AdBlocker.matchesOfPage.set(page, matches);
     // The wrapper is typed against the `playwright` package, which re-exports playwright-core's Page.

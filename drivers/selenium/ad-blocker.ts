@@ -2,7 +2,7 @@ import { FiltersEngine, Request } from '@ghostery/adblocker';
 import type { WebDriver } from 'selenium-webdriver';
 import { cosmeticStyles } from '../shared/ad-filter-matches.js';
 import { domFeatures, injectStyle } from '../shared/dom-features.js';
-import { readFilterLists } from '../shared/filter-list-path.js';
+import { ParsedFilterLists } from '../shared/filter-list-path.js';
 import { inPage } from './in-page.js';
 
 /**
@@ -10,23 +10,13 @@ import { inPage } from './in-page.js';
  * Playwright driver uses). Parsed once per process and set of lists: parsing is the expensive part.
  */
 export class AdBlocker {
-  /** The parsed engines of this process, by their list files. */
-  private static readonly engines = new Map<string, Promise<FiltersEngine>>();
-  private readonly key: string;
+  /** The parsed engines of this process. */
+  private static readonly engines = new ParsedFilterLists((lists) => FiltersEngine.parse(lists, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }));
 
-  constructor(private readonly filterListFiles: readonly string[]) {
-    this.key = filterListFiles.join('\n');
-  }
+  constructor(private readonly filterListFiles: readonly string[]) {}
 
   load(): Promise<FiltersEngine> {
-    let engine = AdBlocker.engines.get(this.key);
-    if (!engine) {
-      engine = readFilterLists(this.filterListFiles).then((lists) => FiltersEngine.parse(lists, { loadNetworkFilters: true, loadCosmeticFilters: true, enableCompression: false }));
-      // A list that could not be read is not cached: the next capture tries again.
-      engine.catch(() => AdBlocker.engines.delete(this.key));
-      AdBlocker.engines.set(this.key, engine);
-    }
-    return engine;
+    return AdBlocker.engines.of(this.filterListFiles);
   }
 }
 

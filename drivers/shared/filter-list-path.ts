@@ -35,3 +35,24 @@ export function filterListFiles(lists: AdFilterLists): string[] {
 export async function readFilterLists(files: readonly string[]): Promise<string> {
   return (await Promise.all(files.map((file) => readFile(file, 'utf8')))).join('\n');
 }
+
+/**
+ * Filter engines parsed once per process and set of list files (parsing is the expensive part), shared by
+ * every page of every driver instance; a list that could not be read is not kept, so the next capture tries again.
+ */
+export class ParsedFilterLists<T> {
+  private readonly engines = new Map<string, Promise<T>>();
+
+  constructor(private readonly parse: (lists: string) => T) {}
+
+  of(files: readonly string[]): Promise<T> {
+    const key = files.join('\n');
+    let engine = this.engines.get(key);
+    if (!engine) {
+      engine = readFilterLists(files).then(this.parse);
+      engine.catch(() => this.engines.delete(key));
+      this.engines.set(key, engine);
+    }
+    return engine;
+  }
+}
