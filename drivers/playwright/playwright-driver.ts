@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import type { BrowserName } from '../../core/capture-spec.js';
 import { SETTLE_CAP_DEFAULT_SECONDS } from '../../core/config/settings.js';
-import { DEFAULT_MAX_PAGE_HEIGHT, type BrowserDriver, type BrowserHandle, type LaunchOptions, type PngEncoding } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_CAPTURE_LIMITS, type BrowserDriver, type BrowserHandle, type CaptureLimits, type LaunchOptions, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { VideoEncoder } from '../video/video-encoder.js';
 import { AdBlocker } from './ad-blocker.js';
@@ -26,8 +26,8 @@ export interface PlaywrightDriverOptions {
   settleCapSeconds?: number;
   /** Chromium's PNG compression effort (core/contracts/browser-driver.ts); fast by default */
   pngEncoding?: PngEncoding;
-  /** the tallest full-page capture in CSS pixels; core/contracts/browser-driver.ts's default */
-  maxPageHeight?: number;
+  /** the farm's limits on one capture (tallest full page, pixel budget); core/contracts/browser-driver.ts's defaults */
+  limits?: CaptureLimits;
 }
 
 const DEFAULT_CHROMIUM = '/usr/lib/chromium/chromium';
@@ -50,7 +50,7 @@ export class PlaywrightDriver implements BrowserDriver {
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
       settleCapMs: (options.settleCapSeconds ?? SETTLE_CAP_DEFAULT_SECONDS) * 1000,
       pngEncoding: options.pngEncoding ?? 'fast',
-      maxPageHeight: options.maxPageHeight ?? DEFAULT_MAX_PAGE_HEIGHT,
+      limits: options.limits ?? DEFAULT_CAPTURE_LIMITS,
     };
   }
 

@@ -1,14 +1,16 @@
 /**
  * The full-page capture of a 1280 × 100,000 px page (the default SHOTFARM_MAX_PAGE_HEIGHT) in each
- * Playwright browser, through the driver's own shot code (drivers/playwright/take-shot.ts): Chromium in
- * one CDP shot, Firefox in tiles stitched by drivers/shared/png-stitch.ts. Prints the time, the PNG's
+ * Playwright browser, through the driver's own shot code (drivers/playwright/take-shot.ts): tiles
+ * stitched by drivers/shared/png-stitch.ts (drivers/shared/tiled-shot.ts). Prints the time, the PNG's
  * size and the peak RSS of this node process and of the browser's process tree, sampled every 50 ms.
  * Run alone (make bench-tall): other work on the machine changes the times, not the memory.
+ * `node dist/test/bench/tall-page.js chrome 10000 100000 1000` takes another browser, width, height and
+ * pixel budget in megapixels (issue 25's page: 10000 × 100,000).
  */
 import { performance } from 'node:perf_hooks';
 import type { Browser } from 'playwright-core';
 import { loadConfig } from '../../core/config/load-config.js';
-import { DEFAULT_MAX_PAGE_HEIGHT } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_CAPTURE_LIMITS, DEFAULT_MAX_PAGE_HEIGHT } from '../../core/contracts/browser-driver.js';
 import type { Engine } from '../../drivers/playwright/engine.js';
 import { launchChromium, launchFirefox } from '../../drivers/playwright/launch-browser.js';
 import { PlaywrightShots } from '../../drivers/playwright/take-shot.js';
@@ -17,8 +19,10 @@ import { imageSize } from '../support/media-probe.js';
 import { TestSite } from '../support/test-site.js';
 import { childrenOf, readAllStats, rssOf, treeOf } from './proc-tree.js';
 
-const HEIGHT = DEFAULT_MAX_PAGE_HEIGHT;
-const WIDTH = 1280;
+const [, , browserArg, widthArg, heightArg, budgetArg] = process.argv;
+const HEIGHT = heightArg ? Number(heightArg) : DEFAULT_MAX_PAGE_HEIGHT;
+const WIDTH = widthArg ? Number(widthArg) : 1280;
+const LIMITS = { maxPageHeight: Math.max(HEIGHT, DEFAULT_MAX_PAGE_HEIGHT), maxCapturePixels: budgetArg ? Number(budgetArg) * 1_000_000 : DEFAULT_CAPTURE_LIMITS.maxCapturePixels };
 const SAMPLE_MS = 50;
 const MB = 1024 * 1024;
 
@@ -52,7 +56,7 @@ async function measure(site: TestSite, browser: 'chrome' | 'firefox'): Promise<v
     const page = await context.newPage();
     const url = site.url(`/tall?h=${HEIGHT}`);
     await page.goto(url);
-    const shots = new PlaywrightShots(page, captureSpec(browser, url, { size: 'page' }), engine, config.agent.pngEncoding, HEIGHT);
+    const shots = new PlaywrightShots(page, captureSpec(browser, url, { size: 'page' }), engine, config.agent.pngEncoding, LIMITS);
     const rssBefore = { node: process.memoryUsage.rss(), browser: 0 };
     const started = performance.now();
     const warnings: string[] = [];
@@ -72,8 +76,8 @@ async function measure(site: TestSite, browser: 'chrome' | 'firefox'): Promise<v
 
 const site = await TestSite.start();
 try {
-  console.log(`full page of a ${WIDTH} × ${HEIGHT} px page, ${loadConfig({}).agent.pngEncoding} PNG encoding`);
-  for (const browser of process.argv[2] ? [process.argv[2] as 'firefox' | 'chrome'] : (['firefox', 'chrome'] as const)) await measure(site, browser);
+  console.log(`full page of a ${WIDTH} × ${HEIGHT} px page, ${loadConfig({}).agent.pngEncoding} PNG encoding, pixel budget ${LIMITS.maxCapturePixels / 1_000_000} megapixels`);
+  for (const browser of browserArg ? [browserArg as 'firefox' | 'chrome'] : (['firefox', 'chrome'] as const)) await measure(site, browser);
 } finally {
   await site.close();
 }

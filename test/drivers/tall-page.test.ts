@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { loadConfig } from '../../core/config/load-config.js';
-import { DEFAULT_MAX_PAGE_HEIGHT } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_CAPTURE_LIMITS, DEFAULT_MAX_PAGE_HEIGHT } from '../../core/contracts/browser-driver.js';
 import type { BrowserName } from '../../core/capture-spec.js';
 import type { Engine } from '../../drivers/playwright/engine.js';
 import { launchChromium, launchFirefox } from '../../drivers/playwright/launch-browser.js';
@@ -59,7 +59,7 @@ for (const [browser, name, launch] of [
         const url = site.url(`/tall?h=${pageHeight}`);
         await page.goto(url);
         const warnings: string[] = [];
-        const png = await new PlaywrightShots(page, captureSpec(browser, url, { size: 'page' }), engine, 'fast', maxPageHeight).fullPage(warnings);
+        const png = await new PlaywrightShots(page, captureSpec(browser, url, { size: 'page' }), engine, 'fast', { ...DEFAULT_CAPTURE_LIMITS, maxPageHeight }).fullPage(warnings);
         return { png, warnings };
       } finally {
         await context.close();
