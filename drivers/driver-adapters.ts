@@ -21,6 +21,7 @@ export const driverAdapters: Pick<AdapterCatalog, 'browserDriver'> = {
         settleCapSeconds: config.agent.settleCapSeconds,
         pngEncoding: config.agent.pngEncoding,
         limits: { maxPageHeight: config.agent.maxPageHeight, maxCapturePixels: config.farm.maxCapturePixels },
+        pageMemoryLimitMb: config.agent.pageMemoryLimitMb,
       }),
     null: async ({ config }) => {
       const { NullDriver } = await import('./null/null-driver.js');
