@@ -26,21 +26,24 @@ const LIMITS = { maxPageHeight: Math.max(HEIGHT, DEFAULT_MAX_PAGE_HEIGHT), maxCa
 const SAMPLE_MS = 50;
 const MB = 1024 * 1024;
 
-/** Peak RSS of this process and of its child process trees (the browser) while `work` runs. */
-async function peakRss<T>(work: () => Promise<T>): Promise<{ result: T; nodePeak: number; browserPeak: number }> {
+/** Peak RSS of this process, of its child process trees (the browser) and of the largest one of them while `work` runs. */
+async function peakRss<T>(work: () => Promise<T>): Promise<{ result: T; nodePeak: number; browserPeak: number; processPeak: number }> {
   let nodePeak = 0;
   let browserPeak = 0;
+  let processPeak = 0;
   const sample = (): void => {
     nodePeak = Math.max(nodePeak, process.memoryUsage.rss());
     const stats = readAllStats();
-    browserPeak = Math.max(browserPeak, rssOf(treeOf(stats, childrenOf(stats, process.pid), new Set())));
+    const tree = treeOf(stats, childrenOf(stats, process.pid), new Set());
+    browserPeak = Math.max(browserPeak, rssOf(tree));
+    for (const pid of tree) processPeak = Math.max(processPeak, rssOf([pid]));
   };
   sample();
   const timer = setInterval(sample, SAMPLE_MS);
   try {
     const result = await work();
     sample();
-    return { result, nodePeak, browserPeak };
+    return { result, nodePeak, browserPeak, processPeak };
   } finally {
     clearInterval(timer);
   }
@@ -60,12 +63,12 @@ async function measure(site: TestSite, browser: 'chrome' | 'firefox'): Promise<v
     const rssBefore = { node: process.memoryUsage.rss(), browser: 0 };
     const started = performance.now();
     const warnings: string[] = [];
-    const { result: png, nodePeak, browserPeak } = await peakRss(() => shots.fullPage(warnings));
+    const { result: png, nodePeak, browserPeak, processPeak } = await peakRss(() => shots.fullPage(warnings));
     const seconds = (performance.now() - started) / 1000;
     const size = await imageSize(png);
     console.log(
       `${browser.padEnd(8)} ${size.width}×${size.height} PNG ${(png.length / MB).toFixed(1)} MB in ${seconds.toFixed(1)} s; ` +
-        `peak RSS: node ${(nodePeak / MB).toFixed(0)} MB (${(rssBefore.node / MB).toFixed(0)} MB before), browser tree ${(browserPeak / MB).toFixed(0)} MB` +
+        `peak RSS: node ${(nodePeak / MB).toFixed(0)} MB (${(rssBefore.node / MB).toFixed(0)} MB before), browser tree ${(browserPeak / MB).toFixed(0)} MB (its largest process ${(processPeak / MB).toFixed(0)} MB)` +
         (warnings.length > 0 ? `; warnings: ${warnings.join(' ')}` : ''),
     );
     await context.close();
