@@ -7,10 +7,11 @@
  * The default, 128 megapixels, is the default width (1280 px) times the tallest page (100,000 px, the
  * default SHOTFARM_MAX_PAGE_HEIGHT), so no capture the farm took before at that width is cut, and it is
  * under sharp's own decoding limit (268 megapixels) that apps and monitor comparisons read images with.
- * Sized for a 4 GB agent with two slots: with the full page taken in tiles (drivers/shared/tiled-shot.ts)
- * a capture at the budget peaked at the numbers in docs/operators.md ("Pixel budget"), and its PNG, the
- * one thing that grows with the budget, is at most 4 bytes a pixel (512 MB, for pure noise; pages
- * compress 10–50×).
+ * Sized for a 4 GB agent with two slots: with the full page taken in tiles (drivers/shared/tiled-shot.ts),
+ * a Chromium capture at the budget (10000 × 12,800 px) peaked at 0.99 GB of browser tree and +0.27 GB in
+ * the node process that stitches (one shot took the tree to 2.55 GB), so two slots hold ~2.5 GB; the PNG,
+ * the one thing that still grows with the budget, is at most 4 bytes a pixel (512 MB for pure noise; pages
+ * compress 10–50×). docs/operators.md ("Pixel budget and page memory") has the table.
  */
 export const DEFAULT_MAX_CAPTURE_MEGAPIXELS = 128;
 
