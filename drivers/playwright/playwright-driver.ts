@@ -1,7 +1,15 @@
 import type { Browser } from 'playwright-core';
 import type { BrowserName } from '../../core/capture-spec.js';
 import { SETTLE_CAP_DEFAULT_SECONDS } from '../../core/config/settings.js';
-import { DEFAULT_CAPTURE_LIMITS, DEFAULT_PAGE_MEMORY_LIMIT_MB, type BrowserDriver, type BrowserHandle, type CaptureLimits, type LaunchOptions, type PngEncoding } from '../../core/contracts/browser-driver.js';
+import {
+  DEFAULT_CAPTURE_LIMITS,
+  DEFAULT_PAGE_MEMORY_LIMIT_MB,
+  type BrowserDriver,
+  type BrowserHandle,
+  type CaptureLimits,
+  type LaunchOptions,
+  type PngEncoding,
+} from '../../core/contracts/browser-driver.js';
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { BrowserProcessMark, ProcessMemoryWatch } from '../shared/process-memory-watch.js';
 import { VideoEncoder } from '../video/video-encoder.js';

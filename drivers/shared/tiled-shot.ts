@@ -29,8 +29,20 @@ export function tileRows(width: number, scale: number): number {
   return Math.max(TILE_ROW_STEP, Math.floor(rows / TILE_ROW_STEP) * TILE_ROW_STEP);
 }
 
+/**
+ * The tiles from the top. The browser takes the next tile while the stitcher decodes and compresses this one
+ * (never two shots at once: each resizes the page's view): 1280 × 100,000 px took 8.4 s without the overlap,
+ * of which 2.3 s stitching. A tile taken for a stitch that failed meanwhile is dropped.
+ */
 async function* tilesOf(clip: Clip, rows: number, shoot: (clip: Clip) => Promise<Buffer>): AsyncGenerator<Buffer> {
-  for (let y = clip.y; y < clip.y + clip.height; y += rows) yield await shoot({ ...clip, y, height: Math.min(rows, clip.y + clip.height - y) });
+  const tile = (y: number): Promise<Buffer> => shoot({ ...clip, y, height: Math.min(rows, clip.y + clip.height - y) });
+  let next: Promise<Buffer> | null = tile(clip.y);
+  for (let y = clip.y; next !== null; y += rows) {
+    const current: Buffer = await next;
+    next = y + rows < clip.y + clip.height ? tile(y + rows) : null;
+    next?.catch(() => undefined); // awaited on the next round; unhandled only if the stitch stopped
+    yield current;
+  }
 }
 
 /**

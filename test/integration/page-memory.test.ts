@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { pageMemorySentence } from '../../drivers/shared/process-memory-watch.js';
-import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
+import { createAndWait, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
 
 /**
@@ -30,17 +30,7 @@ describe('a page above the memory ceiling is stopped, its capture ends once', fu
   });
 
   /** Creates a capture and waits for its record to leave `processing`; the record and how long it took. */
-  async function capture(query: string): Promise<{ record: Record<string, any>; ms: number }> {
-    const started = Date.now();
-    const created = await call(api.url, `/screenshot/create?${query}`, { key: acct.key });
-    expect(created.status, JSON.stringify(created.body)).to.equal(200);
-    const id = created.body.data[0].id;
-    for (;;) {
-      const info = await call(api.url, `/screenshot/info?id=${id}&wait=30`, { key: acct.key });
-      if (info.body.data.status !== 'processing') return { record: info.body.data, ms: Date.now() - started };
-      expect(Date.now() - started, 'the record is still processing').to.be.below(150_000);
-    }
-  }
+  const capture = (query: string): Promise<{ record: Record<string, any>; ms: number }> => createAndWait(api.url, acct.key, query);
 
   for (const browser of ['chrome', 'firefox']) {
     it(`${browser}: a page growing to 1.5 GB ends error in plain words at once, cost 0, loaded once; the next capture works`, async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { RESPONSE_PROBE_MS, UNRESPONSIVE_PAGE } from '../../drivers/shared/page-responds.js';
 import { countOwnProcesses, waitForOwnProcesses } from '../support/process-census.js';
-import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
+import { call, createAndWait, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
 
 /**
@@ -36,17 +36,7 @@ describe('stuck pages: the slot is freed within the deadline and the record ends
   });
 
   /** Creates a capture and waits for its record to leave `processing`; the record and how long it took. */
-  async function capture(query: string): Promise<{ record: Record<string, any>; ms: number }> {
-    const started = Date.now();
-    const created = await call(api.url, `/screenshot/create?${query}`, { key: acct.key });
-    expect(created.status, JSON.stringify(created.body)).to.equal(200);
-    const id = created.body.data[0].id;
-    for (;;) {
-      const info = await call(api.url, `/screenshot/info?id=${id}&wait=30`, { key: acct.key });
-      if (info.body.data.status !== 'processing') return { record: info.body.data, ms: Date.now() - started };
-      expect(Date.now() - started, 'the record is still processing').to.be.below(150_000);
-    }
-  }
+  const capture = (query: string): Promise<{ record: Record<string, any>; ms: number }> => createAndWait(api.url, acct.key, query);
 
   /** The slot is free and the browser serves: a plain page captures, and is the only thing charged. */
   async function nextCaptureWorks(balanceBefore: number): Promise<void> {
