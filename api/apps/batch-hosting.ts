@@ -83,7 +83,7 @@ export class BatchHosting {
       return null;
     }
     if (request.private === false && !this.hosting.publicRead) {
-      (fields.hosting_private ??= []).push("this service uploads hosted files private only (SHOTFARM_HOSTING_PUBLIC_READ): leave hosting_private out or set it to true");
+      (fields.hosting_private ??= []).push('this service uploads hosted files private only (SHOTFARM_HOSTING_PUBLIC_READ): leave hosting_private out or set it to true');
       return null;
     }
     const acl: Acl = this.hosting.publicRead && request.private !== true ? 'public-read' : 'private';

@@ -109,7 +109,8 @@ export const SETTING = {
     absent: '(absent)',
     parse: metricsToken,
     secret: 'value',
-    meaning: "Bearer token GET /metrics asks for (of the API and of every agent): scrapers send `Authorization: Bearer <token>`, anything else gets 401. Absent: /metrics answers everyone who reaches the port.",
+    meaning:
+      'Bearer token GET /metrics asks for (of the API and of every agent): scrapers send `Authorization: Bearer <token>`, anything else gets 401. Absent: /metrics answers everyone who reaches the port.',
   }),
   dataDir: setting({ name: 'SHOTFARM_DATA_DIR', default: './data', parse: (v) => path.resolve(v), meaning: 'Folder for the embedded database, stored files and generated secrets.' }),
   databaseUrl: optional({
@@ -161,7 +162,8 @@ export const SETTING = {
     name: 'SHOTFARM_HOSTING_PUBLIC_READ',
     default: 'false',
     parse: boolean,
-    meaning: "Upload a batch's hosting=s3 files into the service's buckets public-read unless the batch sets hosting_private=true. false: always private (owner full control), and hosting_private=false is refused.",
+    meaning:
+      "Upload a batch's hosting=s3 files into the service's buckets public-read unless the batch sets hosting_private=true. false: always private (owner full control), and hosting_private=false is refused.",
   }),
   bootstrapKey: optional({
     name: 'SHOTFARM_BOOTSTRAP_KEY',

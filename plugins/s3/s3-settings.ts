@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { S3_BUCKET_NAME } from '../../core/storage/bucket-name.js';
 import { secret } from '../secret-setting.js';
 
-
 export const s3Settings = z.object({
   endpoint: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })

@@ -45,7 +45,14 @@ describe('batch hosting=s3: only the buckets the operator offers, or the account
     return call(api.url, '/batch/create', { method: 'POST', key, body: form });
   };
   const createApp = (body: unknown) => call(api.url, '/app/create', { method: 'POST', key: acct.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const onlyScreenshotOf = async (batchId: number): Promise<number> => Number(await api.database.db('screenshots').where({ batch_id: batchId }).first('id').then((r) => r.id));
+  const onlyScreenshotOf = async (batchId: number): Promise<number> =>
+    Number(
+      await api.database
+        .db('screenshots')
+        .where({ batch_id: batchId })
+        .first('id')
+        .then((r) => r.id),
+    );
 
   before(async () => {
     site = await TestSite.start();
@@ -107,7 +114,10 @@ describe('batch hosting=s3: only the buckets the operator offers, or the account
     expect(app, JSON.stringify(info.apps)).to.include({ type: 's3', status: 'finished', name: `Batch ${batchId} hosting` });
 
     const keys = await keysIn(clientOf(operatorS3), ALLOWED);
-    expect(keys.some((k) => k.startsWith(`batch-${batchId}/`) && k.endsWith('.png')), keys.join()).to.equal(true);
+    expect(
+      keys.some((k) => k.startsWith(`batch-${batchId}/`) && k.endsWith('.png')),
+      keys.join(),
+    ).to.equal(true);
     const htmlKey = keys.find((k) => k.endsWith('.html'));
     expect(htmlKey, keys.join()).to.be.a('string');
     const stat = await clientOf(operatorS3).statObject(ALLOWED, htmlKey as string);
@@ -121,7 +131,10 @@ describe('batch hosting=s3: only the buckets the operator offers, or the account
     expect(app.output_url).to.equal(`${PUBLIC_S3_URL}/${ALLOWED}/${app.output_data.objects[0].key}`);
     expect(JSON.stringify(app)).not.to.include(new URL(operatorS3.endpoint).host);
     // The hidden configuration names where the files go; the service's keys stay in S3_* only.
-    const hidden = await api.database.db('app_configs').where({ app_id: `_hosting_batch_${batchId}` }).first('settings');
+    const hidden = await api.database
+      .db('app_configs')
+      .where({ app_id: `_hosting_batch_${batchId}` })
+      .first('settings');
     expect(hidden.settings).to.deep.equal({ hosting: 'service', bucket: ALLOWED, acl: 'private', folder: `batch-${batchId}` });
   });
 
