@@ -69,6 +69,8 @@ export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<stri
     LOG_LEVEL: 'silent',
     JWT_SECRET: jwtSecret,
     SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
+    // Suites sign up many users from 127.0.0.1; the signup limit's own tests set it.
+    SHOTFARM_SIGNUPS_PER_ADDRESS_PER_DAY: '0',
     // Every suite's test site listens on 127.0.0.1; the SSRF suite turns the egress guard back on.
     SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true',
     // Three missed beats of 60 s: the contract suites' declared node outlives them.
