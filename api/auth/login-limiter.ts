@@ -81,15 +81,18 @@ export class LoginLimiter {
 
   /**
    * The password was right: the account's failures are forgiven, and the address gets back the failure
-   * its attempt was counted as (never more: an attacker logging into an account of its own between
-   * guesses must not wipe out its failures).
+   * its attempt was counted as, and the delay that failure set (never more: an attacker logging into an
+   * account of its own between guesses must not wipe out its failures).
    */
   async succeeded(email: string, address: string): Promise<void> {
     const addressKey = addressLimitKey(address);
     await this.counters.forget('login_account', email);
     await this.counters.transaction(async (trx) => {
       const row = await this.counters.lock(trx, 'login_address', addressKey);
-      if (row.count > 0) await this.counters.save(trx, 'login_address', addressKey, { ...row, count: row.count - 1 });
+      if (row.count === 0) return;
+      // The delay is the one of the failures left, from the address's last attempt.
+      const count = row.count - 1;
+      await this.counters.save(trx, 'login_address', addressKey, { ...row, count, blockedUntil: new Date(row.lastAt.getTime() + addressDelayMs(count, this.addressFree)) });
     });
   }
 
