@@ -202,7 +202,8 @@ export class AuthService {
     const user = await trx('users').where({ id: userId }).first('email', 'company_id');
     if (!user) return;
     const companyId = Number(user.company_id);
-    if (await claimFreeGrant(trx, { companyId, email: String(user.email) }, this.deps.config.auth.signupCredits)) this.deps.log.info({ user_id: userId, company_id: companyId }, 'free grant of the inbox taken');
+    if (await claimFreeGrant(trx, { companyId, email: String(user.email) }, this.deps.config.auth.signupCredits))
+      this.deps.log.info({ user_id: userId, company_id: companyId }, 'free grant of the inbox taken');
   }
 
   /** A fresh session token and the User session of a user. */

@@ -17,10 +17,7 @@ async function rolesOf(db: Db, userId: number): Promise<string[]> {
 export async function sessionCaller(db: Db, jwt: JwtService, token: string): Promise<Caller | null> {
   const claims = await jwt.verify(token);
   if (!claims) return null;
-  const user = await db('users')
-    .where({ id: claims.userId, company_id: claims.companyId })
-    .whereNotExists(notRevoked(db, token))
-    .first('id', 'roles', 'session_version');
+  const user = await db('users').where({ id: claims.userId, company_id: claims.companyId }).whereNotExists(notRevoked(db, token)).first('id', 'roles', 'session_version');
   if (!user || Number(user.session_version) !== claims.sessionVersion) return null;
   if (claims.impersonatedBy !== null && !(await rolesOf(db, claims.impersonatedBy)).includes('admin')) return null;
   return {

@@ -164,7 +164,7 @@ export const AUTH_ROUTES: ApiRoute[] = [
     operationId: 'changePassword',
     tag,
     credentials: 'account',
-    summary: "Set a new password with the current one; ends every session of the user signed before (this one too) and answers a new one",
+    summary: 'Set a new password with the current one; ends every session of the user signed before (this one too) and answers a new one',
     body: CHANGE_PASSWORD_PARAMS,
     required: ['current_password', 'password'],
     bodyOnly: true,

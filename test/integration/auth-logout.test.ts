@@ -103,9 +103,12 @@ for (const kind of DATABASE_KINDS) {
       expect(Object.keys(wrong.fields)).to.deep.equal(['current_password']);
       const bad = expectEnvelope(await call(api.url, '/auth/change-password', post(bearer(first), { current_password: PASSWORD, password: 'short' })), 400, 'VALIDATION_ERROR');
       expect(Object.keys(bad.fields)).to.deep.equal(['password']);
-      expect(Object.keys(expectEnvelope(await call(api.url, `/auth/change-password?current_password=${encodeURIComponent(PASSWORD)}`, post(bearer(first), { password: NEW_PASSWORD })), 400, 'VALIDATION_ERROR').fields)).to.include(
-        'current_password',
-      );
+      expect(
+        Object.keys(
+          expectEnvelope(await call(api.url, `/auth/change-password?current_password=${encodeURIComponent(PASSWORD)}`, post(bearer(first), { password: NEW_PASSWORD })), 400, 'VALIDATION_ERROR')
+            .fields,
+        ),
+      ).to.include('current_password');
       expect(await meStatus(bearer(first)), 'nothing changed by refused changes').to.equal(200);
 
       const changed = await call(api.url, '/auth/change-password', post(bearer(first), { current_password: PASSWORD, password: NEW_PASSWORD }));
@@ -128,7 +131,8 @@ for (const kind of DATABASE_KINDS) {
       expect(changed.headers.getSetCookie().find((c) => c.startsWith('shotfarm_session='))).to.include(`shotfarm_session=${changed.body.data.token};`);
 
       const fresh = changed.body.data.token as string;
-      for (let i = 0; i < MAX_FAILURES; i++) expectEnvelope(await call(api.url, '/auth/change-password', post(bearer(fresh), { current_password: `guess ${i}`, password: PASSWORD })), 400, 'VALIDATION_ERROR');
+      for (let i = 0; i < MAX_FAILURES; i++)
+        expectEnvelope(await call(api.url, '/auth/change-password', post(bearer(fresh), { current_password: `guess ${i}`, password: PASSWORD })), 400, 'VALIDATION_ERROR');
       expectEnvelope(await call(api.url, '/auth/change-password', post(bearer(fresh), { current_password: NEW_PASSWORD, password: PASSWORD })), 429, 'RATE_LIMIT_EXCEEDED');
       expectEnvelope(await call(api.url, '/auth/login', json({ email: made.user.email, password: NEW_PASSWORD })), 429, 'RATE_LIMIT_EXCEEDED');
     });

@@ -84,13 +84,20 @@ for (const kind of DATABASE_KINDS) {
         expect(await subscriptionsOf(other.companyId)).to.equal(0);
         expect(await ledgerOf(other.companyId)).to.deep.equal([]);
       }
-      expect((await db()('mailbox_free_grants').where({ mailbox: `${name}@gmail.com` }).select('company_id')).map((r) => Number(r.company_id))).to.deep.equal([first.companyId]);
+      expect(
+        (
+          await db()('mailbox_free_grants')
+            .where({ mailbox: `${name}@gmail.com` })
+            .select('company_id')
+        ).map((r) => Number(r.company_id)),
+      ).to.deep.equal([first.companyId]);
     });
 
     it('the scripted sign-ups of issue 25: one address opens SHOTFARM_SIGNUPS_PER_ADDRESS_PER_DAY accounts, then 429 with retry_after whatever X-Forwarded-For it sends, and its accounts get no credits', async () => {
       const before = Number((await db()('companies').count('* as n'))[0]?.n);
       const answers: Answer[] = [];
-      for (let i = 0; i < 10; i++) answers.push(await postFrom('127.0.1.4', api.url, '/auth/signup', { email: uniqueEmail('script'), password: PASSWORD }, { 'X-Forwarded-For': `198.51.100.${i + 1}` }));
+      for (let i = 0; i < 10; i++)
+        answers.push(await postFrom('127.0.1.4', api.url, '/auth/signup', { email: uniqueEmail('script'), password: PASSWORD }, { 'X-Forwarded-For': `198.51.100.${i + 1}` }));
       expect(answers.map((a) => a.status)).to.deep.equal([...Array<number>(SIGNUPS_PER_DAY).fill(200), ...Array<number>(10 - SIGNUPS_PER_DAY).fill(429)]);
       const limited = expectEnvelope(answers.at(-1) as Answer, 429, 'RATE_LIMIT_EXCEEDED');
       expect(limited.retry_after)
@@ -107,7 +114,10 @@ for (const kind of DATABASE_KINDS) {
     });
 
     it('counts only accounts opened (a refused signup is free), and behind the trusted proxy each forwarded client has its own limit', async () => {
-      for (const body of [{ email: 'not an email', password: PASSWORD }, { email: uniqueEmail('short'), password: 'short' }])
+      for (const body of [
+        { email: 'not an email', password: PASSWORD },
+        { email: uniqueEmail('short'), password: 'short' },
+      ])
         for (let i = 0; i < SIGNUPS_PER_DAY + 1; i++) expect((await postFrom('127.0.1.6', api.url, '/auth/signup', body)).status).to.equal(400);
       for (let i = 0; i < SIGNUPS_PER_DAY; i++) await signupFrom('127.0.1.6', uniqueEmail('after-refusals'));
       expectEnvelope(await postFrom('127.0.1.6', api.url, '/auth/signup', { email: uniqueEmail('one-more'), password: PASSWORD }), 429, 'RATE_LIMIT_EXCEEDED');
@@ -139,7 +149,18 @@ for (const kind of DATABASE_KINDS) {
       const earlier = await signupFrom('127.0.1.8', `${name}+old@example.test`);
       const now = new Date();
       const [row] = await db()('subscriptions')
-        .insert({ company_id: earlier.companyId, plan_id: 'free', status: 'active', provider: 'offline', anchor: now, period_number: 0, current_period_start: now, current_period_end: new Date(now.getTime() + 30 * 24 * 3600_000), created_at: now, updated_at: now })
+        .insert({
+          company_id: earlier.companyId,
+          plan_id: 'free',
+          status: 'active',
+          provider: 'offline',
+          anchor: now,
+          period_number: 0,
+          current_period_start: now,
+          current_period_end: new Date(now.getTime() + 30 * 24 * 3600_000),
+          created_at: now,
+          updated_at: now,
+        })
         .returning('id');
       const holderSub = await db()('subscriptions').where({ company_id: holder.companyId }).first('id');
       await backdateSubscription(db(), Number(row.id));

@@ -19,7 +19,10 @@ for (const kind of DATABASE_KINDS)
 
     it('marks signup accounts with their inbox, gives each inbox to its first verified account, and leaves the operator’s accounts alone; down() undoes it', async () => {
       const account = async (name: string, user?: { email: string; provider: string; verified: boolean }): Promise<number> => {
-        const [company] = await t.db('companies').insert({ name, email: user?.email ?? '' }).returning('id');
+        const [company] = await t
+          .db('companies')
+          .insert({ name, email: user?.email ?? '' })
+          .returning('id');
         const id = Number(company.id);
         if (user) await t.db('users').insert({ company_id: id, email: user.email, signup_provider: user.provider, email_verified: user.verified });
         return id;

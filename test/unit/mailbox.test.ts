@@ -7,7 +7,7 @@ describe('mailboxOf: the inbox an address reaches, as free grants count it', () 
     expect(mailboxOf(' ada+a+b@example.com ')).to.equal('ada@example.com');
   });
 
-  it("drops dots only where the provider ignores them (Gmail and googlemail.com, one service)", () => {
+  it('drops dots only where the provider ignores them (Gmail and googlemail.com, one service)', () => {
     expect(mailboxOf('A.D.A+x@gmail.com')).to.equal('ada@gmail.com');
     expect(mailboxOf('ada@googlemail.com')).to.equal('ada@gmail.com');
     expect(mailboxOf('j.smith@corp.example')).to.equal('j.smith@corp.example');
