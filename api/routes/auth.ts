@@ -91,8 +91,8 @@ export const AUTH_ROUTES: ApiRoute[] = [
   }),
   // Ends the session for good: the cookie's token, the admin's session kept aside during an impersonation
   // and a Bearer token stop working on every replica (api/auth/session-revocations.ts), and the cookies are
-  // cleared. It takes no credential (an expired cookie must still be clearable): the cookie is SameSite=Strict,
-  // so no other site's page can end a session with it, and a Bearer token is ended only by whoever holds it.
+  // cleared. It takes no credential (an expired cookie must still be clearable): the worst another page can do
+  // with it is log the browser out, and a Bearer token is ended only by whoever holds it.
   defineRoute({
     method: 'post',
     path: '/auth/logout',
