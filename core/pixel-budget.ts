@@ -8,8 +8,8 @@
  * default SHOTFARM_MAX_PAGE_HEIGHT), so no capture the farm took before at that width is cut, and it is
  * under sharp's own decoding limit (268 megapixels) that apps and monitor comparisons read images with.
  * Sized for a 4 GB agent with two slots: with the full page taken in tiles (drivers/shared/tiled-shot.ts),
- * a Chromium capture at the budget (10000 × 12,800 px) peaked at 1.01 GB of browser tree and +0.27 GB in
- * the node process that stitches (one shot took the tree to 2.55 GB), Firefox 1280 × 100,000 px at 1.27 GB,
+ * a Chromium capture at the budget (10000 × 12,800 px) peaked at 1.11 GB of browser tree and +0.22 GB in
+ * the node process that stitches (one shot took the tree to 2.55 GB), Firefox 1280 × 100,000 px at 1.28 GB,
  * so two slots hold ~2.5–3 GB; the PNG,
  * the one thing that still grows with the budget, is at most 4 bytes a pixel (512 MB for pure noise; pages
  * compress 10–50×). docs/operators.md ("Pixel budget and page memory") has the table.

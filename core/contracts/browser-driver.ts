@@ -27,8 +27,8 @@ export const DEFAULT_MAX_PAGE_HEIGHT = 100_000;
 /**
  * The memory ceiling of one browser process during a capture, resident MB (SHOTFARM_PAGE_MEMORY_LIMIT_MB;
  * drivers/shared/process-memory-watch.ts). Measured here: the largest process of a Chromium full page at
- * the whole pixel budget, in tiles, held 0.25 GB (10000 × 100,000 px: 0.25 GB too); Firefox's main process
- * holds ~0.4 GB on a plain page, 0.54 GB during a 1280 × 100,000 full page. 2 GB leaves 4–8× that to real
+ * the whole pixel budget, in tiles, held 0.27–0.32 GB; Firefox's main process holds ~0.4 GB on a plain
+ * page, 0.56 GB during a 1280 × 100,000 full page. 2 GB leaves 4–6× that to real
  * pages and stops a runaway one long before the 15.5 GB of issue 25 (or V8's own ~4 GB heap limit, which
  * only bounds script objects).
  */

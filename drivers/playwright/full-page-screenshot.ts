@@ -4,7 +4,7 @@ import { documentSize } from '../page-scripts/document-size.js';
 import { cdpFullPageScreenshot } from '../shared/cdp-screenshots.js';
 import { OUTPUT_TIMEOUT_MS, withinOutputTime } from '../shared/output-timeout.js';
 import { capturedArea } from '../shared/page-height-cut.js';
-import { tiledShot } from '../shared/tiled-shot.js';
+import { FIREFOX_TILE_DEVICE_PIXELS, tiledShot } from '../shared/tiled-shot.js';
 import { cdpSendFor } from './cdp-session.js';
 import type { Engine } from './engine.js';
 
@@ -32,5 +32,5 @@ export async function fullPageScreenshot(page: Page, engine: Engine, options: Fu
   const area = capturedArea(size, viewport.height, options.maxHeight, options.limits, warnings);
   if (engine.name === 'chromium') return cdpFullPageScreenshot(await cdpSendFor(page), size, viewport, area, options);
   // With fullPage, Playwright reads clip in document coordinates, which is what a cut needs.
-  return tiledShot({ x: 0, y: 0, ...area }, size.deviceScale, options.encoding, (clip) => page.screenshot({ fullPage: true, clip, timeout: OUTPUT_TIMEOUT_MS }));
+  return tiledShot({ x: 0, y: 0, ...area }, size.deviceScale, FIREFOX_TILE_DEVICE_PIXELS, options.encoding, (clip) => page.screenshot({ fullPage: true, clip, timeout: OUTPUT_TIMEOUT_MS }));
 }

@@ -1,7 +1,7 @@
 import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import { withinOutputTime } from './output-timeout.js';
 import type { PageSize } from './page-height-cut.js';
-import { tiledShot } from './tiled-shot.js';
+import { CHROMIUM_TILE_DEVICE_PIXELS, tiledShot, tileRows } from './tiled-shot.js';
 
 /** Sends one CDP command on the page's session (Playwright's CDPSession or the Selenium relay). */
 export type CdpSend = (method: string, params: Record<string, unknown>) => Promise<unknown>;
@@ -63,7 +63,17 @@ export async function cdpFullPageScreenshot(
 ): Promise<Buffer> {
   const fitsViewport = size.width <= viewport.width && size.height <= viewport.height;
   const shoot = (clip: Clip): Promise<Buffer> => withinOutputTime(captureClip(send, clip, size.deviceScale, !fitsViewport, options.encoding), 'the full-page screenshot');
-  const png = await tiledShot({ x: 0, y: 0, ...area }, size.deviceScale, options.encoding, shoot);
+  // The page's scripts are held while the tiles are taken, so every tile shows the same page: a page that
+  // changes itself would otherwise meet itself at the seams, and one that grows every frame (fixtures'
+  // endless-growth.html) took 16.8 s for 25 tiles as it grew from 1.2 to 4.5 million px, 9.1 s held.
+  const tiled = area.height > tileRows(area.width, size.deviceScale, CHROMIUM_TILE_DEVICE_PIXELS);
+  if (tiled) await withinOutputTime(send('Emulation.setScriptExecutionDisabled', { value: true }), 'holding the page still');
+  let png: Buffer;
+  try {
+    png = await tiledShot({ x: 0, y: 0, ...area }, size.deviceScale, CHROMIUM_TILE_DEVICE_PIXELS, options.encoding, shoot);
+  } finally {
+    if (tiled) await withinOutputTime(send('Emulation.setScriptExecutionDisabled', { value: false }), 'releasing the page').catch(() => undefined);
+  }
   // Capturing beyond the viewport resets touch emulation in Chromium; Playwright restores it the same way.
   if (!fitsViewport && options.hasTouch) await send('Emulation.setTouchEmulationEnabled', { enabled: true });
   return png;

@@ -4,7 +4,7 @@ import { DEFAULT_CAPTURE_LIMITS, PNG_ENCODINGS, type PngEncoding } from '../../c
 import { fullPageScreenshot } from '../../drivers/playwright/full-page-screenshot.js';
 import type { Engine } from '../../drivers/playwright/engine.js';
 import { PlaywrightShots } from '../../drivers/playwright/take-shot.js';
-import { tileRows } from '../../drivers/shared/tiled-shot.js';
+import { CHROMIUM_TILE_DEVICE_PIXELS, tileRows } from '../../drivers/shared/tiled-shot.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
 import { useChromiumAndSite } from '../support/chromium-and-site.js';
 import { imageSize, rawPixels } from '../support/media-probe.js';
@@ -67,11 +67,11 @@ describe("chromium screenshots through CDP give Playwright's pixels", function (
     });
   });
 
-  // 800 px wide, long.html's 5,000 px are 2 tiles at scale 1.5 and 4 at scale 2 (drivers/shared/tiled-shot.ts).
+  // 1600 px wide, long.html's 5,000 px are 2 tiles at scale 1.5 and 4 at scale 2 (drivers/shared/tiled-shot.ts).
   for (const scale of [1.5, 2]) {
     it(`full page larger than one tile, device scale ${scale}: the stitched tiles are Playwright's one shot`, async function () {
-      await onPage('/long.html', { viewport: { width: 800, height: 600 }, deviceScaleFactor: scale }, async (page) => {
-        expect(5000, 'the page is taller than one tile').to.be.above(tileRows(800, scale));
+      await onPage('/long.html', { viewport: { width: 1600, height: 600 }, deviceScaleFactor: scale }, async (page) => {
+        expect(5000, 'the page is taller than one tile').to.be.above(tileRows(1600, scale, CHROMIUM_TILE_DEVICE_PIXELS));
         const ours = await fullPageScreenshot(page, engine, { maxHeight: 0, limits: DEFAULT_CAPTURE_LIMITS, hasTouch: false, encoding: 'fast' }, []);
         await expectSamePixels(ours, await page.screenshot({ fullPage: true, caret: 'initial' }));
       });

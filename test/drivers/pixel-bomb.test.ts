@@ -18,8 +18,8 @@ const HEIGHT = 100_000;
 /**
  * The stated peaks (issue 25). Measured here, the browser tree held ~0.86 GB with the page open before the
  * shot; one CDP shot of 10000 × 12,800 px (the old route) took it to 2.55 GB, of 10000 × 25,000 px to
- * 4.2 GB, of 10000 × 50,000 px past 6 GB in 12 s; in tiles it peaked at 0.99 GB for 10000 × 12,800.
- * The node process stitching the tiles grew by ~0.27 GB.
+ * 4.2 GB, of 10000 × 50,000 px past 6 GB in 12 s; in tiles it peaked at 1.11 GB for 10000 × 12,800.
+ * The node process stitching the tiles grew by ~0.22 GB.
  */
 const BROWSER_TREE_PEAK = 1536 * MB;
 const NODE_GROWTH_PEAK = 600 * MB;

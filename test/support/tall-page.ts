@@ -4,8 +4,8 @@ import { imageSize } from './media-probe.js';
 /**
  * A page of any height made of 1,000 px bands, each a colour its index decides, so a stitched full-page
  * capture can be checked row by row: a missing, doubled or shifted row at a tile seam moves a band edge.
- * Tiles are whole hundreds of rows (drivers/shared/tiled-shot.ts: 8,100 at 640 px wide, 500 at 10,000 px), so
- * seams fall inside bands, not only on their edges.
+ * Tiles are whole hundreds of rows (drivers/shared/tiled-shot.ts): at 640 px wide (Chromium 16,300, Firefox
+ * 8,100) seams fall inside bands; at 10,000 px (1,000) on band edges, which a shifted or doubled row moves.
  */
 export const BAND_HEIGHT = 1000;
 

@@ -5,7 +5,7 @@ import { DEFAULT_PRICING } from '../../core/pricing.js';
 import { buildCreateRequest } from '../../core/request/create-request.js';
 import { parseQuery } from '../../core/request/query-input.js';
 import { capturedArea } from '../../drivers/shared/page-height-cut.js';
-import { TILE_DEVICE_PIXELS, tileRows } from '../../drivers/shared/tiled-shot.js';
+import { CHROMIUM_TILE_DEVICE_PIXELS, FIREFOX_TILE_DEVICE_PIXELS, tileRows } from '../../drivers/shared/tiled-shot.js';
 
 /**
  * The pixel budget of one capture (issue 25: `size=page&screen_width=10000` on a 100,000 px page grew one
@@ -83,14 +83,17 @@ describe('the pixel budget cuts a full page (unit)', () => {
 
 describe('full-page tiles (unit)', () => {
   it('hold at most one tile of device pixels, in whole hundreds of CSS rows, under 65,535 device rows', () => {
-    for (const width of [10, 390, 1280, 10_000]) {
-      for (const scale of [0.5, 1, 1.5, 2, 3, 5]) {
-        const rows = tileRows(width, scale);
-        expect(rows % 100, `${width} px at ${scale}`).to.equal(0);
-        expect(rows * scale, `${width} px at ${scale}`).to.be.at.most(65_535);
-        if (rows > 100) expect(width * rows * scale * scale, `${width} px at ${scale}`).to.be.at.most(TILE_DEVICE_PIXELS);
+    for (const tilePixels of [CHROMIUM_TILE_DEVICE_PIXELS, FIREFOX_TILE_DEVICE_PIXELS]) {
+      for (const width of [10, 390, 1280, 10_000]) {
+        for (const scale of [0.5, 1, 1.5, 2, 3, 5]) {
+          const rows = tileRows(width, scale, tilePixels);
+          expect(rows % 100, `${width} px at ${scale}`).to.equal(0);
+          expect(rows * scale, `${width} px at ${scale}`).to.be.at.most(65_535);
+          if (rows > 100) expect(width * rows * scale * scale, `${width} px at ${scale}`).to.be.at.most(tilePixels);
+        }
       }
     }
-    expect(tileRows(1280, 1)).to.equal(4000);
+    expect(tileRows(1280, 1, CHROMIUM_TILE_DEVICE_PIXELS)).to.equal(8100);
+    expect(tileRows(1280, 1, FIREFOX_TILE_DEVICE_PIXELS)).to.equal(4000);
   });
 });
