@@ -1,4 +1,5 @@
 import { validationError, type FieldErrors } from '../../core/errors.js';
+import { toBool, toInt, toNumber } from '../../core/request/param-kinds.js';
 import type { AppContext } from './state.js';
 
 /** A JSON Schema fragment, as openapi.json documents a request field. */
@@ -15,8 +16,9 @@ export interface BodyField {
  * (ranges, patterns, whether a text is a number) stay theirs; this only keeps one JSON type from turning
  * into another on the way to them: before it, `{"url": 1.5}` became the text `1.5` and then the URL
  * `https://1.0.0.5/`, and `{"ignore": true}` the selector `true` (issue 25).
- * A number or a boolean may also come as text, as every client of the query encoding sends them, and a
- * boolean as 0 or 1, as its reader documents; nothing else crosses types, and null is no value of any field.
+ * A number or a boolean may also come as text that says one (`"5"`, `"true"`, read as the query's text is:
+ * toInt, toNumber, toBool), as every client of the query encoding sends them, and a boolean as 0 or 1, as its
+ * reader documents; nothing else crosses types, and null is no value of any field.
  */
 function accepts(schema: Schema, value: unknown): boolean {
   for (const key of ['anyOf', 'oneOf'] as const) {
@@ -31,10 +33,11 @@ function accepts(schema: Schema, value: unknown): boolean {
       case 'string':
         return typeof value === 'string';
       case 'integer':
+        return typeof value === 'number' || (typeof value === 'string' && typeof toInt(value.trim()) === 'number');
       case 'number':
-        return typeof value === 'number' || typeof value === 'string';
+        return typeof value === 'number' || (typeof value === 'string' && typeof toNumber(value.trim()) === 'number');
       case 'boolean':
-        return typeof value === 'boolean' || typeof value === 'string' || value === 0 || value === 1;
+        return typeof value === 'boolean' || (typeof value === 'string' && typeof toBool(value.trim()) === 'boolean') || value === 0 || value === 1;
       case 'object':
         return typeof value === 'object' && value !== null && !Array.isArray(value);
       case 'array':
@@ -73,7 +76,9 @@ function expected(schema: Schema): string {
 }
 
 const TYPE_WORDS: Record<string, string> = { string: 'text', integer: 'a whole number', number: 'a number', boolean: 'a boolean', object: 'a JSON object', null: 'null' };
-const GIVEN_WORDS: Record<string, string> = { null: 'null', array: 'a list', object: 'a JSON object', string: 'text', integer: 'a number', number: 'a number', boolean: 'a boolean' };
+const GIVEN_WORDS: Record<string, string> = { null: 'null', array: 'a list', object: 'a JSON object', integer: 'a number', number: 'a number', boolean: 'a boolean' };
+/** What was given, in the client's words: a text is quoted (a number field may take "5", never "abc"). */
+const given = (value: unknown): string => (typeof value === 'string' ? `the text ${JSON.stringify(value.slice(0, 40))}` : (GIVEN_WORDS[jsonTypeOf(value)] ?? jsonTypeOf(value)));
 
 /** The message for a value of the wrong type, or null when the type is right. */
 export function jsonTypeProblem(field: BodyField, value: unknown): string | null {
@@ -82,7 +87,7 @@ export function jsonTypeProblem(field: BodyField, value: unknown): string | null
   const items = field.schema.items as Schema | undefined;
   if (field.list && items && !Array.isArray(value) && accepts(items, value)) return null;
   const wanted = field.list && items ? `${expected(items)}, or a list of such items` : expected(field.schema);
-  return `must be ${wanted}, not ${GIVEN_WORDS[jsonTypeOf(value)] ?? jsonTypeOf(value)}`;
+  return `must be ${wanted}, not ${given(value)}`;
 }
 
 /**
