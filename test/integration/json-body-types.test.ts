@@ -96,6 +96,27 @@ describe('JSON body fields hold their documented types, on every route (property
   });
   after(async () => api?.stop());
 
+  it("the issue's cases: a monitor's url given as a number, boolean or object, and ignore as a scalar, are 400s creating nothing", async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      // Before: the text `1.5` became the URL https://1.0.0.5/, and was captured on schedule.
+      [{ url: 1.5, interval: 300 }, 'url'],
+      [{ url: true, interval: 300 }, 'url'],
+      [{ url: {}, interval: 300 }, 'url'],
+      [{ url: ['https://example.test/'], interval: 300 }, 'url'],
+      // Before: the selectors `true` and `5` were hidden in every run.
+      [{ url: 'https://example.test/', interval: 300, ignore: true }, 'ignore'],
+      [{ url: 'https://example.test/', interval: 300, ignore: 5 }, 'ignore'],
+      [{ url: 'https://example.test/', interval: 300, ignore: [null] }, 'ignore'],
+      [{ url: 'https://example.test/', interval: '300s' }, 'interval'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await call(api.url, '/monitor/create', { method: 'POST', key: account.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status, JSON.stringify(body)).to.equal(400);
+      expect(Object.keys(res.body.fields), JSON.stringify(res.body)).to.deep.equal([field]);
+    }
+    expect(await api.database.db('monitors').where({ company_id: account.companyId })).to.have.length(0);
+  });
+
   const routes = ROUTES.filter((r) => r.method === 'post');
   it('covers every POST route of the route table that takes body fields', () => {
     const documented = routes.filter((r) => Object.keys(document.paths[r.path].post.requestBody.content['application/json']?.schema.properties ?? {}).length > 0);
