@@ -72,9 +72,7 @@ export async function shotSize(image: Buffer, which: 'previous' | 'new'): Promis
   const height = meta.height ?? 0;
   if (width === 0 || height === 0) throw new ComparisonError(`The comparison could not be made: the ${which} shot has no pixels`);
   if (width * height > MAX_SHOT_PIXELS) {
-    throw new ComparisonError(
-      `The comparison could not be made: the ${which} shot is ${width} × ${height} pixels, more than the ${MAX_SHOT_PIXELS.toLocaleString('en-US')} a comparison reads`,
-    );
+    throw new ComparisonError(`The comparison could not be made: the ${which} shot is ${width} × ${height} pixels, more than the ${MAX_SHOT_PIXELS.toLocaleString('en-US')} a comparison reads`);
   }
   return { width, height };
 }

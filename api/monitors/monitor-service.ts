@@ -98,7 +98,9 @@ export class MonitorService {
     const rescheduled = schedule.interval_seconds !== Number(monitor.interval_seconds) || schedule.cron !== monitor.cron;
     await this.db.transaction(async (trx) => {
       // A paused monitor asks for no runs until it is resumed (resume checks then).
-      if (monitor.status === 'active') await checkMonitorLimits(trx, caller.companyId, this.config.monitors, { monitorId: id, intervalSeconds: request.intervalSeconds, field: scheduleField(request) });
+      if (monitor.status === 'active') {
+        await checkMonitorLimits(trx, caller.companyId, this.config.monitors, { monitorId: id, intervalSeconds: request.intervalSeconds, field: scheduleField(request) });
+      }
       await trx('monitors')
         .where({ id })
         .update(
