@@ -86,6 +86,18 @@ describe('monitor runs: comparisons of very large shots, and failures that say w
     expect(await api.plane.recorder.apply(agentResult(screenshotId, { files: [{ kind: 'image', shot: 1, key, size: png.length, contentType: 'image/png' }] }))).to.equal('applied');
   }
 
+  /** One run of the monitor whose screenshot finishes with `png`: the run once settled, and its screenshot. */
+  async function runWithShot(monitorId: number, png: Buffer): Promise<{ run: any; screenshotId: number }> {
+    const { runId, screenshotId } = await startRun(api, owner.key, monitorId);
+    await finishWith(screenshotId, png);
+    return { run: await settledRun(api, owner.key, monitorId, runId), screenshotId };
+  }
+
+  const smallWhitePng = (): Promise<Buffer> =>
+    sharp({ create: { width: 400, height: 300, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+
   it('two 2,000 × 140,000 shots (280 M pixels, above sharp’s default limit) are compared, the change reported, in bounded memory', async () => {
     const width = 2000;
     const height = 140_000;
@@ -99,15 +111,12 @@ describe('monitor runs: comparisons of very large shots, and failures that say w
       .png({ compressionLevel: 1 })
       .toBuffer();
     const monitor = (await post(api, '/monitor/create', owner.key, { url: 'https://example.test/tall', cron: NEVER_ON_ITS_OWN, threshold: 1 })).body.data;
-    const first = await startRun(api, owner.key, monitor.id);
-    await finishWith(first.screenshotId, before);
-    expect((await settledRun(api, owner.key, monitor.id, first.runId)).status).to.equal('finished');
+    const first = await runWithShot(monitor.id, before);
+    expect(first.run.status).to.equal('finished');
 
-    const second = await startRun(api, owner.key, monitor.id);
     const startKb = rssKb();
     resetPeakRss();
-    await finishWith(second.screenshotId, after);
-    const run = await settledRun(api, owner.key, monitor.id, second.runId);
+    const { run } = await runWithShot(monitor.id, after);
     const grewMb = (peakRssKb() - startKb) / 1024;
     expect(run, JSON.stringify(run)).to.include({ status: 'finished', error: '', changed: true, previous_screenshot_id: first.screenshotId });
     // A seventh of the page turned black.
@@ -120,33 +129,18 @@ describe('monitor runs: comparisons of very large shots, and failures that say w
 
   it('a shot above the pixels a comparison reads makes the run an error with a plain sentence, not finished and unchanged', async () => {
     const monitor = (await post(api, '/monitor/create', owner.key, { url: 'https://example.test/huge', cron: NEVER_ON_ITS_OWN })).body.data;
-    const small = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#ffffff' } })
-      .png()
-      .toBuffer();
-    const first = await startRun(api, owner.key, monitor.id);
-    await finishWith(first.screenshotId, small);
-    await settledRun(api, owner.key, monitor.id, first.runId);
-
-    const second = await startRun(api, owner.key, monitor.id);
-    await finishWith(second.screenshotId, hugeWhitePng(40_000, 30_000));
-    const run = await settledRun(api, owner.key, monitor.id, second.runId);
+    await runWithShot(monitor.id, await smallWhitePng());
+    const { run } = await runWithShot(monitor.id, hugeWhitePng(40_000, 30_000));
     expect(run, JSON.stringify(run)).to.include({ status: 'error', changed: false, change_ratio: null });
     expect(run.error).to.equal('The comparison could not be made: the new shot is 40000 × 30000 pixels, more than the 1,000,000,000 a comparison reads');
   });
 
   it('a shot that cannot be decoded makes the run an error saying so', async () => {
     const monitor = (await post(api, '/monitor/create', owner.key, { url: 'https://example.test/broken', cron: NEVER_ON_ITS_OWN })).body.data;
-    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#ffffff' } })
-      .png()
-      .toBuffer();
-    const first = await startRun(api, owner.key, monitor.id);
-    await finishWith(first.screenshotId, png);
-    await settledRun(api, owner.key, monitor.id, first.runId);
-
+    const png = await smallWhitePng();
+    await runWithShot(monitor.id, png);
     // The header says 400 × 300; the pixel data stops after a few bytes.
-    const second = await startRun(api, owner.key, monitor.id);
-    await finishWith(second.screenshotId, png.subarray(0, 60));
-    const run = await settledRun(api, owner.key, monitor.id, second.runId);
+    const { run } = await runWithShot(monitor.id, png.subarray(0, 60));
     expect(run, JSON.stringify(run)).to.include({ status: 'error', changed: false });
     expect(run.error).to.match(/^The comparison could not be made: /);
   });
