@@ -117,7 +117,9 @@ describe('shotfarm on the embedded database: one process holds it, operator comm
   it('a second serve, and a direct open of the folder, are refused naming the serve that holds it; the serve keeps working', async () => {
     const second = await runCli(['serve'], { ...env(), PORT: '0' }, 90_000);
     expect(second.code, second.stderr).to.equal(1);
-    expect(second.stderr).to.match(new RegExp(`^shotfarm: the embedded database ${escape(path.join(dataDir, 'pglite'))} is in use by process ${serve.pid} \\(shotfarm serve, since [^)]+\\): one process at a time may open it\\n$`));
+    expect(second.stderr).to.match(
+      new RegExp(`^shotfarm: the embedded database ${escape(path.join(dataDir, 'pglite'))} is in use by process ${serve.pid} \\(shotfarm serve, since [^)]+\\): one process at a time may open it\\n$`),
+    );
     const direct = await connectDatabase({ databaseUrl: null, dataDir }).then(
       () => null,
       (err: unknown) => err,

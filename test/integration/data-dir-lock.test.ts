@@ -61,7 +61,9 @@ describe('the embedded database folder is held by one process (core/db/data-dir-
     await holder.held;
     const err = refusal(() => acquireDataDirLock(file));
     expect(err.holder.pid).to.equal(holder.child.pid);
-    expect(err.message).to.equal(`the embedded database ${path.join(dir, 'pglite')} is in use by process ${holder.child.pid} (shotfarm serve, since ${err.holder.since}): one process at a time may open it`);
+    expect(err.message).to.equal(
+      `the embedded database ${path.join(dir, 'pglite')} is in use by process ${holder.child.pid} (shotfarm serve, since ${err.holder.since}): one process at a time may open it`,
+    );
     holder.child.stdin?.end();
     expect(await holder.exited).to.equal(0);
     expect(fs.existsSync(file), 'removed on exit').to.equal(false);
