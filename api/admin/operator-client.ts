@@ -23,7 +23,7 @@ const SERVICE_TIMEOUT_MS = 60_000;
 export async function operate<N extends OperatorCommandName>(config: Config, name: N, input: OperatorInput<N>): Promise<OperatorOutput<N>> {
   const service = config.databaseUrl === null ? liveService(config.dataDir) : null;
   if (service) {
-    const answer = await callService<N>(service, operatorSecret(config.dataDir), name, input);
+    const answer = await callService<N>(service, readableSecret(config.dataDir), name, input);
     if (answer !== UNREACHABLE) return answer;
   }
   const db = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -47,6 +47,15 @@ function liveService(dataDir: string): RunningService | null {
   }
 }
 
+/** The data folder's secret; a user who cannot read it is told whose command this is. */
+function readableSecret(dataDir: string): string {
+  try {
+    return operatorSecret(dataDir);
+  } catch (err) {
+    throw new ApiError(403, 'FORBIDDEN', `the data folder's operator secret cannot be read (${(err as Error).message}): run the command as the user the service runs as`);
+  }
+}
+
 const UNREACHABLE = Symbol('the service did not answer');
 
 async function callService<N extends OperatorCommandName>(service: RunningService, secret: string, name: N, input: OperatorInput<N>): Promise<OperatorOutput<N> | typeof UNREACHABLE> {
@@ -61,7 +70,7 @@ async function callService<N extends OperatorCommandName>(service: RunningServic
   } catch (err) {
     // Refused: the service stopped between its file and our call; the database is free (or its lock stale).
     if ((err as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED') return UNREACHABLE;
-    throw new Error(`the running service (pid ${service.pid}) did not answer at ${service.operator_url}: ${(err as Error).message}`);
+    throw new ApiError(503, 'SERVICE_UNAVAILABLE', `the running service (pid ${service.pid}) did not answer at ${service.operator_url}: ${(err as Error).message}`);
   }
   const body = (await res.json().catch(() => null)) as { success?: boolean; data?: unknown; error?: string; code?: string; fields?: FieldErrors } | null;
   if (res.ok && body?.success === true) return body.data as OperatorOutput<N>;
