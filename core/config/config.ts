@@ -126,6 +126,9 @@ export interface AuthConfig {
   resetTokenTtlSeconds: number;
   /** failed logins per account (any address) and per client address (any account) in the limiter's window */
   loginMaxFailures: number;
+  /** accounts POST /auth/signup may open per client address in 24 hours; 0: no limit */
+  signupsPerAddressPerDay: number;
+  /** granted when the email of an account opened by signup is verified, to one account per inbox */
   signupCredits: number;
   /** checked only in production; the secret is then required */
   captcha: { verifyUrl: string; secret: string | null };

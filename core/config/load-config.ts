@@ -155,6 +155,7 @@ export function loadConfig(env: Env): Config {
       verifyTokenTtlSeconds: read(S.verifyTokenTtlSeconds),
       resetTokenTtlSeconds: read(S.resetTokenTtlSeconds),
       loginMaxFailures: read(S.loginMaxFailures),
+      signupsPerAddressPerDay: read(S.signupsPerAddressPerDay),
       signupCredits: read(S.signupCredits),
       captcha: { verifyUrl: read(S.captchaVerifyUrl), secret: captchaSecret },
     },

@@ -194,13 +194,21 @@ export const SETTING = {
     default: '10',
     parse: wholeNumber(1, 1000),
     meaning:
-      "Failed logins allowed per account (from any address) and per client address (for any account) in 15 minutes; then login answers 429 until the window passes (a password reset lifts the account's count at once).",
+      'Failed logins that lock an account (tried from any address) for the rest of 15 minutes from the first (a password reset lifts the lock at once). A client address may fail five times as many (for any accounts) before each failure makes it wait before its next try: 2 s, doubling up to a minute.',
+  }),
+  // 10: a household or a small office signs up in a day; a script with a catch-all domain gets 10 accounts, not thousands.
+  signupsPerAddressPerDay: setting({
+    name: 'SHOTFARM_SIGNUPS_PER_ADDRESS_PER_DAY',
+    default: '10',
+    parse: wholeNumber(0, 1_000_000),
+    meaning: 'Accounts POST /auth/signup may open per client address (an IPv6 client by its /64; see SHOTFARM_TRUSTED_PROXIES) in 24 hours from the first; then signup answers 429. 0: no limit.',
   }),
   signupCredits: setting({
     name: 'SHOTFARM_SIGNUP_CREDITS',
     default: '0',
     parse: wholeNumber(0, 1_000_000_000),
-    meaning: 'Credits granted (through the ledger) to an account created by POST /auth/signup.',
+    meaning:
+      'Credits granted (through the ledger) to an account opened by POST /auth/signup once its email is verified, to the first such account of an email inbox only (case, +tags and Gmail dots do not make another inbox).',
   }),
   smtpUrl: optional({
     name: 'SMTP_URL',
