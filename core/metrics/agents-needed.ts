@@ -40,12 +40,7 @@ export function agentsNeeded(d: Demand, slotsPerAgent: number): number {
  * the per-browser values fit a Deployment per browser, and `any` (all waiting jobs plus all in flight)
  * fits one Deployment of agents offering all of them.
  */
-export function agentsNeededByBrowser(
-  depth: Record<string, number>,
-  ages: LaneAge[],
-  nodes: NodeStatus[],
-  slotsPerAgent: number,
-): Record<BrowserName | 'any', number> {
+export function agentsNeededByBrowser(depth: Record<string, number>, ages: LaneAge[], nodes: NodeStatus[], slotsPerAgent: number): Record<BrowserName | 'any', number> {
   const oldest = (browsers: readonly string[]): number => Math.max(0, ...ages.filter((a) => browsers.includes(a.browser)).map((a) => a.seconds));
   const demand = (browsers: readonly string[], offers: (n: NodeStatus) => boolean): Demand => {
     const taking = nodes.filter(offers);
@@ -56,7 +51,16 @@ export function agentsNeededByBrowser(
       liveAgents: taking.filter((n) => !n.draining).length,
     };
   };
-  const needed = { any: agentsNeeded(demand(BROWSERS, () => true), slotsPerAgent) } as Record<BrowserName | 'any', number>;
-  for (const b of BROWSERS) needed[b] = agentsNeeded(demand([b], (n) => n.browsers.some((x) => x.name === b)), slotsPerAgent);
+  const needed = {
+    any: agentsNeeded(
+      demand(BROWSERS, () => true),
+      slotsPerAgent,
+    ),
+  } as Record<BrowserName | 'any', number>;
+  for (const b of BROWSERS)
+    needed[b] = agentsNeeded(
+      demand([b], (n) => n.browsers.some((x) => x.name === b)),
+      slotsPerAgent,
+    );
   return needed;
 }
