@@ -28,11 +28,13 @@ async function freePort(): Promise<number> {
  * overlay's), the api and an agent start, a capture goes through, and an agent deleted drains and exits 0.
  * make test-containers runs it (after build-image.sh and standin-images.sh); not in CI.
  * What podman 4.3 does not run is adapted here, each change named:
- * - StatefulSet → Deployment (podman plays Pods and Deployments), its volume claim → emptyDir;
+ * - StatefulSet → Deployment (podman plays Pods and Deployments), its volume claim → emptyDir (Postgres's
+ *   stand-in, which runs as postgres and cannot take over a root-owned folder: its image's own);
  * - Services → the pod names podman's DNS answers (`<deployment>-pod-0`), written into the ConfigMap and Secret;
  * - Secret → a podman secret (a JSON object of base64 values, what podman 4.3 reads for secretRef);
  * - MinIO → s3rver and a site to capture, started beside the pods (as compose.test.yaml does);
- * - one api replica (two on the 2-core test machine add nothing here), the test image, the api's port on loopback.
+ * - one api replica (two on the 2-core test machine add nothing here), the test image, the api's port on loopback,
+ *   no other port published (podman 4.3 publishes every containerPort on the host).
  * podman 4.3 runs no preStop and ignores terminationGracePeriodSeconds: the drain on delete is the agent's own
  * SIGTERM handling, which the preStop's drain request leads to the same way (the unit test checks the preStop).
  */
@@ -61,11 +63,30 @@ describe('Kubernetes manifests (deploy/kubernetes with podman kube play)', funct
         doc.spec.template.spec.volumes = [...(doc.spec.template.spec.volumes ?? []), ...claims.map((c) => ({ name: c.metadata.name, emptyDir: {} }))];
         delete doc.spec.volumeClaimTemplates;
         delete doc.spec.serviceName;
+        if (doc.metadata.name === 'shotfarm-postgres') {
+          // The Postgres stand-in runs as postgres and cannot take over a root-owned emptyDir as the official
+          // image's root entrypoint does: it keeps its data in its own folder.
+          doc.spec.template.spec.volumes = [];
+          for (const c of doc.spec.template.spec.containers as Doc[]) {
+            delete c.volumeMounts;
+            c.env = (c.env as { name: string }[]).filter((e) => e.name !== 'PGDATA');
+          }
+        }
       }
       if (doc.kind === 'Deployment') {
         for (const c of doc.spec.template.spec.containers as Doc[]) {
           if (c.image === 'shotfarm') c.image = TEST_IMAGE;
+          if (!c.ports) continue;
           if (doc.metadata.name === 'shotfarm-api') for (const p of c.ports) Object.assign(p, { hostPort: apiPort, hostIP: '127.0.0.1' });
+          else {
+            // podman 4.3 publishes every containerPort on the host (NATS's 4222 and Postgres's 5432 are taken
+            // there): only the api's is kept; the probes name the port by number instead.
+            const numbers = new Map((c.ports as { name: string; containerPort: number }[]).map((p) => [p.name, p.containerPort]));
+            for (const probe of [c.livenessProbe, c.readinessProbe].filter(Boolean)) {
+              for (const how of [probe.httpGet, probe.tcpSocket].filter(Boolean)) how.port = numbers.get(how.port) ?? how.port;
+            }
+            delete c.ports;
+          }
         }
         if (doc.metadata.name === 'shotfarm-api') doc.spec.replicas = 1;
       }
@@ -111,7 +132,12 @@ describe('Kubernetes manifests (deploy/kubernetes with podman kube play)', funct
     fs.writeFileSync(playFile, docs.map((d) => stringify(d)).join('---\n'));
     await podman(['kube', 'play', '--network', project, playFile]);
     api = new Api(`http://127.0.0.1:${apiPort}`, key);
-    await poll('the api to be ready', async () => (await fetch(`${api.base}/readyz`).catch(() => null))?.ok, 300_000);
+    await poll('the api to be ready', async () => (await fetch(`${api.base}/readyz`).catch(() => null))?.ok, 120_000).catch(async (err: unknown) => {
+      for (const c of ['shotfarm-api-pod-0-api', 'shotfarm-nats-pod-0-nats', 'shotfarm-postgres-pod-0-postgres']) {
+        process.stdout.write(`--- ${c}\n${(await logsOf(c).catch(String)).slice(-3000)}\n`);
+      }
+      throw err;
+    });
     measured('kube play to api ready', `${((Date.now() - started) / 1000).toFixed(1)} s`);
     await poll('the agent to join', async () => ((await api.get('/admin/nodes')) as unknown[]).length === 1, 180_000);
     measured('kube play to the agent taking jobs', `${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -141,8 +167,10 @@ describe('Kubernetes manifests (deploy/kubernetes with podman kube play)', funct
     const id = await api.create('http://site:8000/slow?ms=8000&n=drain', 'chrome');
     await poll('the agent to hold the capture', async () => ((await api.get('/admin/nodes')) as { inFlight: number }[])[0]?.inFlight === 1, 60_000);
     const started = Date.now();
-    // The grace the manifest gives (podman 4.3 does not read terminationGracePeriodSeconds itself).
-    await podman(['pod', 'stop', '-t', '390', 'shotfarm-agent-pod-0']);
+    // As the kubelet does: the app container first, the pod's network (its infra container) after; `podman pod
+    // stop` would take the network away while the agent still publishes its result. The grace is the
+    // manifest's (podman 4.3 does not read terminationGracePeriodSeconds itself).
+    await podman(['stop', '-t', '390', container]);
     measured('agent pod stop with a capture in flight to exit (drained)', `${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(await podman(['inspect', '--format', '{{.State.ExitCode}}', container])).to.equal('0');
     expect(await logsOf(container)).to.match(/SIGTERM received, stopping/);
