@@ -18,6 +18,8 @@ export const ERROR_CAUSES = {
   tls: 'the TLS handshake failed for another reason',
   blocked: 'the page resolves to a private network address, which the egress guard refuses',
   no_image: 'the page answered but no image could be taken',
+  unresponsive: 'the page stopped responding (its scripts never yield); not retried',
+  too_much_memory: "the page used more memory than the farm's ceiling and was stopped; not retried",
   capture_failed: "the capture failed on the farm's side (a browser crash or hang) on every attempt",
   cancelled: 'the screenshot was cancelled with its batch or crawl',
   not_queued: 'the screenshot could not be queued',

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
 import type { Db } from '../../core/db/connect.js';
 import { fieldError, notFound } from '../../core/errors.js';
-import { buildCreateRequest } from '../../core/request/create-request.js';
+import { buildCreateRequest, createContextOf } from '../../core/request/create-request.js';
 import type { QueryTree } from '../../core/request/query-input.js';
 import type { ScreenshotRow } from '../../core/screenshot-record.js';
 import type { Caller } from '../http/state.js';
@@ -41,7 +41,7 @@ export class ScreenshotService {
    * `processing`. Nothing is created when any check fails.
    */
   async create(caller: Caller, query: QueryTree): Promise<ScreenshotRow[]> {
-    const request = buildCreateRequest(query, { pricing: this.config.pricing, cacheDefaultSeconds: this.config.cacheDefaultSeconds });
+    const request = buildCreateRequest(query, createContextOf(this.config));
     const appConfigIds = await this.appConfigIds(caller, request.apps);
     return this.createDrafts(caller, request.drafts, { appConfigIds });
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CaptureSpec, DeviceEmulation, PdfSpec, PlainSpecFields, Step, TrackerSpec, VideoSpec } from '../capture-spec.js';
+import type { Config } from '../config/config.js';
 import { countryDefaults, localeIn } from '../countries.js';
 import { findDevice } from '../devices.js';
 import { validationError, type FieldErrors } from '../errors.js';
@@ -11,6 +12,7 @@ import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import type { QueryTree } from './query-input.js';
 import { collectParams, type ParamsOf } from './read-params.js';
 import { MAX_STEPS, MAX_TRACKERS, readItems, SKIPPED_STEP, stepSchema, trackerSchema } from './steps-and-trackers.js';
+import { viewportBudgetErrors } from './viewport-budget.js';
 
 export type CreateParams = ParamsOf<typeof CREATE_PARAMS>;
 /** The create options with the table's defaults filled in. */
@@ -32,7 +34,16 @@ export interface CreateRequest {
 export interface CreateContext {
   pricing: Pricing;
   cacheDefaultSeconds: number;
+  /** the pixel budget of one capture in device pixels (SHOTFARM_MAX_CAPTURE_MEGAPIXELS): a viewport above it is refused */
+  maxCapturePixels: number;
 }
+
+/** What create reads of the configuration. */
+export const createContextOf = (config: Pick<Config, 'pricing' | 'cacheDefaultSeconds' | 'farm'>): CreateContext => ({
+  pricing: config.pricing,
+  cacheDefaultSeconds: config.cacheDefaultSeconds,
+  maxCapturePixels: config.farm.maxCapturePixels,
+});
 
 /**
  * Validates and normalises a GET /screenshot/create query into one draft per url × country.
@@ -53,6 +64,7 @@ export function buildCreateRequest(query: QueryTree, ctx: CreateContext): Create
   if (!trackers.ok) Object.assign(fields, trackers.fields);
 
   const device = resolveDevice(p, addError);
+  if (device) for (const [field, message] of Object.entries(viewportBudgetErrors(p, device, ctx.maxCapturePixels))) addError(field, message);
   const geoGiven = p.geo_latitude !== undefined || p.geo_longitude !== undefined;
   const geoEnable = p.geo_enable ?? geoGiven;
   if (geoEnable && (p.geo_latitude === undefined || p.geo_longitude === undefined)) {

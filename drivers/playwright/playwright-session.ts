@@ -33,7 +33,7 @@ export class PlaywrightSession implements CaptureSession {
     if (engine.braveEmulation) await applyBraveEmulation(page, spec);
     // Brave blocks by itself (its shields); hide_ads asks the same of chrome and firefox, and only hide_ads reports what matched.
     const ads = spec.hideAds || engine.braveEmulation ? await this.services.adBlocker.enable(page) : null;
-    return new PlaywrightPage(page, spec, engine, this.info, this.services.videoEncoder, this.services.pngEncoding, this.services.maxPageHeight, spec.hideAds ? ads : null);
+    return new PlaywrightPage(page, spec, engine, this.info, this.services.videoEncoder, this.services.pngEncoding, this.services.limits, spec.hideAds ? ads : null);
   }
 
   abort(): void {

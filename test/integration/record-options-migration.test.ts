@@ -9,6 +9,7 @@ import { parseQuery } from '../../core/request/query-input.js';
 import { toScreenshotRecord } from '../../core/screenshot-record.js';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { repoPath } from '../support/repo-path.js';
+import { DEFAULT_CAPTURE_LIMITS } from '../../core/contracts/browser-driver.js';
 
 /**
  * Records written while every option had its column (schema 009), with the answers they gave then:
@@ -105,7 +106,7 @@ for (const kind of DATABASE_KINDS)
     });
 
     it('the same requests stored now give the same answers (ids and times aside) and the same cache keys', async () => {
-      const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600 };
+      const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600, maxCapturePixels: DEFAULT_CAPTURE_LIMITS.maxCapturePixels };
       const drafts = QUERIES.flatMap((q) => buildCreateRequest(parseQuery(q), ctx).drafts);
       expect(drafts.length).to.equal(5);
       const ids: number[] = [];

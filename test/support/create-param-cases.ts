@@ -105,11 +105,14 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
     pass: [
       { query: 'screen_width=1&screen_height=1', expect: { screen_width: 1, screen_height: 1 } },
       { query: '', expect: { screen_width: 1280, screen_height: 800 } },
+      { query: 'screen_width=10000&screen_height=10000', expect: { screen_width: 10000, screen_height: 10000 } },
     ],
     fail: [
       { query: 'screen_width=0', field: 'screen_width' },
       { query: 'screen_height=abc', field: 'screen_height' },
       { query: 'screen_width=100000', field: 'screen_width' },
+      // each alone is accepted; together above the pixel budget (128 megapixels by default) they are not
+      { query: 'screen_width=10000&screen_height=10000&device_scale=2', field: 'screen_width' },
     ],
   },
   {
@@ -347,6 +350,7 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
     fail: [
       { query: 'device_scale=0', field: 'device_scale' },
       { query: 'device_scale=6', field: 'device_scale' },
+      { query: 'screen_width=10000&screen_height=10000&device_scale=1.2', field: 'device_scale' },
       { query: 'device_mobile=2', field: 'device_mobile' },
       { query: 'device_touch=x', field: 'device_touch' },
       { query: 'device_landscape=z', field: 'device_landscape' },

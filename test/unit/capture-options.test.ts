@@ -29,8 +29,9 @@ import { bool, int } from '../../core/request/param-kinds.js';
 import { collectParams } from '../../core/request/read-params.js';
 import { toScreenshotRecord, type ScreenshotRow } from '../../core/screenshot-record.js';
 import { repoPath } from '../support/repo-path.js';
+import { DEFAULT_CAPTURE_LIMITS } from '../../core/contracts/browser-driver.js';
 
-const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600 };
+const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600, maxCapturePixels: DEFAULT_CAPTURE_LIMITS.maxCapturePixels };
 
 /**
  * Two options nobody ships, to add to a copy of the table: one plain (a spec field as is, no column), one
