@@ -18,6 +18,7 @@ export const ERROR_CAUSES = {
   tls: 'the TLS handshake failed for another reason',
   blocked: 'the page resolves to a private network address, which the egress guard refuses',
   no_image: 'the page answered but no image could be taken',
+  condition_failed: 'a condition of the request was not met (fail_on_status, fail_if_selector, fail_unless_selector, fail_on_blank, or a wait with wait_strict)',
   capture_failed: "the capture failed on the farm's side (a browser crash or hang) on every attempt",
   cancelled: 'the screenshot was cancelled with its batch or crawl',
   not_queued: 'the screenshot could not be queued',

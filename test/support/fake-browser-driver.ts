@@ -58,6 +58,8 @@ export class FakeBrowserHandle implements BrowserHandle {
       userAgent: 'fake',
       browserInfo: this.info,
       warnings: [],
+      blank: false,
+      conditionFailed: null,
       timings: {},
     };
   }
