@@ -24,5 +24,6 @@ export function hasVisibleContent(): boolean {
   }
   for (const element of Array.from(document.querySelectorAll(MEDIA))) if (shown(element)) return true;
   const all = [document.documentElement, ...Array.from(root.querySelectorAll('*')).slice(0, MAX_BACKGROUND_LOOKS)];
-  return all.some((element) => element !== null && getComputedStyle(element).backgroundImage !== 'none' && shown(element));
+  // A picture painted as a background (a hero image) is content; a gradient is not.
+  return all.some((element) => element !== null && /url\(/.test(getComputedStyle(element).backgroundImage) && shown(element));
 }
