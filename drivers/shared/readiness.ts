@@ -39,6 +39,11 @@ export function readinessOf(spec: CaptureSpec): Readiness {
 const ACTION_WAIT_MS = STEP_TIMEOUT_DEFAULT_S * 1000;
 /** After a failed in-page look (the page navigated meanwhile), how long before looking again. */
 const LOOK_AGAIN_MS = 100;
+/**
+ * The page stops looking this long before the wait's end, so that its answer ("not met") arrives before the
+ * deadline ends the call: an in-page call's round trip takes a few ms, and under 100 ms on the loaded 2-core machine.
+ */
+const ANSWER_MS = 250;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
@@ -53,8 +58,8 @@ async function waitForState(page: CapturePage, selector: string, state: 'visible
     deadline.check();
     const left = Math.max(0, Math.min(ends - Date.now(), deadline.remaining()));
     try {
-      // The page stops looking at `left`; the race only ends a page that does not answer at all.
-      return await deadline.race(page.evaluate(waitForSelectorState, { selector, state, timeoutMs: left }), `the ${state} wait`, left + LOOK_AGAIN_MS);
+      // The page stops looking just before `left`; the race only ends a page that does not answer at all.
+      return await deadline.race(page.evaluate(waitForSelectorState, { selector, state, timeoutMs: Math.max(0, left - ANSWER_MS) }), `the ${state} wait`, left);
     } catch (failure) {
       deadline.check();
       error = errorText(failure);
