@@ -197,7 +197,7 @@ export const CAPTURE_OPTIONS = {
   referer: { param: httpUrl('Referer sent with the first request'), specPath: 'referer', record: shown },
   user_agent: {
     param: text(1024, 'User-Agent to use'),
-    defaultText: "the device's, else the browser's",
+    defaultText: "the device's, else the browser's own as a person's browser of that version sends it (no `Headless` token)",
     specPath: 'userAgent',
     record: { schema: z.string().optional(), column: 'the capture writes the User-Agent it used' },
   },
