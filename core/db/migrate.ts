@@ -60,3 +60,12 @@ export async function migrateUpTo(db: Knex, name: string): Promise<void> {
 export async function migrateDownOne(db: Knex): Promise<void> {
   await db.migrate.down({ migrationSource: source });
 }
+
+/** Undoes the applied migrations that come after `name`, the latest first (a migration's down() under test, with later ones in the list). */
+export async function migrateDownTo(db: Knex, name: string): Promise<void> {
+  if (!(name in MIGRATIONS)) throw new Error(`no migration ${name}`);
+  const later = Object.keys(MIGRATIONS).slice(Object.keys(MIGRATIONS).indexOf(name) + 1);
+  const [done] = (await db.migrate.list({ migrationSource: source })) as [{ name: string }[] | string[], unknown];
+  const applied = new Set(done.map((m) => (typeof m === 'string' ? m : m.name)));
+  for (const next of later.reverse()) if (applied.has(next)) await db.migrate.down({ migrationSource: source, name: next });
+}
