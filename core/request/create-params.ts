@@ -233,7 +233,12 @@ export const CAPTURE_OPTIONS = {
     specPath: 'waitForHidden',
     record: asText,
   },
-  wait_strict: { param: bool('a wait_for or wait_for_hidden not met in time ends the record as `error` (cause condition_failed) instead of capturing anyway'), default: false, spec: 'waitStrict', record: shown },
+  wait_strict: {
+    param: bool('a wait_for or wait_for_hidden not met in time ends the record as `error` (cause condition_failed) instead of capturing anyway'),
+    default: false,
+    spec: 'waitStrict',
+    record: shown,
+  },
   click: { param: selectorList(MAX_CLICKS, 'CSS selectors clicked in order (the first visible match of each) before the capture'), specText: '`clicks`', record: fromSpec((s) => s.clicks ?? []) },
   hover: { param: selector('CSS selector of the element the mouse rests on at the capture'), specPath: 'hover', record: asText },
   hide_selector: {

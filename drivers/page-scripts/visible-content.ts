@@ -1,7 +1,7 @@
 /**
  * Whether the page shows anything a person would call content: a visible text that is not only blanks,
  * or a visible image-like element (a picture, a canvas, a video, a frame, a form control), or an element
- * painted with a background image. Stops at the first it finds, so a page with text near its top answers
+ * painted with a background picture (a gradient is not one). Stops at the first it finds, so a page with text near its top answers
  * after a handful of nodes; only a nearly empty page is walked through. Part of the blank check
  * (drivers/shared/blank-check.ts). Runs in the page: self-contained.
  */
@@ -13,7 +13,9 @@ export function hasVisibleContent(): boolean {
     const box = element.getBoundingClientRect();
     if (box.width <= 0 || box.height <= 0) return false;
     const check = (element as Element & { checkVisibility?: (o: Record<string, boolean>) => boolean }).checkVisibility;
-    return typeof check === 'function' ? check.call(element, { visibilityProperty: true, checkVisibilityCSS: true, opacityProperty: true, checkOpacity: true }) : getComputedStyle(element).visibility !== 'hidden';
+    return typeof check === 'function'
+      ? check.call(element, { visibilityProperty: true, checkVisibilityCSS: true, opacityProperty: true, checkOpacity: true })
+      : getComputedStyle(element).visibility !== 'hidden';
   };
   const root = document.body ?? document.documentElement;
   if (!root) return false;

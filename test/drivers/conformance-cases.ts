@@ -716,7 +716,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     },
   },
   {
-    name: "the CSP fixture: its policy is in force (its own inline style is refused) and the promo shows",
+    name: 'the CSP fixture: its policy is in force (its own inline style is refused) and the promo shows',
     spec: ({ site }) => ({ url: site.url('/readiness/csp.html') }),
     check: async (output) => {
       expect(near(await pixel(output.images[0]!, 400, 300), [0xff, 0xff, 0xff])).to.equal(true);

@@ -9,7 +9,7 @@ import { useChromiumAndSite } from '../support/chromium-and-site.js';
 describe("a person's client hints: the brand lists match the running Chromium's own", function () {
   const held = useChromiumAndSite();
 
-  it("chromiumBrands gives the brands and full version list a plain Chromium reports", async function () {
+  it('chromiumBrands gives the brands and full version list a plain Chromium reports', async function () {
     const context = await held.browser.newContext();
     try {
       const page = await context.newPage();

@@ -125,7 +125,9 @@ for (const kind of DATABASE_KINDS) {
       const record = records.get('ua-gate')!;
       expect(record.status).to.equal('finished');
       expect(record.response_code).to.equal(200);
-      expect(record.user_agent).to.match(/ Chrome\/\d+\.0\.0\.0 /).and.not.match(/Headless/);
+      expect(record.user_agent)
+        .to.match(/ Chrome\/\d+\.0\.0\.0 /)
+        .and.not.match(/Headless/);
     });
   });
 }

@@ -439,7 +439,18 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
     pass: [
       {
         query: '',
-        expect: { wait_for: '', wait_for_hidden: '', wait_strict: false, click: [], hover: '', hide_selector: [], fail_on_status: [], fail_if_selector: '', fail_unless_selector: '', fail_on_blank: false },
+        expect: {
+          wait_for: '',
+          wait_for_hidden: '',
+          wait_strict: false,
+          click: [],
+          hover: '',
+          hide_selector: [],
+          fail_on_status: [],
+          fail_if_selector: '',
+          fail_unless_selector: '',
+          fail_on_blank: false,
+        },
       },
       { query: `wait_for=${q('#content')}&wait_for_hidden=${q('.spinner')}&wait_strict=1`, expect: { wait_for: '#content', wait_for_hidden: '.spinner', wait_strict: true } },
       { query: `click=${q('#tab-a')}&click=${q('#tab-b, [title="a,b"]')}`, expect: { click: ['#tab-a', '#tab-b', '[title="a,b"]'] } },

@@ -203,7 +203,8 @@ describe('capture pipeline (fake page)', function () {
   it('a spec stored before the readiness fields existed runs no readiness and no condition', async function () {
     const session = new FakeCaptureSession();
     const old = spec() as Partial<CaptureSpec>;
-    for (const key of ['waitFor', 'waitForHidden', 'waitStrict', 'clicks', 'hover', 'hideSelectors', 'css', 'failOnStatus', 'failIfSelector', 'failUnlessSelector', 'failOnBlank'] as const) delete old[key];
+    for (const key of ['waitFor', 'waitForHidden', 'waitStrict', 'clicks', 'hover', 'hideSelectors', 'css', 'failOnStatus', 'failIfSelector', 'failUnlessSelector', 'failOnBlank'] as const)
+      delete old[key];
     session.behaviour.responseCode = 404;
     const output = await run(session, old as CaptureSpec);
     expect(output.images).to.have.length(1);
@@ -284,7 +285,9 @@ describe('capture pipeline (fake page)', function () {
   });
 
   it('every capture is checked for blankness: a one-colour shot is blank with a warning, and ends the record with fail_on_blank', async function () {
-    const oneColour = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const oneColour = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
     const session = new FakeCaptureSession();
     session.behaviour.shot = oneColour;
     const output = await run(session, spec());

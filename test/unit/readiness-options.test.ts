@@ -44,7 +44,19 @@ describe('readiness and condition options (unit)', function () {
 
   it('makes each of them part of the cache key when given', function () {
     const plain = build('').drafts[0]!.specHash;
-    for (const query of ['&wait_for=a', '&wait_for_hidden=a', '&wait_strict=1', '&click=a', '&hover=a', '&hide_selector=a', '&css=a', '&fail_on_status=404', '&fail_if_selector=a', '&fail_unless_selector=a', '&fail_on_blank=1']) {
+    for (const query of [
+      '&wait_for=a',
+      '&wait_for_hidden=a',
+      '&wait_strict=1',
+      '&click=a',
+      '&hover=a',
+      '&hide_selector=a',
+      '&css=a',
+      '&fail_on_status=404',
+      '&fail_if_selector=a',
+      '&fail_unless_selector=a',
+      '&fail_on_blank=1',
+    ]) {
       expect(build(query).drafts[0]!.specHash, query).to.not.equal(plain);
     }
   });
@@ -56,7 +68,13 @@ describe('blank check: one colour (sharp statistics of a small copy)', function 
 
   it('a picture of one colour is, whatever the colour and size', async function () {
     expect(await isOneColour(await png(page('')))).to.equal(true);
-    expect(await isOneColour(await sharp({ create: { width: 800, height: 6000, channels: 4, background: '#3366ff' } }).png().toBuffer())).to.equal(true);
+    expect(
+      await isOneColour(
+        await sharp({ create: { width: 800, height: 6000, channels: 4, background: '#3366ff' } })
+          .png()
+          .toBuffer(),
+      ),
+    ).to.equal(true);
   });
 
   it('a white page with one short line of text is not', async function () {
@@ -64,7 +82,13 @@ describe('blank check: one colour (sharp statistics of a small copy)', function 
   });
 
   it('a gradient, or a small picture in a corner, is not', async function () {
-    expect(await isOneColour(await png('<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="#36f"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>'))).to.equal(false);
+    expect(
+      await isOneColour(
+        await png(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="#36f"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>',
+        ),
+      ),
+    ).to.equal(false);
     expect(await isOneColour(await png(page('<rect x="1240" y="760" width="24" height="24" fill="#ff0000"/>')))).to.equal(false);
   });
 });
