@@ -207,7 +207,7 @@ export interface CaptureOutput {
   browserInfo: string;
   /** options the driver could not honour, said plainly; shown on the record */
   warnings: string[];
-  /** the capture shows one colour, or the page shows no text and no image (drivers/shared/blank-check.ts) */
+  /** the capture shows one colour, or nothing is visible on the page (drivers/shared/blank-check.ts) */
   blank: boolean;
   /**
    * The plain sentence of the request's condition the page failed (fail_on_status, fail_if_selector,

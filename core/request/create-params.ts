@@ -255,7 +255,7 @@ export const CAPTURE_OPTIONS = {
   },
   fail_if_selector: { param: selector('CSS selector: the record ends as `error` when an element matches it at the capture'), specPath: 'failIfSelector', record: asText },
   fail_unless_selector: { param: selector('CSS selector: the record ends as `error` when nothing matches it at the capture'), specPath: 'failUnlessSelector', record: asText },
-  fail_on_blank: { param: bool('the record ends as `error` when the capture is blank (one colour, or no visible text and no image)'), default: false, spec: 'failOnBlank', record: shown },
+  fail_on_blank: { param: bool('the record ends as `error` when the capture is blank (one colour, or nothing visible on the page)'), default: false, spec: 'failOnBlank', record: shown },
   apps: {
     param: listOf(text(100, 'user-defined app id', { re: /^[A-Za-z0-9_.:-]+$/, says: 'an app id of letters, digits, _ . : or -' }), {
       max: 10,

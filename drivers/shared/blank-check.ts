@@ -25,8 +25,8 @@ export async function isOneColour(image: Buffer): Promise<boolean> {
 }
 
 /**
- * Why a capture is blank, or null when it is not: its last picture is one colour, or the page shows no
- * visible text and no image (hasVisibleContent). The last shot is the page as the capture ends; a picture
+ * Why a capture is blank, or null when it is not: its last picture is one colour, or nothing is visible on
+ * the page (hasVisibleContent: no text, no image, no painted element). The last shot is the page as the capture ends; a picture
  * that cannot be read is not called blank. Adds the record's warning when blank.
  */
 export async function blankCheck(page: CapturePage, images: Buffer[], warnings: string[]): Promise<string | null> {
@@ -40,7 +40,7 @@ export async function blankCheck(page: CapturePage, images: Buffer[], warnings: 
           return true;
         }))
       ? null
-      : 'the page shows no text and no image';
+      : 'nothing is visible on the page';
   if (reason !== null) warnings.push(`The capture looks blank: ${reason}.`);
   return reason;
 }

@@ -780,11 +780,11 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     },
   },
   {
-    name: 'blank: a gradient page with no text and no image is blank by its content',
+    name: 'blank: a gradient page with nothing on it is blank by its content',
     spec: ({ site }) => ({ url: site.url('/readiness/blank-gradient.html') }),
     check: (output) => {
       expect(output.blank).to.equal(true);
-      expect(output.warnings).to.deep.equal(['The capture looks blank: the page shows no text and no image.']);
+      expect(output.warnings).to.deep.equal(['The capture looks blank: nothing is visible on the page.']);
     },
   },
   {

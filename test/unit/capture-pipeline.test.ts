@@ -300,12 +300,12 @@ describe('capture pipeline (fake page)', function () {
     expect((await run(failing, spec({ failOnBlank: true }))).conditionFailed).to.equal('fail_on_blank: the capture is blank (it shows one colour).');
   });
 
-  it('a page whose shot has colours but that shows no text and no image is blank too', async function () {
+  it('a page whose shot has colours but on which nothing is visible is blank too', async function () {
     const session = new FakeCaptureSession();
     session.behaviour.answers.set('hasVisibleContent', false);
     const output = await run(session, spec());
     expect(output.blank).to.equal(true);
-    expect(output.warnings).to.deep.equal(['The capture looks blank: the page shows no text and no image.']);
+    expect(output.warnings).to.deep.equal(['The capture looks blank: nothing is visible on the page.']);
   });
 
   it('an unreached page is not checked for blankness', async function () {
