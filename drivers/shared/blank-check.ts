@@ -36,7 +36,7 @@ export async function blankCheck(page: CapturePage, images: Buffer[], warnings: 
   const reason = oneColour
     ? 'it shows one colour'
     : (await withinOutputTime(page.evaluate(hasVisibleContent), 'looking for visible content').catch((error: unknown) => {
-          warnings.push(`The page could not be checked for visible content: ${errorText(error)}`);
+          warnings.push(`The page could not be checked for visible content: ${errorText(error)}.`);
           return true;
         }))
       ? null

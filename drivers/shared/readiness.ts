@@ -126,20 +126,20 @@ export async function runReadiness(page: CapturePage, spec: CaptureSpec, deadlin
       await page.steps.settle(SETTLE_AFTER_STEP_MS, deadline);
     } catch (error) {
       deadline.check();
-      warnings.push(`click ${index + 1} ("${selector}") failed: ${errorText(error)}`);
+      warnings.push(`click ${index + 1} ("${selector}") failed: ${errorText(error)}.`);
     }
   }
   if (ready.clicks.length > 0) clock.lap('click');
   if (ready.hover !== null) {
     await page.steps.hover(ready.hover, deadline.timeout(ACTION_WAIT_MS)).catch((error: unknown) => {
       deadline.check();
-      warnings.push(`hover ("${ready.hover}") failed: ${errorText(error)}`);
+      warnings.push(`hover ("${ready.hover}") failed: ${errorText(error)}.`);
     });
     clock.lap('hover');
   }
   if (ready.hideSelectors.length > 0) {
     const added = await withinOutputTime(page.evaluate(adoptStyleSheet, { css: '', hide: ready.hideSelectors }), 'hiding elements').catch((error: unknown) => {
-      warnings.push(`hide_selector: the elements could not be hidden: ${errorText(error)}`);
+      warnings.push(`hide_selector: the elements could not be hidden: ${errorText(error)}.`);
       return null;
     });
     for (const selector of added?.invalid ?? []) warnings.push(`hide_selector: "${selector}" is not a valid CSS selector; nothing was hidden for it.`);
@@ -147,7 +147,7 @@ export async function runReadiness(page: CapturePage, spec: CaptureSpec, deadlin
   }
   if (ready.css !== null) {
     await withinOutputTime(page.evaluate(adoptStyleSheet, { css: ready.css, hide: [] }), 'adding the CSS').catch((error: unknown) => {
-      warnings.push(`css: the style sheet could not be added: ${errorText(error)}`);
+      warnings.push(`css: the style sheet could not be added: ${errorText(error)}.`);
     });
     clock.lap('css');
   }

@@ -216,7 +216,7 @@ describe('capture pipeline (fake page)', function () {
     const session = new FakeCaptureSession();
     session.behaviour.failing.add('step:click');
     const output = await run(session, spec({ clicks: ['#a', '#b'] }));
-    expect(output.warnings).to.deep.equal(['click 1 ("#a") failed: step:click was told to fail', 'click 2 ("#b") failed: step:click was told to fail']);
+    expect(output.warnings).to.deep.equal(['click 1 ("#a") failed: step:click was told to fail.', 'click 2 ("#b") failed: step:click was told to fail.']);
     expect(output.images).to.have.length(1);
     expect(output.conditionFailed).to.equal(null);
   });
