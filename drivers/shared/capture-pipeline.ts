@@ -103,8 +103,10 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     if (reached) await expectResponsive(page);
     const { images, finalUrls, trackers }: ShotsTaken = conditionFailed === null ? await takeShots(page, spec, deadline, warnings, popups) : { images: [], finalUrls: [], trackers: [] };
     clock.lap('shots');
-    // Every capture of a page is checked for blankness; a page never reached shows the browser's error page.
-    const blank = reached && conditionFailed === null ? await blankCheck(page, images, warnings) : null;
+    // Every capture of a page is checked for blankness; a page never reached, or a step's navigation that
+    // failed, shows the browser's own error page (no web URL), whose document a page script cannot read.
+    const showsWebPage = (finalUrls[finalUrls.length - 1] ?? '') !== '';
+    const blank = reached && showsWebPage && conditionFailed === null ? await blankCheck(page, images, warnings) : null;
     conditionFailed ??= blankCondition(spec, blank);
     if (reached) clock.lap('blank_check');
 

@@ -138,6 +138,8 @@ export interface FakePageBehaviour {
   answers: Map<string, unknown>;
   /** the picture every shot gives */
   shot: Buffer;
+  /** the URL the page shows ('' for the browser's own error page) */
+  shownUrl: string;
 }
 
 /**
@@ -146,7 +148,7 @@ export interface FakePageBehaviour {
  */
 export class FakeCaptureSession implements CaptureSession {
   readonly calls: string[] = [];
-  readonly behaviour: FakePageBehaviour = { responseCode: 200, unresponsive: false, failing: new Set(), openThrows: false, openMs: 0, answers: new Map(), shot: TINY_PNG };
+  readonly behaviour: FakePageBehaviour = { responseCode: 200, unresponsive: false, failing: new Set(), openThrows: false, openMs: 0, answers: new Map(), shot: TINY_PNG, shownUrl: 'http://fake.test/' };
   closes = 0;
   aborts = 0;
   private readonly aborted = new AbortController();
@@ -239,7 +241,7 @@ export class FakeCaptureSession implements CaptureSession {
       },
       shownUrl: async (): Promise<string> => {
         await call('shownUrl');
-        return 'http://fake.test/';
+        return behaviour.shownUrl;
       },
       responseCode: (): number | null => behaviour.responseCode,
       html: async (): Promise<string> => {

@@ -308,6 +308,16 @@ describe('capture pipeline (fake page)', function () {
     expect(output.warnings).to.deep.equal(['The capture looks blank: nothing is visible on the page.']);
   });
 
+  it("the browser's own error page (a step's navigation failed: no web URL shown) is not checked for blankness", async function () {
+    const session = new FakeCaptureSession();
+    session.behaviour.shownUrl = '';
+    session.behaviour.answers.set('hasVisibleContent', false);
+    const output = await run(session, spec({ failOnBlank: true }));
+    expect(output.blank).to.equal(false);
+    expect(output.conditionFailed).to.equal(null);
+    expect(session.calls).to.not.include('evaluate hasVisibleContent');
+  });
+
   it('an unreached page is not checked for blankness', async function () {
     const session = new FakeCaptureSession();
     session.behaviour.responseCode = null;
