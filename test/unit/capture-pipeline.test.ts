@@ -294,7 +294,6 @@ describe('capture pipeline (fake page)', function () {
     expect(output.blank).to.equal(true);
     expect(output.warnings).to.deep.equal(['The capture looks blank: it shows one colour.']);
     expect(output.conditionFailed).to.equal(null);
-    expect(session.calls).to.not.include('evaluate hasVisibleContent');
     const failing = new FakeCaptureSession();
     failing.behaviour.shot = oneColour;
     expect((await run(failing, spec({ failOnBlank: true }))).conditionFailed).to.equal('fail_on_blank: the capture is blank (it shows one colour).');
