@@ -127,10 +127,14 @@ export interface BillingConfig {
   offlinePayments: (typeof OFFLINE_PAYMENT_MODES)[number];
 }
 
-/** Page monitors: how often replicas look for due runs, and the shortest interval a monitor may have. */
+/** Page monitors: how often replicas look for due runs, the shortest interval a monitor may have, and an account's limits. */
 export interface MonitorConfig {
   pollMs: number;
   minIntervalSeconds: number;
+  /** monitors an account may have */
+  perAccount: number;
+  /** scheduled runs an hour an account's active monitors may ask for together */
+  runsPerHour: number;
 }
 
 /** Dashboard users: sessions, one-time tokens, brute-force limit and captcha. */

@@ -150,7 +150,7 @@ export function loadConfig(env: Env): Config {
       renewalSeconds: read(S.billingRenewalSeconds),
       offlinePayments: read(S.offlinePayments),
     },
-    monitors: { pollMs: read(S.monitorPollMs), minIntervalSeconds: monitorMinIntervalSeconds },
+    monitors: { pollMs: read(S.monitorPollMs), minIntervalSeconds: monitorMinIntervalSeconds, perAccount: read(S.monitorsPerAccount), runsPerHour: read(S.monitorRunsPerHour) },
     auth: {
       jwtTtlSeconds: read(S.jwtTtlSeconds),
       impersonationTtlSeconds: read(S.impersonationTtlSeconds),

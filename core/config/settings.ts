@@ -522,6 +522,21 @@ export const SETTING = {
     parse: wholeNumber(1, MONITOR_MIN_INTERVAL_SECONDS),
     meaning: `Test only: the shortest monitor interval accepted (users get ${MONITOR_MIN_INTERVAL_SECONDS / 60} minutes). Below ${MONITOR_MIN_INTERVAL_SECONDS} is refused when NODE_ENV is production.`,
   }),
+  // A hostile account could schedule captures without end (issue 25): 50 monitors cover a site's key pages.
+  monitorsPerAccount: setting({
+    name: 'SHOTFARM_MONITORS_PER_ACCOUNT',
+    default: '50',
+    parse: wholeNumber(1, 100_000),
+    meaning: 'Page monitors an account may have (paused ones count); one more is refused with 403.',
+  }),
+  // 120 an hour: ten monitors at the 5-minute floor, or all 50 at every 25 minutes.
+  monitorRunsPerHour: setting({
+    name: 'SHOTFARM_MONITOR_RUNS_PER_HOUR',
+    default: '120',
+    parse: wholeNumber(1, 1_000_000),
+    meaning:
+      "Scheduled runs an hour an account's active monitors may ask for together (an interval of 300 s asks for 12; a cron expression as many as its shortest gap allows). A create, update or resume asking for more is refused with 400 naming interval or cron.",
+  }),
   logLevel: setting({ name: 'LOG_LEVEL', default: 'info', parse: oneOf(LOG_LEVELS), meaning: 'Log level: fatal, error, warn, info, debug, trace or silent.' }),
   nodeEnv: setting({ name: 'NODE_ENV', default: 'development', parse: text, meaning: '`production` turns on production-only checks.' }),
 } as const;
