@@ -148,7 +148,16 @@ export interface FakePageBehaviour {
  */
 export class FakeCaptureSession implements CaptureSession {
   readonly calls: string[] = [];
-  readonly behaviour: FakePageBehaviour = { responseCode: 200, unresponsive: false, failing: new Set(), openThrows: false, openMs: 0, answers: new Map(), shot: TINY_PNG, shownUrl: 'http://fake.test/' };
+  readonly behaviour: FakePageBehaviour = {
+    responseCode: 200,
+    unresponsive: false,
+    failing: new Set(),
+    openThrows: false,
+    openMs: 0,
+    answers: new Map(),
+    shot: TINY_PNG,
+    shownUrl: 'http://fake.test/',
+  };
   closes = 0;
   aborts = 0;
   private readonly aborted = new AbortController();
