@@ -19,7 +19,7 @@ const MAX_VIEWPORT = 10_000;
 /** A full-page capture taller than this is cut: 100,000 px is already ~100 screens of content. */
 const MAX_PAGE_HEIGHT = 100_000;
 /** The whole job's deadline may be at most 5 minutes; beyond that a page is not going to load. */
-const MAX_WAIT_SECONDS = 300;
+export const MAX_WAIT_SECONDS = 300;
 /** Clicks before a capture: a person opens a few tabs or menus, not a script's worth (use steps for that). */
 const MAX_CLICKS = 20;
 /** Selectors hidden in one capture: ad and widget lists of this size are what peers accept. */
