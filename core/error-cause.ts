@@ -20,6 +20,7 @@ export const ERROR_CAUSES = {
   no_image: 'the page answered but no image could be taken',
   unresponsive: 'the page stopped responding (its scripts never yield); not retried',
   too_much_memory: "the page used more memory than the farm's ceiling and was stopped; not retried",
+  condition_failed: 'a condition of the request was not met (fail_on_status, fail_if_selector, fail_unless_selector, fail_on_blank, or a wait with wait_strict)',
   capture_failed: "the capture failed on the farm's side (a browser crash or hang) on every attempt",
   cancelled: 'the screenshot was cancelled with its batch or crawl',
   not_queued: 'the screenshot could not be queued',

@@ -86,6 +86,7 @@ export class JobRunner {
         userAgent: output.userAgent,
         browserInfo: output.browserInfo,
         warnings: output.warnings,
+        blank: output.blank,
         timings: { ...output.timings, queued: Math.max(0, started - job.enqueuedAt), capture: captured - started, store: stored - captured, total: Math.max(0, stored - job.enqueuedAt) },
         node: { id: this.opts.nodeId, host: this.opts.host },
         routing: job.egressCountry ? `agent:${job.egressCountry}` : job.proxy ? 'proxy' : 'any',

@@ -73,6 +73,7 @@ export async function captureOnce(config: Config, url: string, opts: OneOffOptio
           response_code: output.responseCode,
           browser: handle.info,
           warnings: output.warnings,
+          blank: output.blank,
           files: written,
           timings: output.timings,
         },

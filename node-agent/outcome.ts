@@ -10,8 +10,8 @@ const UNREACHED = 'The page could not be reached';
 export type CaptureVerdict = { status: 'finished' } | { status: 'error'; error: string; cause: ErrorCause };
 
 /**
- * Whether a capture produced a record worth keeping. A page that could not be reached (no HTTP answer)
- * or gave no image ends as `error`, which costs nothing; an HTTP error page (404, 500) is still a
+ * Whether a capture produced a record worth keeping. A page that could not be reached (no HTTP answer),
+ * that failed a condition of the request or gave no image ends as `error`, which costs nothing; an HTTP error page (404, 500) is still a
  * faithful screenshot of what the site answered, so it is `finished` with its response_code.
  * `pageFailure` is why there was no page, when the guard or the browser said (guarded-capture.ts).
  */
@@ -22,6 +22,8 @@ export function captureVerdict(output: CaptureOutput, pageFailure: PageFailure |
     // The driver's own warning may already say it ("The page could not be reached: …"): say it once.
     return { status: 'error', error: why.startsWith(UNREACHED) ? why : `${UNREACHED}: ${why}`, cause: 'unreachable' };
   }
+  // A condition of the request the page failed (fail_on_status, fail_if_selector...): its sentence, cost 0.
+  if (output.conditionFailed) return { status: 'error', error: output.conditionFailed, cause: 'condition_failed' };
   if (output.images.length === 0) return { status: 'error', error: `No image could be captured: ${output.warnings[0] ?? 'unknown reason'}`, cause: 'no_image' };
   return { status: 'finished' };
 }

@@ -139,6 +139,9 @@ function resolveDevice(p: CreateParams, addError: (f: string, m: string) => void
   return { name: null, width, height, scale: o.device_scale, mobile: o.device_mobile, touch: o.device_touch, landscape: o.device_landscape, userAgent: null };
 }
 
+/** An optional text as the spec holds it: null when not given or empty. */
+const orNull = (value: string | undefined): string | null => (value !== undefined && value !== '' ? value : null);
+
 function draft(
   url: string,
   country: string,
@@ -179,6 +182,15 @@ function draft(
     device: { name: device.name, width: device.width, height: device.height, scale: device.scale, mobile: device.mobile, touch: device.touch, landscape: device.landscape },
     userAgent: p.user_agent ?? device.userAgent,
     target: p.target !== undefined && p.target !== '' ? p.target : null,
+    waitFor: orNull(p.wait_for),
+    waitForHidden: orNull(p.wait_for_hidden),
+    clicks: p.click ?? [],
+    hover: orNull(p.hover),
+    hideSelectors: p.hide_selector ?? [],
+    css: orNull(p.css),
+    failOnStatus: [...new Set(p.fail_on_status ?? [])],
+    failIfSelector: orNull(p.fail_if_selector),
+    failUnlessSelector: orNull(p.fail_unless_selector),
     cookies,
     headers,
     postData: p.post_data !== undefined && p.post_data !== '' ? p.post_data : null,
@@ -254,9 +266,17 @@ const HASHED_MARGIN_ORDER = ['top', 'right', 'bottom', 'left'];
 const inOrder = (o: Record<string, unknown>, keys: string[]): Record<string, unknown> =>
   Object.fromEntries([...keys.filter((k) => k in o), ...Object.keys(o).filter((k) => !keys.includes(k))].map((k) => [k, o[k]]));
 
+/**
+ * Fields added after records were stored whose empty value changes nothing the browser does: they are
+ * hashed only when set, so a request that does not use them keeps the cache key it had before them.
+ */
+const HASHED_WHEN_SET = ['waitFor', 'waitForHidden', 'waitStrict', 'clicks', 'hover', 'hideSelectors', 'css', 'failOnStatus', 'failIfSelector', 'failUnlessSelector', 'failOnBlank'];
+const isUnset = (value: unknown): boolean => value === null || value === undefined || value === false || (Array.isArray(value) && value.length === 0);
+
 /** The cache key: every option that changes what the browser produces (the id excluded). */
 export function hashSpec(spec: CaptureSpec): string {
   const fields: Record<string, unknown> = { ...spec, id: 0 };
+  for (const key of HASHED_WHEN_SET) if (isUnset(fields[key])) delete fields[key];
   if (spec.pdf) fields.pdf = inOrder({ ...spec.pdf, margin: inOrder(spec.pdf.margin, HASHED_MARGIN_ORDER) }, HASHED_PDF_ORDER);
   const ordered = Object.fromEntries([...HASHED_ORDER.filter((k) => k in fields), ...Object.keys(fields).filter((k) => !HASHED_ORDER.includes(k))].map((k) => [k, fields[k]]));
   return createHash('sha256').update(JSON.stringify(ordered)).digest('hex');
