@@ -1,8 +1,11 @@
 // Mocha's settings. A run that names test files runs just those (`npx mocha dist/test/unit/config.test.js`);
 // mocha would otherwise add them to the configured spec, so naming one file ran the whole suite (~30 min).
 const namesFiles = process.argv.slice(2).some((arg) => arg.endsWith('.js') && !arg.startsWith('-') && !arg.includes('suite-leak-check'));
+// The whole suite runs two files at a time, each in a worker process (see docs/performance.md, "CI time").
 module.exports = {
   spec: namesFiles ? [] : ['dist/test/**/*.test.js'],
+  parallel: !namesFiles,
+  jobs: 2,
   require: ['dist/test/support/suite-leak-check.js'],
   timeout: 60000,
   exit: true,
