@@ -119,8 +119,9 @@ describe('draining a node (shotfarm api + two shotfarm agent processes over NATS
     expect((await health('drain-b')).node.inFlight, 'still finishing its jobs').to.be.above(0);
     const undrained = await post('/admin/nodes/undrain', { id: 'drain-b' });
     expect(undrained.status).to.equal(200);
-    await until('drain-b accepting again', async () => (await health('drain-b')).status === 'ok', 60_000);
+    // Undrained with its jobs still in flight; they end now, and the agent reads the withdrawn request once they have.
     site.release('undrain');
+    await until('drain-b accepting again', async () => (await health('drain-b')).status === 'ok', 60_000);
     await until('the slow jobs ended', async () => (await ended(jobs.map((j) => j.id))) === jobs.length, 60_000);
     // Two more heartbeats: a drain carried out would have stopped the process by now.
     await new Promise((r) => setTimeout(r, 2_500));
