@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CaptureSpec, DeviceEmulation, PdfSpec, PlainSpecFields, Step, TrackerSpec, VideoSpec } from '../capture-spec.js';
-import { countryDefaults } from '../countries.js';
+import { countryDefaults, localeIn } from '../countries.js';
 import { findDevice } from '../devices.js';
 import { validationError, type FieldErrors } from '../errors.js';
 import type { Pricing } from '../pricing.js';
@@ -161,7 +161,7 @@ function draft(
     url,
     country,
     region: place.region,
-    language: p.language ?? place.language,
+    language: p.language !== undefined ? localeIn(p.language, country) : place.language,
     timezone: p.timezone ?? place.timezone,
     geo,
     device: { name: device.name, width: device.width, height: device.height, scale: device.scale, mobile: device.mobile, touch: device.touch, landscape: device.landscape },
