@@ -69,9 +69,12 @@ test-services: ## start Postgres and NATS (JetStream) for the tests when they ar
 	  for i in $$(seq 1 30); do (exec 3<>/dev/tcp/127.0.0.1/4222) 2>/dev/null && break; sleep 1; done; \
 	fi
 
-# The lint and the image check run side by side (the image build is mostly podman copying layers, the lint
-# mostly one core): about 45 s less of a CI run that must stay under 30 minutes. The image check's output is
-# printed after the lint's; either failing fails the target. MOCHA=true runs everything but the suite.
+# What a CI run (`bash .ci/run`, a clean clone) is made of, against a budget of 25 minutes (docs/performance.md,
+# "CI time"): npm install and the build (tsc, ~30 s quiet), then the lint and the image check side by side (the
+# image build is mostly podman copying layers, the lint mostly one core: about 45 s less than one after the
+# other), then the suite, nearly all of the time, which runs two test files at a time (.mocharc.cjs) and ends
+# with its 12 slowest files. The image check's output is printed after the lint's; either failing fails the
+# target. MOCHA=true runs everything but the suite.
 MOCHA = npx mocha
 test: system-deps container-deps build test-services ## build, lint and run every test suite (what CI runs)
 	@log=$$(mktemp); ( $(IMAGE_CHECK) ) > $$log 2>&1 & image=$$!; \
@@ -91,8 +94,8 @@ test-unit: build ## the fast unit tier (test/unit, under a minute): no browser, 
 CONTAINER_MOCHA = tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && TMPDIR=$$tmp npx mocha --timeout 600000
 
 # CI (`make test`) runs test-image. On a machine without cached layers the image costs 6-10 minutes and the
-# farm's stand-ins and test 3-6 more (measured, 2 shared cores): too much on top of a ~13-minute suite that
-# must stay under 30 minutes. test-containers is the full check (docs/operators.md).
+# farm's stand-ins and test 3-6 more (measured, 2 shared cores): too much on top of the suite in a run that
+# must stay under 25 minutes. test-containers is the full check (docs/operators.md).
 IMAGE_CHECK = bash test/containers/build-image.sh && $(CONTAINER_MOCHA) dist/test/containers/image.containers.js
 test-image: container-deps build ## build the image (Dockerfile) and check it: non-root, Node, size, a capture
 	$(IMAGE_CHECK)

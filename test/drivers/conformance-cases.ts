@@ -24,10 +24,21 @@ export interface ConformanceCase {
   name: string;
   /** the browsers it applies to; all when left out */
   browsers?: BrowserName[];
+  /**
+   * The case exercises only what brave shares with chrome: the Chromium engine and the capture pipeline
+   * on a page of its own (rendering, page scripts, steps, PDF, video, emulation Playwright sets the same
+   * way for both). Brave differs from chrome in two things only, its identity (user agent, client hints,
+   * navigator.brave: brave-emulation.ts) and its shields (the filter engine on every request and
+   * element: ad-blocker.ts), and nothing such a case does or checks passes through either, so it runs in
+   * chrome and not again in brave. A case whose request (headers, cookies, language, a subresource or a
+   * network failure) or picture (an overlay, an ad) brave's differences could change leaves this out.
+   */
+  sameInBrave?: true;
   /** a launch variant the case needs (Firefox's dark mode) */
   launch?: (browser: BrowserName) => LaunchOptions;
   spec: (context: CaseContext) => Partial<CaptureSpec> & { url: string };
-  check: (output: CaptureOutput, context: CaseContext) => Promise<void> | void;
+  /** throws (or rejects) when the output is wrong; what it returns (a chai assertion, a promise of one) is only awaited */
+  check: (output: CaptureOutput, context: CaseContext) => unknown;
 }
 
 interface EchoedRequest {
@@ -102,11 +113,13 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'device scale 2 doubles the pixels',
+    sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/target.html'), device: { name: null, width: 800, height: 600, scale: 2, mobile: false, touch: false, landscape: false } }),
     check: async (output) => expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 1600, height: 1200 }),
   },
   {
     name: 'device scale 2 doubles the pixels of a full page too',
+    sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/long.html'), size: 'page', maxHeight: 1200, device: { name: null, width: 800, height: 600, scale: 2, mobile: false, touch: false, landscape: false } }),
     check: async (output) => {
       expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 1600, height: 2400 });
@@ -149,6 +162,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   ...['/lazy-observer.html', '/lazy-scroll-listener.html'].map((path): ConformanceCase => ({
     name: `size page: what ${path} loads when scrolled to is in`,
+    sameInBrave: true,
     spec: ({ site, token }) => ({ url: site.url(`${path}?token=${token}`), size: 'page' }),
     check: async (output, { site, token }) => {
       expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 800, height: 4000 });
@@ -157,11 +171,13 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   })),
   {
     name: 'max height cuts the full page',
+    sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/long.html'), size: 'page', maxHeight: 1200 }),
     check: async (output) => expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 800, height: 1200 }),
   },
   {
     name: 'target: the element only',
+    sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/target.html'), target: '#target' }),
     check: async (output) => {
       expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 300, height: 200 });
@@ -171,6 +187,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'target not found: the page, with a warning',
+    sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/target.html'), target: '#nope', maxWait: 3 }),
     check: async (output, { elapsedMs }) => {
       expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 800, height: 600 });
@@ -181,6 +198,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   // ---- timing ----
   {
     name: 'delay waits after load',
+    sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/delayed.html'), delay: 2, trackers: [tracker('ready', '#ready', 'text')] }),
     check: (output, { elapsedMs }) => {
       expect(trackerValue(output, 'ready')).to.equal('ready');
@@ -200,6 +218,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'shots and shot interval: one image and one final URL per shot',
+    sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/shots.html'), shots: 3, shotInterval: 1 }),
     check: (output, { site }) => {
       expect(output.images).to.have.length(3);
@@ -261,6 +280,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'steps: type, select, click, hover, press, wait_for, scroll, wait; a failing step is a warning',
+    sameInBrave: true,
     spec: ({ site }) => ({
       url: site.url('/steps.html'),
       steps: [
@@ -302,6 +322,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'trackers: every value and name type, one return entry per shot',
+    sameInBrave: true,
     spec: ({ site }) => ({
       url: site.url('/trackers.html'),
       shots: 2,
@@ -337,6 +358,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   // ---- appearance ----
   {
     name: 'dark: prefers-color-scheme dark',
+    sameInBrave: true,
     launch: (browser) => (browser === 'firefox' ? { dark: true } : {}),
     spec: ({ site }) => ({ url: site.url('/env.html'), dark: true, html: true }),
     check: async (output) => {
@@ -347,6 +369,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'light by default',
+    sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/env.html'), html: true }),
     check: async (output) => {
       expect(readPreJson<PageEnvironment>(output.html, 'env').dark).to.equal(false);
@@ -382,6 +405,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   ...CONSENT_PLATFORMS.flatMap((platform): ConformanceCase[] => [
     {
       name: `the ${platform} consent banner shows without hide_popups`,
+      sameInBrave: true,
       // The fixtures insert their banner 100 ms after the page's script ran, as a platform's SDK does
       // once loaded: the second's delay makes sure the picture is taken after that.
       spec: ({ site }) => ({ url: site.url(`/consent/${platform}.html`), html: true, delay: 1 }),
@@ -392,6 +416,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     },
     {
       name: `hide_popups rejects the ${platform} consent banner: declined in the page, gone from the picture`,
+      sameInBrave: true,
       spec: ({ site }) => ({ url: site.url(`/consent/${platform}.html`), hidePopups: true, html: true }),
       check: async (output) => {
         const consent = readPreJson<{ decision: string; cookie: string }>(output.html, 'consent');
@@ -489,6 +514,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'geolocation',
+    sameInBrave: true,
     spec: ({ site }) => ({
       url: site.url('/env.html'),
       html: true,
@@ -509,12 +535,14 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'timezone',
+    sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/env.html'), html: true, timezone: 'Asia/Tokyo' }),
     check: (output) => expect(readPreJson<PageEnvironment>(output.html, 'env').timezone).to.equal('Asia/Tokyo'),
   },
   // ---- outputs ----
   {
     name: 'html is the rendered DOM; links are absolute, http(s), de-duplicated',
+    sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/links.html'), html: true }),
     check: (output, { site }) => {
       expect(output.html).to.include('/added-by-script');
@@ -523,6 +551,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'pdf: A4, paginated',
+    sameInBrave: true,
     spec: ({ site }) => ({
       url: site.url('/long.html'),
       pdf: { format: 'a4', landscape: false, background: true, onePage: false, margin: { top: '10mm', right: '10mm', bottom: '10mm', left: '10mm' } },
@@ -536,6 +565,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'pdf: Letter landscape',
+    sameInBrave: true,
     spec: ({ site }) => ({
       url: site.url('/target.html'),
       pdf: { format: 'letter', landscape: true, background: false, onePage: false, margin: { top: '0px', right: '0px', bottom: '0px', left: '0px' } },
@@ -548,6 +578,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'pdf: one page holds the whole document',
+    sameInBrave: true,
     spec: ({ site }) => ({
       url: site.url('/long.html'),
       pdf: { format: 'a4', landscape: false, background: true, onePage: true, margin: { top: '0.5in', right: '20px', bottom: '1cm', left: '5mm' } },
@@ -586,6 +617,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'WebRTC sends no UDP: a STUN/TURN server and a remote candidate on loopback never get a STUN packet (issue #14)',
+    sameInBrave: true,
     spec: ({ site, listener }) => ({ url: site.url('/echo?webrtc'), delay: 2, scriptInline: `${attackScript(listener.port, 'about:blank')}\nwindow.__attack('conformance');` }),
     // Without the egress guard (these suites run none) a page may reach loopback over TCP, and Chromium's
     // WebTransport over QUIC; only STUN, WebRTC's UDP, is counted: it must be off with or without a proxy.
@@ -610,6 +642,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   // ---- video ----
   ...(['mp4', 'webm', 'gif'] as const).map((format): ConformanceCase => ({
     name: `video ${format}: codec, minimum duration, scale`,
+    sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/animation.html'), video: video(format) }),
     check: async (output) => {
       expect(output.video?.format).to.equal(format);
@@ -624,6 +657,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   })),
   {
     name: 'video speed 2 halves the duration',
+    sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/animation.html'), video: video('mp4', { speed: 2, duration: 3 }) }),
     check: async (output) => expect((await probeVideo(output.video!.data, 'mp4')).duration).to.be.within(1.4, 2.4),
   },

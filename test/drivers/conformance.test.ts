@@ -12,7 +12,8 @@ import { CONFORMANCE_CASES } from './conformance-cases.js';
 /**
  * Every capture option against playwright × chrome, firefox and brave: one describe per browser,
  * generated from the one list of cases. One browser per (browser, launch variant) is launched once
- * and shared by the cases, as a pool would; each capture still gets its fresh context.
+ * and shared by the cases, as a pool would; each capture still gets its fresh context. A case that
+ * exercises only the Chromium engine brave shares with chrome (`sameInBrave`) is not run again in brave.
  */
 describe('playwright driver conformance', function () {
   let site: TestSite;
@@ -49,6 +50,7 @@ describe('playwright driver conformance', function () {
     describe(`playwright × ${browser}`, function () {
       for (const testCase of CONFORMANCE_CASES) {
         if (testCase.browsers && !testCase.browsers.includes(browser)) continue;
+        if (browser === 'brave' && testCase.sameInBrave) continue;
         it(testCase.name, async function () {
           const handle = await handleFor(browser, testCase.launch?.(browser) ?? {});
           const token = randomUUID();

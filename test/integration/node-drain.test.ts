@@ -49,10 +49,12 @@ describe('draining a node (shotfarm api + two shotfarm agent processes over NATS
   const post = (p: string, body: unknown): ReturnType<typeof call> => admin(p, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const health = async (id: string): Promise<{ status: string; node: { inFlight: number; jobsDone: number; failures: number; draining: boolean } }> =>
     (await fetch(`${agents.get(id)?.url}/healthz`)).json() as never;
-  const create = async (n: number, delay: number): Promise<{ id: number; cost: number }[]> => {
+  /** `query`: what the capture is asked for besides its URL; `held`: the page answers once site.release(held) is called. */
+  const create = async (n: number, query: string, held?: string): Promise<{ id: number; cost: number }[]> => {
     const out: { id: number; cost: number }[] = [];
     for (let i = 0; i < n; i++) {
-      const res = await admin(`/screenshot/create?url=${encodeURIComponent(site.url(`/echo?drain=${randomBytes(4).toString('hex')}`))}&delay=${delay}`);
+      const page = `${held ? `/held/${held}` : ''}/echo?drain=${randomBytes(4).toString('hex')}`;
+      const res = await admin(`/screenshot/create?url=${encodeURIComponent(site.url(page))}&${query}`);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       out.push({ id: res.body.data[0].id, cost: res.body.data[0].cost });
     }
@@ -100,8 +102,9 @@ describe('draining a node (shotfarm api + two shotfarm agent processes over NATS
   });
 
   it('undrain before the jobs in flight have finished cancels the drain: the node stays and takes jobs again', async () => {
-    // 25 s of delay: room for two CLI runs (each takes seconds to start on a busy machine) while they last.
-    const jobs = await create(2 * SLOTS, 25);
+    // The pages answer only once the drain is undone (below): the jobs stay in flight through two CLI runs
+    // however long those take on a busy machine (a fixed 25 s delay before: ~30 s a run), within a max_wait they never reach.
+    const jobs = await create(2 * SLOTS, 'max_wait=120', 'undrain');
     await until('drain-b busy', async () => (await health('drain-b')).node.inFlight > 0, 60_000);
     const drained = await runCli(['nodes', 'drain', 'drain-b'], env(), 30_000);
     expect(drained.code, drained.stderr).to.equal(0);
@@ -116,6 +119,8 @@ describe('draining a node (shotfarm api + two shotfarm agent processes over NATS
     expect((await health('drain-b')).node.inFlight, 'still finishing its jobs').to.be.above(0);
     const undrained = await post('/admin/nodes/undrain', { id: 'drain-b' });
     expect(undrained.status).to.equal(200);
+    // Undrained with its jobs still in flight; they end now, and the agent reads the withdrawn request once they have.
+    site.release('undrain');
     await until('drain-b accepting again', async () => (await health('drain-b')).status === 'ok', 60_000);
     await until('the slow jobs ended', async () => (await ended(jobs.map((j) => j.id))) === jobs.length, 60_000);
     // Two more heartbeats: a drain carried out would have stopped the process by now.
@@ -133,7 +138,7 @@ describe('draining a node (shotfarm api + two shotfarm agent processes over NATS
   it(`${JOBS} jobs each finish once and are charged once though one agent is drained mid-run; it takes no new job, leaves the registry and exits 0`, async () => {
     const balance = async (): Promise<number> => (await admin('/account/info')).body.data.balance;
     const before = await balance();
-    const jobs = await create(JOBS, 1);
+    const jobs = await create(JOBS, 'delay=1');
     const ids = jobs.map((j) => j.id);
     await until('drain-a has ended a job and holds one', async () => (await ended(ids, 'drain-a')) >= 1 && (await health('drain-a')).node.inFlight > 0, 120_000);
     const res = await post('/admin/nodes/drain', { id: 'drain-a' });

@@ -39,6 +39,8 @@ function cookiesOf(header: string | undefined): Record<string, string> {
  * - /ads-page?token=T: a page pulling an ad script and banner whose hits are counted per token.
  * - /slow/MS/PATH: PATH (with the query), answered after MS milliseconds: the late resources of the
  *   settle fixtures (test/fixtures/site/settle/).  /tile.png?color=RRGGBB: a 64×64 PNG of one colour.
+ * - /held/KEY/PATH: PATH, answered once the test calls release(KEY): a page that stays loading exactly
+ *   as long as the test needs (jobs in flight while it acts), not for a guessed number of seconds.
  *   /font.ttf: a web font.
  * The same handler also listens on HTTPS with a self-signed certificate (test/fixtures/tls).
  */
@@ -47,6 +49,7 @@ export class TestSite {
   private readonly sockets = new Set<Socket>();
   private readonly servers: (http.Server | https.Server)[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly holds = new Map<string, { released: Promise<void>; release: () => void }>();
   private httpPort = 0;
   private httpsPort = 0;
 
@@ -87,8 +90,25 @@ export class TestSite {
     return this.hitCounts.get(pathWithQuery) ?? 0;
   }
 
+  /** Answers the requests of /held/KEY/… waiting now, and those to come. */
+  release(key: string): void {
+    this.holdOf(key).release();
+  }
+
+  private holdOf(key: string): { released: Promise<void>; release: () => void } {
+    let hold = this.holds.get(key);
+    if (!hold) {
+      let release = (): void => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      hold = { released, release };
+      this.holds.set(key, hold);
+    }
+    return hold;
+  }
+
   async close(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
+    for (const hold of this.holds.values()) hold.release();
     for (const socket of this.sockets) socket.destroy();
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
   }
@@ -116,6 +136,11 @@ export class TestSite {
         this.timers.add(timer);
       });
       url.pathname = slow[2]!;
+    }
+    const held = /^\/held\/([^/]+)(\/.*)$/.exec(url.pathname);
+    if (held) {
+      await this.holdOf(held[1]!).released;
+      url.pathname = held[2]!;
     }
     const redirect = /^\/redirect\/(\d+)$/.exec(url.pathname);
     if (redirect) {
