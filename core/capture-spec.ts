@@ -4,8 +4,8 @@
  * queue to the node agent and its browser driver. Every default is already resolved here, so a driver
  * never has to guess: what it reads is what the record says.
  */
-import type { CAPTURE_OPTIONS } from './request/create-params.js';
-import type { SpecFieldsOf } from './request/option-table.js';
+import type { CAPTURE_OPTIONS } from '../api/options/create-params.js';
+import type { SpecFieldsOf } from '../api/options/option-table.js';
 
 export const BROWSERS = ['chrome', 'firefox', 'brave'] as const;
 export type BrowserName = (typeof BROWSERS)[number];

@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import { checkSettings } from '../../plugins/check-settings.js';
 import type { AppEventType } from '../../plugins/contract.js';

@@ -1,6 +1,6 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { rateLimited } from '../../core/errors.js';
-import { addressLimitKey } from '../../core/net/forwarded-client.js';
+import { addressLimitKey } from '../http/forwarded-client.js';
 
 /**
  * 15 minutes: with the default of 10 failures, a guesser gets 40 tries an hour per account, however many

@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { renderFilename, renderRowFilename, type FilenameVars } from '../../core/batch/filename-template.js';
 import type { BatchRow } from './batch-record.js';
 import type { BatchOptions } from './batch-service.js';

@@ -1,5 +1,5 @@
 import type { Plan } from '../../core/billing/plan.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { LIVE_STATUSES, subscriptionRow, type SubscriptionRow } from './billing-rows.js';
 import type { PlanCatalog } from './plan-catalog.js';
 

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { ApiError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { buildCrawlPage } from '../../core/request/crawl-request.js';
-import { linksInScope } from '../../core/request/crawl-scope.js';
-import type { QueryTree } from '../../core/request/query-input.js';
+import { buildCrawlPage } from './crawl-request.js';
+import { linksInScope } from './crawl-scope.js';
+import type { QueryTree } from '../options/query-input.js';
 import type { Caller } from '../http/state.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import type { CrawlRow } from './crawl-record.js';

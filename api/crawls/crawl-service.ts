@@ -1,12 +1,12 @@
 import type { Config } from '../../core/config/config.js';
 import type { JobQueue } from '../../core/contracts/job-queue.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { notFound } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { buildCrawlRequest } from '../../core/request/crawl-request.js';
-import { crawlKey } from '../../core/request/crawl-scope.js';
-import type { QueryTree } from '../../core/request/query-input.js';
-import type { ScreenshotRow } from '../../core/screenshot-record.js';
+import { buildCrawlRequest } from './crawl-request.js';
+import { crawlKey } from './crawl-scope.js';
+import type { QueryTree } from '../options/query-input.js';
+import type { ScreenshotRow } from '../screenshots/screenshot-record.js';
 import type { ResultListener } from '../farm/result-recorder.js';
 import type { Caller } from '../http/state.js';
 import type { ScreenshotRecords } from '../screenshots/screenshot-records.js';

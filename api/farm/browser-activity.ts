@@ -1,6 +1,6 @@
 import { BROWSERS, type BrowserName } from '../../core/capture-spec.js';
 import type { JobQueue } from '../../core/contracts/job-queue.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 
 /**
  * The window throughput and error rate are measured over: long enough that a quiet farm's few captures

@@ -1,8 +1,8 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
-import { CAPTURE_OPTIONS } from '../../core/request/create-params.js';
-import { storedOptionValues } from '../../core/request/option-table.js';
+import { CAPTURE_OPTIONS } from '../options/create-params.js';
+import { storedOptionValues } from '../options/option-table.js';
 import { routeOfRecord } from '../../grid/scheduling/routing.js';
 import type { FarmDispatcher, FarmWork } from './farm-dispatcher.js';
 

@@ -1,5 +1,5 @@
 import type { Next } from 'koa';
-import { canonicalAddress, forwardedClient, TrustedProxies } from '../../core/net/forwarded-client.js';
+import { canonicalAddress, forwardedClient, TrustedProxies } from './forwarded-client.js';
 import type { AppContext } from './state.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import { diffKey } from '../../core/storage/storage-keys.js';
 import type { AppEventEmitter } from '../apps/app-event-emitter.js';

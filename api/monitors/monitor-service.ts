@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { ApiError, notFound } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { buildMonitorRequest, buildMonitorRun, type MonitorContext, type MonitorRequest } from '../../core/request/monitor-request.js';
-import type { QueryTree } from '../../core/request/query-input.js';
+import { buildMonitorRequest, buildMonitorRun, type MonitorContext, type MonitorRequest } from './monitor-request.js';
+import type { QueryTree } from '../options/query-input.js';
 import type { Caller } from '../http/state.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import type { MonitorRow, MonitorRunRow } from './monitor-record.js';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { notFound } from '../../core/errors.js';
 
 export interface StoredFileRow {

@@ -1,5 +1,5 @@
 import type { ObjectStore } from '../../core/contracts/object-store.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { AppContext } from '../http/state.js';
 import { findFile } from './file-access.js';
 import { signLinkToken, verifyLinkToken, type LinkKind } from './link-token.js';

@@ -1,9 +1,9 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { Pricing } from '../../core/pricing.js';
-import { CAPTURE_OPTIONS } from '../../core/request/create-params.js';
-import { optionsCost, storedOptionValues } from '../../core/request/option-table.js';
-import type { ScreenshotDraft } from '../../core/request/create-request.js';
-import type { ScreenshotFields } from '../../core/screenshot-record.js';
+import { CAPTURE_OPTIONS } from '../options/create-params.js';
+import { optionsCost, storedOptionValues } from '../options/option-table.js';
+import type { ScreenshotDraft } from '../options/create-request.js';
+import type { ScreenshotFields } from './screenshot-record.js';
 
 /**
  * Columns of a stored record that are not what its create request decided: who owns it, how it ended,

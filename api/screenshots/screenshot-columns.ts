@@ -1,7 +1,7 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import { CAPTURE_OPTIONS } from '../../core/request/create-params.js';
-import { optionColumns, optionsWithoutColumn, requestOptionsOf, storedOptionValues, type OptionTable } from '../../core/request/option-table.js';
-import type { ScreenshotRow } from '../../core/screenshot-record.js';
+import { CAPTURE_OPTIONS } from '../options/create-params.js';
+import { optionColumns, optionsWithoutColumn, requestOptionsOf, storedOptionValues, type OptionTable } from '../options/option-table.js';
+import type { ScreenshotRow } from './screenshot-record.js';
 
 /** jsonb columns: passed as JSON text, because node-postgres would send a JS array as a Postgres array. */
 const JSON_COLUMNS = ['final_urls', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'capture_spec', 'request_options'] as const;

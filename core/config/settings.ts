@@ -7,7 +7,7 @@ import { BROWSERS, type BrowserName } from '../capture-spec.js';
 import { DEFAULT_MAX_PAGE_HEIGHT, DRIVER_KINDS, PNG_ENCODINGS } from '../contracts/browser-driver.js';
 import { isCidrOrHost, parseCidr } from '../net/cidr.js';
 import { DEFAULT_PRICING, pricingSchema, type Pricing } from '../pricing.js';
-import { MONITOR_MIN_INTERVAL_SECONDS } from '../request/monitor-params.js';
+import { MONITOR_MIN_INTERVAL_SECONDS } from '../../api/monitors/monitor-params.js';
 import { CLIENT_COMPAT_MODES, LOG_LEVELS, OFFLINE_PAYMENT_MODES } from './config.js';
 import { NATS_PREFIX_PATTERN, NATS_PREFIX_RULE } from './nats-prefix.js';
 import { readPlansFile } from './plans-file.js';

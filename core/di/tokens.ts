@@ -6,7 +6,7 @@ import type { Mailer } from '../contracts/mailer.js';
 import type { NodeRegistry } from '../contracts/node-registry.js';
 import type { ObjectStore } from '../contracts/object-store.js';
 import type { PaymentProvider } from '../contracts/payment-provider.js';
-import type { Db } from '../db/connect.js';
+import type { Db } from '../../api/db/connect.js';
 
 /**
  * Injection tokens: one per contract whose implementation the configuration chooses (registered in

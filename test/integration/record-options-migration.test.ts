@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { toDbValues } from '../../api/screenshots/screenshot-columns.js';
 import { ScreenshotStore } from '../../api/screenshots/screenshot-store.js';
-import { migrateDownOne, migrateLatest, migrateUpTo } from '../../core/db/migrate.js';
+import { migrateDownOne, migrateLatest, migrateUpTo } from '../../api/db/migrate.js';
 import { DEFAULT_PRICING } from '../../core/pricing.js';
-import { buildCreateRequest } from '../../core/request/create-request.js';
-import { parseQuery } from '../../core/request/query-input.js';
-import { toScreenshotRecord } from '../../core/screenshot-record.js';
+import { buildCreateRequest } from '../../api/options/create-request.js';
+import { parseQuery } from '../../api/options/query-input.js';
+import { toScreenshotRecord } from '../../api/screenshots/screenshot-record.js';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { repoPath } from '../support/repo-path.js';
 

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { buildOpenApi } from '../../api/routes/openapi-document.js';
-import { Screenshot } from '../../api/routes/response-shapes.js';
-import { ROUTES } from '../../api/routes/route-table.js';
+import { buildOpenApi } from '../../api/http/openapi-document.js';
+import { Screenshot } from '../../api/screenshots/screenshot-shapes.js';
+import { ROUTES } from '../../api/route-table.js';
 import { normaliseRow, RECORD_COLUMNS, recordStorage, toDbValues } from '../../api/screenshots/screenshot-columns.js';
 import type { FieldErrors } from '../../core/errors.js';
 import { DEFAULT_PRICING } from '../../core/pricing.js';
-import { CAPTURE_OPTIONS, CREATE_PARAMS } from '../../core/request/create-params.js';
-import { buildCreateRequest } from '../../core/request/create-request.js';
+import { CAPTURE_OPTIONS, CREATE_PARAMS } from '../../api/options/create-params.js';
+import { buildCreateRequest } from '../../api/options/create-request.js';
 import {
   optionColumns,
   optionRecordFields,
@@ -24,10 +24,10 @@ import {
   storedOptionValues,
   withDefaults,
   type OptionTable,
-} from '../../core/request/option-table.js';
-import { bool, int } from '../../core/request/param-kinds.js';
-import { collectParams } from '../../core/request/read-params.js';
-import { toScreenshotRecord, type ScreenshotRow } from '../../core/screenshot-record.js';
+} from '../../api/options/option-table.js';
+import { bool, int } from '../../api/options/param-kinds.js';
+import { collectParams } from '../../api/options/read-params.js';
+import { toScreenshotRecord, type ScreenshotRow } from '../../api/screenshots/screenshot-record.js';
 import { repoPath } from '../support/repo-path.js';
 
 const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600 };

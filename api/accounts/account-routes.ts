@@ -1,0 +1,39 @@
+import { notFound } from '../../core/errors.js';
+import { getCompany } from '../accounts/companies.js';
+import { livePlanOf } from '../billing/plan-usage.js';
+import { callerOf } from '../http/state.js';
+import { AccountInfo } from '../screenshots/screenshot-shapes.js';
+import { defineRoute, type ApiRoute } from '../http/route.js';
+
+/** GET /account/info: the caller's balance, plan and usage. */
+export const ACCOUNT_ROUTES: ApiRoute[] = [
+  defineRoute({
+    method: 'get',
+    path: '/account/info',
+    operationId: 'getAccount',
+    tag: 'Account',
+    credentials: 'account',
+    summary: "Balance and usage of the caller's account",
+    response: { data: AccountInfo, description: 'The account' },
+    handler: async (ctx, { db, billing }) => {
+      const caller = callerOf(ctx);
+      const company = await getCompany(db, caller.companyId);
+      if (!company) throw notFound('Account');
+      const plan = (await livePlanOf(db, billing.plans, caller.companyId))?.plan ?? null;
+      const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
+      const [usage] = await db('screenshots')
+        .where({ company_id: caller.companyId })
+        .select(db.raw('count(*) as total'), db.raw('count(*) filter (where created_at >= ?) as this_month', [monthStart]), db.raw("count(*) filter (where status = 'processing') as processing"));
+      return {
+        balance: company.balance,
+        company_id: company.id,
+        company_name: company.name,
+        // The live subscription's plan id, or null when the account has none: a string, because one official
+        // client of the original service types `plan` so and fails on an object. The Plan itself is beside it.
+        plan: plan?.id ?? null,
+        plan_details: plan,
+        usage: { total_screenshots: Number(usage?.total ?? 0), screenshots_this_month: Number(usage?.this_month ?? 0), processing: Number(usage?.processing ?? 0) },
+      };
+    },
+  }),
+];

@@ -1,0 +1,584 @@
+#!/usr/bin/env node
+/**
+ * `shotfarm`: the one command of the project. Each subcommand is a thin composition root: it reads the
+ * configuration, starts what it needs, and stops it in reverse on SIGINT/SIGTERM. This file is the one
+ * place in api/ allowed to reach drivers/ and node-agent/ (for the embedded all-in-one process).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { BatchApiError, runBatchCancel, runBatchCreate, runBatchDownload, runBatchInfo, type BatchApi, type BatchOutput } from '../api/batches/batch-cli.js';
+import { loadConfig, ConfigError } from '../core/config/load-config.js';
+import { BATCH_OPTION_NAMES, CREATE_OPTION_NAMES, unknownOptions } from './create-option-names.js';
+import { settingsInForce, settingsMarkdownTable } from '../core/config/settings-table.js';
+import type { Config } from '../core/config/config.js';
+import type { NodeRegistry } from '../core/contracts/node-registry.js';
+import { connectDatabase, type Db } from '../api/db/connect.js';
+import { migrateLatest } from '../api/db/migrate.js';
+import { findApiKey, generateApiKey, insertApiKey } from '../api/accounts/api-keys.js';
+import { listApiKeys, revokeApiKey } from '../api/accounts/key-management.js';
+import type { Caller } from '../api/http/state.js';
+import { passwordResetLink } from '../api/auth/account-email.js';
+import { emailParam } from '../api/auth/auth-params.js';
+import { issueOneTimeToken } from '../api/auth/one-time-tokens.js';
+import { readParams } from '../api/options/read-params.js';
+import { CAPTURE_OPTIONS } from '../api/options/create-params.js';
+import { optionsMarkdownTable } from '../api/options/option-table.js';
+import { createCompany, getCompany } from '../api/accounts/companies.js';
+import { recordCredit } from '../api/accounts/ledger.js';
+import { startControlPlane, type ControlPlane } from '../api/control-plane.js';
+import { PluginRegistryError } from '../plugins/registry.js';
+import { resolveJwtSecret } from '../api/accounts/bootstrap.js';
+import { createLogger } from '../core/logger.js';
+import { FarmMetrics } from '../core/metrics/farm-metrics.js';
+import { registerAdapters, type AdapterCatalog, type RegisteredAdapters } from '../core/di/adapters.js';
+import { newContainer, TOKENS } from '../core/di/tokens.js';
+import { objectLinkSecret, objectStoreAdapters } from '../core/storage/object-store-adapters.js';
+import { driverAdapters } from '../drivers/driver-adapters.js';
+import { gridAdapters } from '../grid/grid-adapters.js';
+import { apiAdapters } from '../api/api-adapters.js';
+import type { DependencyContainer } from 'tsyringe';
+import { createAgent } from '../node-agent/create-agent.js';
+import { captureOnce } from './capture-once.js';
+import { agentSettingsProblem, runAgent } from './agent.js';
+
+function config(): Config {
+  return configWith({});
+}
+
+/** The configuration from the environment with some settings given by flags. */
+function configWith(overrides: Record<string, string | undefined>): Config {
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  try {
+    return loadConfig({ ...process.env, ...given });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`shotfarm: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+const integer =
+  (min: number) =>
+  (value: string): number => {
+    if (!/^-?\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be a whole number of at least ${min}`);
+    return Number(value);
+  };
+
+/**
+ * Runs until SIGINT/SIGTERM, then stops the started parts in reverse order and exits 0. Returns that
+ * stop, for the other clean ending: an agent drained on an operator's request.
+ */
+function stopOnSignal(stoppers: (() => Promise<void>)[]): (reason: string) => Promise<void> {
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`shotfarm: ${signal} received, stopping\n`);
+    for (const s of [...stoppers].reverse()) await s().catch((e: unknown) => process.stderr.write(`shotfarm: stop failed: ${String(e)}\n`));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  return stop;
+}
+
+function printWelcome(plane: ControlPlane, cfg: Config): void {
+  const lines = ['', `shotfarm is running at ${plane.url}`, `  OpenAPI: ${plane.url}/api/v1/openapi.json (rendered at ${plane.url}/docs)`];
+  // Said at start because it changes the answers' shape from the spec's.
+  if (cfg.clientCompat !== 'spec') lines.push(`  Client compatibility: ${cfg.clientCompat} (SHOTFARM_CLIENT_COMPAT): a create of one screenshot answers an object, batch create the Batch object`);
+  if (plane.bootstrapKey) {
+    lines.push(`  API key: ${plane.bootstrapKey}`, '', 'Take a first screenshot:', `  curl '${plane.url}/api/v1/screenshot/create?url=https://example.com&key=${plane.bootstrapKey}'`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+/** package.json's version: the file sits two folders above the built cli (dist/api/cli.js). */
+const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+const program = new Command('shotfarm').description('Self-hosted screenshot service built as a browser farm').version(VERSION).showHelpAfterError();
+
+/**
+ * The container of a control-plane process: its database, and the adapters core/di/adapters.ts picks from
+ * the configuration (`serve` adds the browser driver of its embedded agent). close() closes them in reverse.
+ */
+async function controlPlaneContainer(
+  cfg: Config,
+  log: ReturnType<typeof createLogger>,
+  name: string,
+  extra: Partial<AdapterCatalog> = {},
+): Promise<{ container: DependencyContainer; adapters: RegisteredAdapters; close(): Promise<void> }> {
+  const container = newContainer();
+  const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+  container.register(TOKENS.Db, { useValue: db });
+  const adapters = await registerAdapters(container, cfg, { ...gridAdapters(name), ...objectStoreAdapters(objectLinkSecret(resolveJwtSecret(cfg))), ...extra, ...apiAdapters }, log);
+  return {
+    container,
+    adapters,
+    async close() {
+      await adapters.close();
+      await db.destroy();
+    },
+  };
+}
+
+program
+  .command('serve')
+  .description('embedded all-in-one: API, in-process queue and a browser agent in one process')
+  .action(async () => {
+    const cfg = config();
+    const log = createLogger(cfg.logLevel);
+    const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-serve', driverAdapters);
+    // The agent warms its browsers before the API opens, so the first request finds a live node.
+    // One registry: the API's /metrics shows the embedded agent's captures too.
+    const metrics = new FarmMetrics();
+    const agent = createAgent(cfg, container, log, metrics.agentObservers(cfg.agent.driver));
+    metrics.watch({ inFlight: () => agent.status().inFlight, poolSizes: () => agent.poolSizes(), treeRss: () => agent.status().rssBytes ?? null });
+    await agent.start();
+    const plane = await startControlPlane(cfg, { generateBootstrapKey: true, container, logger: log, metrics });
+    adapters.assertResolved();
+    // Stopped in reverse: the agent drains first while the API still records its last results.
+    const stop = stopOnSignal([close, plane.stop, agent.stop.bind(agent)]);
+    // The one agent drained on request (POST /admin/nodes/drain): nothing would take jobs, so all stop.
+    void agent.drained.then(() => stop('drain request carried out'));
+    printWelcome(plane, cfg);
+  });
+
+program
+  .command('api')
+  .description('control plane only (distributed mode: agents join over NATS)')
+  .action(async () => {
+    const cfg = config();
+    const log = createLogger(cfg.logLevel);
+    const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-api');
+    const plane = await startControlPlane(cfg, { generateBootstrapKey: false, container, logger: log });
+    adapters.assertResolved();
+    stopOnSignal([close, plane.stop]);
+    printWelcome(plane, cfg);
+  });
+
+const list = (v: string): string =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .join(',');
+
+program
+  .command('agent')
+  .description('a browser node: takes jobs from the farm over NATS (needs NATS_URL; S3_* for shared storage)')
+  .option('--browsers <list>', 'browsers this node offers (chrome,firefox,brave)', list)
+  .option('--slots <n>', 'captures at once', integer(1))
+  .option('--countries <list>', 'countries this node egresses from (fr,de)', list)
+  .option('--driver <name>', 'playwright or selenium')
+  .option('--grid-url <url>', 'Selenium Grid 4 URL (with --driver selenium)')
+  .action(async (opts: { browsers?: string; slots?: number; countries?: string; driver?: string; gridUrl?: string }) => {
+    // Flags win over the environment; both go through the one configuration loader and its checks.
+    const cfg = configWith({
+      SHOTFARM_AGENT_BROWSERS: opts.browsers,
+      SHOTFARM_AGENT_SLOTS: opts.slots?.toString(),
+      SHOTFARM_AGENT_COUNTRIES: opts.countries,
+      SHOTFARM_DRIVER: opts.driver,
+      SELENIUM_GRID_URL: opts.gridUrl,
+    });
+    const problem = agentSettingsProblem(cfg);
+    if (problem) {
+      process.stderr.write(`shotfarm: ${problem}\n`);
+      process.exit(2);
+    }
+    const log = createLogger(cfg.logLevel);
+    const agent = await runAgent(cfg, log);
+    const stop = stopOnSignal([agent.stop]);
+    // `shotfarm nodes drain ID`: once the jobs in flight have finished the agent leaves, exit code 0.
+    void agent.drained.then(() => stop('drain request carried out'));
+    process.stdout.write(`shotfarm agent ${cfg.agent.nodeId} is taking ${cfg.agent.browsers.join(', ')} jobs (${cfg.agent.slots} slots); health and metrics at ${agent.url}\n`);
+  });
+
+/** Runs `use` with the farm's NATS registry; embedded mode has none a separate process could reach. */
+async function withFarmRegistry(use: (registry: NodeRegistry) => Promise<void>): Promise<void> {
+  const cfg = config();
+  if (!cfg.natsUrl) {
+    process.stderr.write('shotfarm: the farm registry lives in NATS: set NATS_URL (embedded mode lists its node at GET /api/v1/admin/nodes)\n');
+    process.exitCode = 2;
+    return;
+  }
+  const container = newContainer();
+  const adapters = await registerAdapters(container, cfg, { nodeRegistry: gridAdapters('shotfarm-nodes').nodeRegistry }, createLogger('silent'));
+  try {
+    const registry = container.resolve(TOKENS.NodeRegistry);
+    adapters.assertResolved();
+    await use(registry);
+  } finally {
+    await adapters.close();
+  }
+}
+
+const nodesCommand = program
+  .command('nodes')
+  .description('list the live nodes of the farm (reads the NATS registry)')
+  .action(() =>
+    withFarmRegistry(async (registry) => {
+      const nodes = await registry.list();
+      if (nodes.length === 0) process.stdout.write('no live nodes\n');
+      for (const n of nodes) {
+        process.stdout.write(
+          `${n.id}\t${n.host}\t${n.browsers.map((b) => `${b.name} (${b.version}, ${b.driver})`).join(', ')}\tslots ${n.slots}\tin flight ${n.inFlight}\tdone ${n.jobsDone}\tfailures ${n.failures}\t${n.countries.join(',') || 'any country'}${n.draining ? '\tdraining' : ''}\n`,
+        );
+      }
+    }),
+  );
+
+for (const [name, drain] of [
+  ['drain', true],
+  ['undrain', false],
+] as const) {
+  nodesCommand
+    .command(name)
+    .description(drain ? 'ask a node to take no new job, finish those in flight, then leave (its process exits 0)' : 'withdraw a drain request the node has not finished yet')
+    .argument('<id>', 'the node id (first column of `shotfarm nodes`)')
+    .action((id: string) =>
+      withFarmRegistry(async (registry) => {
+        if (!(await registry.requestDrain(id, drain))) {
+          process.stderr.write(`shotfarm: no live node ${JSON.stringify(id)} (see shotfarm nodes)\n`);
+          process.exitCode = 1;
+          return;
+        }
+        process.stdout.write(drain ? `${id}: draining; it leaves once its jobs in flight have finished\n` : `${id}: drain withdrawn\n`);
+      }),
+    );
+}
+
+program
+  .command('capture')
+  .description("one capture on this machine with the farm's engine; writes the outputs (checks a browser machine)")
+  .argument('<url>', 'the page to capture')
+  .option('-o, --output <file>', 'image file; html/pdf/video go beside it', 'capture.png')
+  .option('--browser <name>', 'chrome, firefox or brave', 'chrome')
+  .option('--driver <name>', 'playwright or selenium', 'playwright')
+  .option('--grid-url <url>', 'Selenium Grid 4 URL (with --driver selenium)')
+  .allowUnknownOption(true)
+  .allowExcessArguments(true)
+  .action(async (url: string, opts: { output: string; browser: string; driver: string; gridUrl?: string }, command: Command) => {
+    const options = createOptions(command.args.slice(1), CREATE_OPTION_NAMES);
+    const cfg = configWith({ SHOTFARM_DRIVER: opts.driver, SELENIUM_GRID_URL: opts.gridUrl, LOG_LEVEL: 'silent' });
+    try {
+      process.exitCode = await captureOnce(cfg, url, { output: opts.output, options: { ...options, browser: opts.browser } }, (l) => process.stdout.write(`${l}\n`));
+    } catch (err) {
+      const fields = (err as { extra?: { fields?: Record<string, string[]> } }).extra?.fields;
+      process.stderr.write(
+        `shotfarm: capture failed: ${
+          fields
+            ? Object.entries(fields)
+                .map(([k, v]) => `${k} ${v.join('; ')}`)
+                .join(', ')
+            : (err as Error).message
+        }\n`,
+      );
+      process.exitCode = 1;
+    }
+  });
+
+const batch = program.command('batch').description('batch jobs: a file of URLs to a ZIP (talks to a running service over its API)');
+
+/** The options every batch command takes to reach the service. */
+const apiOptions = (command: Command): Command =>
+  command.option('--api <url>', 'the API base URL (default: http://localhost:<PORT>)').option('--key <key>', 'API key (default: SHOTFARM_BOOTSTRAP_KEY, else <data dir>/bootstrap-key)');
+
+/** The service and key a batch command talks to; null (exit code 2, the reason on stderr) without a key. */
+function batchApi(opts: { api?: string; key?: string }): BatchApi | null {
+  const cfg = config();
+  const keyFile = path.join(cfg.dataDir, 'bootstrap-key');
+  const key = opts.key ?? cfg.bootstrapKey ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : '');
+  if (!key) {
+    process.stderr.write('shotfarm: give an API key with --key (or SHOTFARM_BOOTSTRAP_KEY)\n');
+    process.exitCode = 2;
+    return null;
+  }
+  return { api: opts.api ?? `http://localhost:${cfg.port}`, key };
+}
+
+const batchOutput: BatchOutput = { progress: process.stderr, print: (l) => process.stdout.write(`${l}\n`) };
+
+/**
+ * Runs a batch command; an answer of the API that is not a success is said on stderr. Exit code 1,
+ * or 2 for a request the API refused as invalid (400), like any other invalid argument.
+ */
+async function runBatchCommand(what: string, opts: { api?: string; key?: string }, run: (target: BatchApi) => Promise<number>): Promise<void> {
+  const target = batchApi(opts);
+  if (!target) return;
+  try {
+    process.exitCode = await run(target);
+  } catch (err) {
+    process.stderr.write(`shotfarm: ${what}: ${(err as Error).message}\n`);
+    process.exitCode = err instanceof BatchApiError && err.status === 400 ? 2 : 1;
+  }
+}
+
+apiOptions(
+  batch
+    .command('create')
+    .description('upload a list of URLs (one per line, or CSV/TSV with url and filename columns)')
+    .argument('<file>', 'the list')
+    .option('--wait', 'show progress until the batch is done')
+    .option('-o, --output <zip>', 'download the ZIP here when done (implies --wait)'),
+)
+  .allowUnknownOption(true)
+  .allowExcessArguments(true)
+  .action(async (file: string, opts: { wait?: boolean; output?: string; api?: string; key?: string }, command: Command) => {
+    const fields = createOptions(command.args.slice(1), BATCH_OPTION_NAMES);
+    await runBatchCommand('batch failed', opts, (target) => runBatchCreate({ ...target, ...batchOutput, file, wait: opts.wait === true, output: opts.output ?? null, fields }));
+  });
+
+apiOptions(batch.command('info').description("a batch's progress and status (the Batch as GET /batch/info answers it, one JSON line)").argument('<id>', 'the batch id', integer(1))).action(
+  (id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target) => runBatchInfo({ ...target, ...batchOutput }, id)),
+);
+
+apiOptions(batch.command('cancel').description('cancel a batch: screenshots not captured yet end unpaid, those done are kept').argument('<id>', 'the batch id', integer(1))).action(
+  (id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target) => runBatchCancel({ ...target, ...batchOutput }, id)),
+);
+
+apiOptions(
+  batch
+    .command('download')
+    .description("download a batch's ZIP (while it runs: what has finished so far)")
+    .argument('<id>', 'the batch id', integer(1))
+    .option('-o, --output <zip>', 'where the ZIP goes (default: batch-<id>.zip)')
+    .option('--wait', 'wait until the batch is done, showing progress, then download'),
+).action((id: number, opts: { api?: string; key?: string; output?: string; wait?: boolean }) =>
+  runBatchCommand(`batch ${id}`, opts, (target) => runBatchDownload({ ...target, ...batchOutput }, id, { output: opts.output ?? null, wait: opts.wait === true })),
+);
+
+/**
+ * `--size page --pdf 1 --html` → {size: 'page', pdf: '1', html: '1'}: any create option as a flag. A name
+ * the create table does not know is refused (exit 2), naming it and the option probably meant: a typo
+ * must not quietly capture something else than asked.
+ */
+function createOptions(args: string[], known: readonly string[]): Record<string, string> {
+  const out = optionFlags(args);
+  const unknown = unknownOptions(Object.keys(out), known);
+  if (unknown.length > 0) {
+    for (const u of unknown) process.stderr.write(`shotfarm: unknown option '--${u.name}'${u.meant ? ` (did you mean --${u.meant}?)` : ''}\n`);
+    process.exit(2);
+  }
+  return out;
+}
+
+function optionFlags(args: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    if (!arg.startsWith('--')) continue;
+    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+    const next = args[i + 1];
+    if (inline !== undefined) out[name] = inline;
+    else if (next !== undefined && !next.startsWith('--')) {
+      out[name] = next;
+      i += 1;
+    } else out[name] = '1';
+  }
+  return out;
+}
+
+program
+  .command('migrate')
+  .description('bring the database schema up to date')
+  .action(async () => {
+    const cfg = config();
+    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    try {
+      const applied = await migrateLatest(db);
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n');
+    } finally {
+      await db.destroy();
+    }
+  });
+
+program
+  .command('settings')
+  .description('the value in force of every setting (from the environment, else its default), secrets masked')
+  .option('--markdown', 'print the settings table of docs/operators.md (defaults and meanings) instead')
+  .action((opts: { markdown?: boolean }) => {
+    if (opts.markdown) {
+      process.stdout.write(`${settingsMarkdownTable()}\n`);
+      return;
+    }
+    for (const s of settingsInForce(process.env)) process.stdout.write(`${s.name}\t${s.value}\t${s.source}\n`);
+    // The values are shown even when some are refused, so the operator sees them beside the reasons.
+    try {
+      loadConfig(process.env);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      process.stderr.write(`shotfarm: ${err.message}\n`);
+      process.exitCode = 2;
+    }
+  });
+
+program
+  .command('options')
+  .description('the table of capture options of docs/api-clients.md (markdown), from the option table')
+  .action(() => {
+    process.stdout.write(`${optionsMarkdownTable(CAPTURE_OPTIONS)}\n`);
+  });
+
+const keys = program.command('keys').description('API keys');
+keys
+  .command('create')
+  .description('create an API key; a new account unless --company is given')
+  .option('--credits <n>', 'opening credits of the new account', integer(0), 0)
+  .option('--company <id>', 'add the key to this existing account', integer(1))
+  .option('--name <name>', 'a name for the key', 'cli')
+  .action(async (opts: { credits: number; company?: number; name: string }) => {
+    const cfg = config();
+    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    try {
+      await migrateLatest(db);
+      const companyId = opts.company ?? (await createCompany(db, { name: `Account ${new Date().toISOString()}` }, opts.credits, 'cli: keys create')).id;
+      if (!(await getCompany(db, companyId))) throw new InvalidArgumentError(`no account ${companyId}`);
+      const key = generateApiKey();
+      await insertApiKey(db, companyId, key, opts.name);
+      const company = await getCompany(db, companyId);
+      process.stdout.write(`${JSON.stringify({ key, company_id: companyId, balance: company?.balance ?? 0 })}\n`);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+/**
+ * The account a command names with --company ID or --key KEY; null (with exit code 2 and the reason on
+ * stderr) when it names none that exists.
+ */
+async function accountOf(db: Db, opts: { company?: number; key?: string }): Promise<number | null> {
+  const companyId = opts.company ?? (opts.key ? (await findApiKey(db, opts.key))?.key.company_id : undefined);
+  if (companyId === undefined || !(await getCompany(db, Number(companyId)))) {
+    process.stderr.write('shotfarm: name an existing account with --company ID or --key KEY\n');
+    process.exitCode = 2;
+    return null;
+  }
+  return Number(companyId);
+}
+
+/** The command line acting for an account, as its owner would through the API (no key of its own). */
+const operatorFor = (companyId: number): Caller => ({ companyId, apiKeyId: null, userId: null, credential: 'cli', roles: [] });
+
+keys
+  .command('list')
+  .description('the live API keys of an account (never the secrets: their first characters)')
+  .option('--company <id>', 'the account id', integer(1))
+  .option('--key <key>', 'the account that owns this API key')
+  .action(async (opts: { company?: number; key?: string }) => {
+    const cfg = config();
+    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    try {
+      await migrateLatest(db);
+      const companyId = await accountOf(db, opts);
+      if (companyId === null) return;
+      for (const k of await listApiKeys(db, operatorFor(companyId))) {
+        process.stdout.write(`${JSON.stringify({ id: k.id, prefix: k.prefix, name: k.name, user_id: k.user_id, created_at: k.created_at, last_used_at: k.last_used_at })}\n`);
+      }
+    } finally {
+      await db.destroy();
+    }
+  });
+
+keys
+  .command('revoke')
+  .description('revoke an API key at once, by its id (from keys list); its screenshots keep their history')
+  .argument('<id>', 'the key id', integer(1))
+  .action(async (id: number) => {
+    const cfg = config();
+    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    try {
+      await migrateLatest(db);
+      const row = await db('api_keys').where({ id }).whereNull('revoked_at').first('company_id');
+      if (!row) {
+        process.stderr.write(`shotfarm: no live API key ${id}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      await revokeApiKey(db, operatorFor(Number(row.company_id)), id);
+      process.stdout.write(`${JSON.stringify({ revoked: id, company_id: Number(row.company_id) })}\n`);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+const users = program.command('users').description('dashboard users');
+users
+  .command('create')
+  .description('a dashboard user (on a new account unless --company is given); prints a one-time link to set its password and log in')
+  .requiredOption('--email <address>', "the user's email, their login")
+  .option('--admin', "with the admin role (GET /admin/*, the dashboard's admin pages)")
+  .option('--company <id>', 'add the user to this existing account', integer(1))
+  .option('--name <name>', "the user's name")
+  .action(async (opts: { email: string; admin?: boolean; company?: number; name?: string }) => {
+    const cfg = config();
+    let email: string;
+    try {
+      email = readParams({ email: emailParam }, { email: [opts.email] }, ['email']).email as string;
+    } catch {
+      process.stderr.write(`shotfarm: --email ${JSON.stringify(opts.email)} is not an email address\n`);
+      process.exit(2);
+    }
+    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    try {
+      await migrateLatest(db);
+      if (opts.company !== undefined && !(await getCompany(db, opts.company))) {
+        process.stderr.write(`shotfarm: no account ${opts.company}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      if (await db('users').where({ email }).first('id')) {
+        process.stderr.write(`shotfarm: ${email} already has a user (the dashboard's "forgot password" sends it a link)\n`);
+        process.exitCode = 1;
+        return;
+      }
+      const roles = opts.admin ? ['user', 'admin'] : ['user'];
+      const created = await db.transaction(async (trx) => {
+        const companyId = opts.company ?? (await createCompany(trx, { name: (opts.name ?? email).slice(0, 200), email }, 0, 'cli: users create')).id;
+        // No password: the user sets one through the reset link below, which also verifies the email.
+        const [user] = await trx('users')
+          .insert({ company_id: companyId, email, name: opts.name ?? null, roles: JSON.stringify(roles), email_verified: false, signup_provider: 'cli' })
+          .returning('id');
+        const userId = Number(user.id);
+        return { userId, companyId, token: await issueOneTimeToken(trx, userId, 'reset_password', cfg.auth.resetTokenTtlSeconds) };
+      });
+      process.stdout.write(
+        `${JSON.stringify({ user_id: created.userId, company_id: created.companyId, email, roles, login_link: passwordResetLink(cfg.publicUrl, created.token), expires_in_seconds: cfg.auth.resetTokenTtlSeconds })}\n`,
+      );
+    } finally {
+      await db.destroy();
+    }
+  });
+
+const credits = program.command('credits').description('account credits');
+credits
+  .command('add')
+  .description('grant credits to an account (through the ledger)')
+  .requiredOption('--amount <n>', 'credits to add', integer(1))
+  .option('--company <id>', 'the account id', integer(1))
+  .option('--key <key>', 'the account that owns this API key')
+  .option('--reason <text>', 'why, for the ledger', 'cli: credits add')
+  .action(async (opts: { amount: number; company?: number; key?: string; reason: string }) => {
+    const cfg = config();
+    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    try {
+      await migrateLatest(db);
+      const companyId = await accountOf(db, opts);
+      if (companyId === null) return;
+      const balance = await db.transaction((trx) => recordCredit(trx, { companyId, delta: opts.amount, reason: opts.reason.slice(0, 200) }));
+      process.stdout.write(`${JSON.stringify({ company_id: companyId, balance })}\n`);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  // A plugin list that cannot load is a configuration problem: say which, exit 2 like invalid settings.
+  if (!(err instanceof PluginRegistryError)) throw err;
+  process.stderr.write(`shotfarm: ${err.message}\n`);
+  process.exit(2);
+}
