@@ -73,7 +73,7 @@ export interface AppDeps {
 /** JSON bodies above 1 MiB are refused (413): no operation here needs more. */
 const JSON_BODY_LIMIT = '1mb';
 
-/** The control plane's HTTP application: public health/OpenAPI routes, then authenticated /api/v1 (api/routes/route-table.ts). */
+/** The control plane's HTTP application: public health/OpenAPI routes, then authenticated /api/v1 (api/route-table.ts). */
 export function buildApp(deps: AppDeps, routes: readonly ApiRoute[] = ROUTES): Koa<AppState> {
   const app = new Koa<AppState>();
   app.use(clientAddress(deps.config.trustedProxies));

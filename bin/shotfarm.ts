@@ -95,7 +95,7 @@ function printWelcome(plane: ControlPlane, cfg: Config): void {
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
-/** package.json's version: the file sits two folders above the built cli (dist/api/cli.js). */
+/** package.json's version: the file sits two folders above the built cli (dist/bin/shotfarm.js). */
 const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const program = new Command('shotfarm').description('Self-hosted screenshot service built as a browser farm').version(VERSION).showHelpAfterError();

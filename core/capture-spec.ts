@@ -125,7 +125,7 @@ export interface VideoSpec {
 
 /**
  * The fields of the capture options that are one CaptureSpec field as is (`spec` in their entry of
- * CAPTURE_OPTIONS, core/request/create-params.ts: browser, size, delay, hideAds...): their type is the
+ * CAPTURE_OPTIONS, api/options/create-params.ts: browser, size, delay, hideAds...): their type is the
  * option's, their meaning its description there.
  */
 export type PlainSpecFields = SpecFieldsOf<typeof CAPTURE_OPTIONS>;

@@ -1,5 +1,5 @@
 /**
- * A short-lived child process of core/db/embedded-postgres.ts: creates the embedded database's data folder
+ * A short-lived child process of api/db/embedded-postgres.ts: creates the embedded database's data folder
  * (argv[2]) with PGlite, closes it and exits, so the memory initdb used leaves with this process.
  */
 import { pgliteInThisProcess } from './embedded-postgres.js';

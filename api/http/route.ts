@@ -7,8 +7,8 @@ import type { Billing } from '../billing/billing.js';
 import type { AppContext, AppState } from '../http/state.js';
 
 /**
- * One HTTP route, described once: the router (api/routes/mount-routes.ts) and `openapi.json`
- * (api/routes/openapi-document.ts) are both built from these, so a route cannot be served without
+ * One HTTP route, described once: the router (api/http/mount-routes.ts) and `openapi.json`
+ * (api/http/openapi-document.ts) are both built from these, so a route cannot be served without
  * being documented, nor documented without being served. docs/architecture.md describes the format.
  */
 

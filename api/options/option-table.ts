@@ -225,7 +225,7 @@ function typeText(s: JsonSchema): string {
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-export const OPTIONS_TABLE_START = '<!-- capture options table: generated from core/request/create-params.ts (CAPTURE_OPTIONS); edit the entries there -->';
+export const OPTIONS_TABLE_START = '<!-- capture options table: generated from api/options/create-params.ts (CAPTURE_OPTIONS); edit the entries there -->';
 export const OPTIONS_TABLE_END = '<!-- end of capture options table -->';
 
 /** The docs table of options (docs/api-clients.md holds it between the markers). */

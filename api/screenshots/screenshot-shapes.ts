@@ -49,7 +49,7 @@ export const Screenshot = z.looseObject({
   apps: z.array(AppStatus).optional(),
   cost: z.number().int(),
   region: z.string(),
-  // The capture options as the record shows them (core/request/create-params.ts, CAPTURE_OPTIONS).
+  // The capture options as the record shows them (api/options/create-params.ts, CAPTURE_OPTIONS).
   ...optionRecordShape(CAPTURE_OPTIONS),
   created_at: dateTime,
   finished_at: dateTimeOrEmpty,

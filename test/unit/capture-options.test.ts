@@ -48,7 +48,7 @@ const THROWAWAY: OptionTable = {
   },
 };
 
-describe('capture options are declared once (CAPTURE_OPTIONS, core/request/create-params.ts)', () => {
+describe('capture options are declared once (CAPTURE_OPTIONS, api/options/create-params.ts)', () => {
   describe('a throwaway option added to a copy of the table is seen everywhere', () => {
     it('in validation: its range and its alias are checked, with the 400 naming it', () => {
       const fields: FieldErrors = {};
@@ -185,7 +185,7 @@ describe('capture options are declared once (CAPTURE_OPTIONS, core/request/creat
       const start = doc.indexOf(OPTIONS_TABLE_START);
       const end = doc.indexOf(OPTIONS_TABLE_END);
       expect(start, "the table's start marker").to.be.greaterThan(-1);
-      expect(doc.slice(start, end + OPTIONS_TABLE_END.length), 'regenerate it with `node dist/api/cli.js options`').to.equal(optionsMarkdownTable(CAPTURE_OPTIONS));
+      expect(doc.slice(start, end + OPTIONS_TABLE_END.length), 'regenerate it with `node dist/bin/shotfarm.js options`').to.equal(optionsMarkdownTable(CAPTURE_OPTIONS));
     });
   });
 });

@@ -9,7 +9,7 @@ export async function up(db: Knex): Promise<void> {
     t.bigIncrements('id');
     t.string('name', 200).notNullable();
     t.string('email', 320).notNullable().defaultTo('');
-    // The balance is only ever changed together with a credit_ledger row (see core/db/ledger.ts).
+    // The balance is only ever changed together with a credit_ledger row (see api/accounts/ledger.ts).
     t.bigInteger('balance').notNullable().defaultTo(0);
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
   });

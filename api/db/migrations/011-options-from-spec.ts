@@ -8,7 +8,7 @@ import { requestOptionsOf, storedOptionValues } from '../../options/option-table
  * CaptureSpec, and the few the spec cannot say (a PDF option while the PDF is off, `cache`, `priority`,
  * a cookie string spaced otherwise than the parsed cookies) from the new jsonb `request_options`.
  * Kept as columns: url, country and tag (list filters on them), browser (the Nodes page counts per
- * browser) and user_agent (the capture writes the one it used); core/request/create-params.ts says so
+ * browser) and user_agent (the capture writes the one it used); api/options/create-params.ts says so
  * entry by entry. Each row is moved by the option table's own rule (requestOptionsOf), so what a record
  * answers is what it answered before; a stored spec older than one of its plain fields (hideAds...) gets
  * the column's value written into it first.
