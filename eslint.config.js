@@ -5,15 +5,20 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 
 /**
  * The layering of ../shared/ARCHITECTURE.md, as zones: files under `target` may not import from `from`.
- * api/cli.ts is the one composition root that may reach drivers/ and node-agent/ (embedded mode).
+ * bin/ holds the process entries (thin composition roots) and may import every folder; nothing imports bin/.
  */
 export const LAYERING_ZONES = [
-  { target: './core', from: ['./drivers', './grid', './plugins', './node-agent', './api', './test'], message: 'core/ imports nothing of its siblings.' },
-  { target: './drivers', from: ['./grid', './plugins', './node-agent', './api', './test'], message: 'drivers/ may import only core/.' },
-  { target: './grid', from: ['./drivers', './plugins', './node-agent', './api', './test'], message: 'grid/ may import only core/.' },
-  { target: './plugins', from: ['./drivers', './grid', './node-agent', './api', './test'], message: 'plugins/ may import only core/.' },
-  { target: './node-agent', from: ['./plugins', './api', './test', './core/db'], message: 'node-agent/ may import core (never its database), drivers/ and grid/.' },
-  { target: ['./api/!(cli).ts', './api/*/**'], from: ['./drivers', './node-agent', './test'], message: 'api/ reaches drivers/ and node-agent/ only in the composition root api/cli.ts.' },
+  { target: './core', from: ['./bin', './drivers', './grid', './plugins', './node-agent', './api', './test'], message: 'core/ imports nothing of its siblings.' },
+  { target: './drivers', from: ['./bin', './grid', './plugins', './node-agent', './api', './test'], message: 'drivers/ may import only core/.' },
+  { target: './grid', from: ['./bin', './drivers', './plugins', './node-agent', './api', './test'], message: 'grid/ may import only core/.' },
+  { target: './plugins', from: ['./bin', './drivers', './grid', './node-agent', './api', './test'], message: 'plugins/ may import only core/.' },
+  {
+    target: './node-agent',
+    from: ['./bin', './plugins', './api', './test'],
+    message: 'node-agent/ may import core/, drivers/ and grid/: never the control plane (an agent holds no database credentials).',
+  },
+  { target: './api', from: ['./bin', './drivers', './node-agent', './test'], message: 'api/ is the control plane: it may import core/, grid/ and plugins/ (bin/serve.ts composes it with an agent).' },
+  { target: './bin', from: ['./test'], message: 'bin/ holds the process entries: tests are not part of them.' },
 ];
 
 export default tseslint.config(
@@ -49,8 +54,8 @@ export default tseslint.config(
       '@typescript-eslint/return-await': ['error', 'in-try-catch'],
     },
   },
-  // The composition roots hand process.env to loadConfig; tests build configs from their own env maps.
-  { files: ['api/cli.ts', 'node-agent/main.ts', 'test/**/*.ts'], rules: { 'no-restricted-properties': 'off' } },
+  // The commander tree hands process.env to loadConfig for every process root; tests build configs from their own env maps.
+  { files: ['bin/shotfarm.ts', 'test/**/*.ts'], rules: { 'no-restricted-properties': 'off' } },
   // Tests read decoded JSON answers (any) and use chai's property assertions (`expect(x).to.be.ok`).
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-unused-expressions': 'off' } },
 );

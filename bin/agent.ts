@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../core/config/config.js';
 import { registerAdapters } from '../core/di/adapters.js';
 import { newContainer } from '../core/di/tokens.js';
-import type { Logger } from '../core/logger.js';
+import { createLogger, type Logger } from '../core/logger.js';
 import { FarmMetrics } from '../core/metrics/farm-metrics.js';
 import { objectLinkSecret, objectStoreAdapters } from '../core/storage/object-store-adapters.js';
 import { driverAdapters } from '../drivers/driver-adapters.js';
 import { gridAdapters } from '../grid/grid-adapters.js';
 import { startAgentHttp } from '../node-agent/agent-http.js';
 import { createAgent } from '../node-agent/create-agent.js';
+import { stopOnSignal } from './stop-on-signal.js';
 
 /**
  * `shotfarm agent`: a browser machine joining the farm. It holds NATS and storage settings only, never
@@ -57,4 +58,23 @@ export function agentSettingsProblem(config: Config): string | null {
   // process, often another machine) cannot serve them: every capture would end as a broken link.
   if (!config.s3) return "an agent stores its captures where the control plane reads them: set S3_ENDPOINT, S3_ACCESS_KEY and S3_SECRET_KEY (and S3_BUCKET) to the api's object storage";
   return null;
+}
+
+/**
+ * The `shotfarm agent` process: refuses settings that cannot run an agent (exit code 2), joins the farm, and
+ * leaves on SIGTERM or once an operator's drain request (`shotfarm nodes drain ID`) has been carried out.
+ * It loads no module of the control plane (api/): an agent holds no database credentials.
+ */
+export async function agentProcess(cfg: Config): Promise<void> {
+  const problem = agentSettingsProblem(cfg);
+  if (problem) {
+    process.stderr.write(`shotfarm: ${problem}\n`);
+    process.exit(2);
+  }
+  const log = createLogger(cfg.logLevel);
+  const agent = await runAgent(cfg, log);
+  const stop = stopOnSignal([agent.stop]);
+  // `shotfarm nodes drain ID`: once the jobs in flight have finished the agent leaves, exit code 0.
+  void agent.drained.then(() => stop('drain request carried out'));
+  process.stdout.write(`shotfarm agent ${cfg.agent.nodeId} is taking ${cfg.agent.browsers.join(', ')} jobs (${cfg.agent.slots} slots); health and metrics at ${agent.url}\n`);
 }

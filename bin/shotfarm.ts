@@ -1,46 +1,31 @@
 #!/usr/bin/env node
 /**
- * `shotfarm`: the one command of the project. Each subcommand is a thin composition root: it reads the
- * configuration, starts what it needs, and stops it in reverse on SIGINT/SIGTERM. This file is the one
- * place in api/ allowed to reach drivers/ and node-agent/ (for the embedded all-in-one process).
+ * `shotfarm`: the one command of the project, as a commander tree. Each process command loads its
+ * composition root when it runs (bin/serve.ts, bin/api.ts, bin/agent.ts, bin/capture-once.ts): it reads the
+ * configuration, starts what it needs, and stops it in reverse on SIGINT/SIGTERM. The operator commands load
+ * the control plane's modules when they run (bin/operator-modules.ts). So `shotfarm agent` never loads Koa,
+ * knex or any module of api/ (test/unit/process-roots.test.ts walks the imports of the built files).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { BatchApiError, runBatchCancel, runBatchCreate, runBatchDownload, runBatchInfo, type BatchApi, type BatchOutput } from '../api/batches/batch-cli.js';
+import type * as BatchCliModule from '../api/batches/batch-cli.js';
+import type { BatchApi, BatchOutput } from '../api/batches/batch-cli.js';
 import { loadConfig, ConfigError } from '../core/config/load-config.js';
-import { BATCH_OPTION_NAMES, CREATE_OPTION_NAMES, unknownOptions } from './create-option-names.js';
 import { settingsInForce, settingsMarkdownTable } from '../core/config/settings-table.js';
 import type { Config } from '../core/config/config.js';
 import type { NodeRegistry } from '../core/contracts/node-registry.js';
-import { connectDatabase, type Db } from '../api/db/connect.js';
-import { migrateLatest } from '../api/db/migrate.js';
-import { findApiKey, generateApiKey, insertApiKey } from '../api/accounts/api-keys.js';
-import { listApiKeys, revokeApiKey } from '../api/accounts/key-management.js';
+import type { Db } from '../api/db/connect.js';
 import type { Caller } from '../api/http/state.js';
-import { passwordResetLink } from '../api/auth/account-email.js';
-import { emailParam } from '../api/auth/auth-params.js';
-import { issueOneTimeToken } from '../api/auth/one-time-tokens.js';
-import { readParams } from '../api/options/read-params.js';
-import { CAPTURE_OPTIONS } from '../api/options/create-params.js';
-import { optionsMarkdownTable } from '../api/options/option-table.js';
-import { createCompany, getCompany } from '../api/accounts/companies.js';
-import { recordCredit } from '../api/accounts/ledger.js';
-import { startControlPlane, type ControlPlane } from '../api/control-plane.js';
 import { PluginRegistryError } from '../plugins/registry.js';
-import { resolveJwtSecret } from '../api/accounts/bootstrap.js';
 import { createLogger } from '../core/logger.js';
-import { FarmMetrics } from '../core/metrics/farm-metrics.js';
-import { registerAdapters, type AdapterCatalog, type RegisteredAdapters } from '../core/di/adapters.js';
+import { registerAdapters } from '../core/di/adapters.js';
 import { newContainer, TOKENS } from '../core/di/tokens.js';
-import { objectLinkSecret, objectStoreAdapters } from '../core/storage/object-store-adapters.js';
-import { driverAdapters } from '../drivers/driver-adapters.js';
 import { gridAdapters } from '../grid/grid-adapters.js';
-import { apiAdapters } from '../api/api-adapters.js';
-import type { DependencyContainer } from 'tsyringe';
-import { createAgent } from '../node-agent/create-agent.js';
-import { captureOnce } from './capture-once.js';
-import { agentSettingsProblem, runAgent } from './agent.js';
+import type * as OperatorModules from './operator-modules.js';
+
+/** The control plane's modules the operator commands use, loaded when one runs (never by a process command). */
+const operatorModules = (): Promise<typeof OperatorModules> => import('./operator-modules.js');
 
 function config(): Config {
   return configWith({});
@@ -67,83 +52,17 @@ const integer =
     return Number(value);
   };
 
-/**
- * Runs until SIGINT/SIGTERM, then stops the started parts in reverse order and exits 0. Returns that
- * stop, for the other clean ending: an agent drained on an operator's request.
- */
-function stopOnSignal(stoppers: (() => Promise<void>)[]): (reason: string) => Promise<void> {
-  let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    process.stderr.write(`shotfarm: ${signal} received, stopping\n`);
-    for (const s of [...stoppers].reverse()) await s().catch((e: unknown) => process.stderr.write(`shotfarm: stop failed: ${String(e)}\n`));
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  return stop;
-}
-
-function printWelcome(plane: ControlPlane, cfg: Config): void {
-  const lines = ['', `shotfarm is running at ${plane.url}`, `  OpenAPI: ${plane.url}/api/v1/openapi.json (rendered at ${plane.url}/docs)`];
-  // Said at start because it changes the answers' shape from the spec's.
-  if (cfg.clientCompat !== 'spec') lines.push(`  Client compatibility: ${cfg.clientCompat} (SHOTFARM_CLIENT_COMPAT): a create of one screenshot answers an object, batch create the Batch object`);
-  if (plane.bootstrapKey) {
-    lines.push(`  API key: ${plane.bootstrapKey}`, '', 'Take a first screenshot:', `  curl '${plane.url}/api/v1/screenshot/create?url=https://example.com&key=${plane.bootstrapKey}'`);
-  }
-  process.stdout.write(`${lines.join('\n')}\n\n`);
-}
-
 /** package.json's version: the file sits two folders above the built cli (dist/bin/shotfarm.js). */
 const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const program = new Command('shotfarm').description('Self-hosted screenshot service built as a browser farm').version(VERSION).showHelpAfterError();
-
-/**
- * The container of a control-plane process: its database, and the adapters core/di/adapters.ts picks from
- * the configuration (`serve` adds the browser driver of its embedded agent). close() closes them in reverse.
- */
-async function controlPlaneContainer(
-  cfg: Config,
-  log: ReturnType<typeof createLogger>,
-  name: string,
-  extra: Partial<AdapterCatalog> = {},
-): Promise<{ container: DependencyContainer; adapters: RegisteredAdapters; close(): Promise<void> }> {
-  const container = newContainer();
-  const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
-  container.register(TOKENS.Db, { useValue: db });
-  const adapters = await registerAdapters(container, cfg, { ...gridAdapters(name), ...objectStoreAdapters(objectLinkSecret(resolveJwtSecret(cfg))), ...extra, ...apiAdapters }, log);
-  return {
-    container,
-    adapters,
-    async close() {
-      await adapters.close();
-      await db.destroy();
-    },
-  };
-}
 
 program
   .command('serve')
   .description('embedded all-in-one: API, in-process queue and a browser agent in one process')
   .action(async () => {
     const cfg = config();
-    const log = createLogger(cfg.logLevel);
-    const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-serve', driverAdapters);
-    // The agent warms its browsers before the API opens, so the first request finds a live node.
-    // One registry: the API's /metrics shows the embedded agent's captures too.
-    const metrics = new FarmMetrics();
-    const agent = createAgent(cfg, container, log, metrics.agentObservers(cfg.agent.driver));
-    metrics.watch({ inFlight: () => agent.status().inFlight, poolSizes: () => agent.poolSizes(), treeRss: () => agent.status().rssBytes ?? null });
-    await agent.start();
-    const plane = await startControlPlane(cfg, { generateBootstrapKey: true, container, logger: log, metrics });
-    adapters.assertResolved();
-    // Stopped in reverse: the agent drains first while the API still records its last results.
-    const stop = stopOnSignal([close, plane.stop, agent.stop.bind(agent)]);
-    // The one agent drained on request (POST /admin/nodes/drain): nothing would take jobs, so all stop.
-    void agent.drained.then(() => stop('drain request carried out'));
-    printWelcome(plane, cfg);
+    await (await import('./serve.js')).serve(cfg);
   });
 
 program
@@ -151,12 +70,7 @@ program
   .description('control plane only (distributed mode: agents join over NATS)')
   .action(async () => {
     const cfg = config();
-    const log = createLogger(cfg.logLevel);
-    const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-api');
-    const plane = await startControlPlane(cfg, { generateBootstrapKey: false, container, logger: log });
-    adapters.assertResolved();
-    stopOnSignal([close, plane.stop]);
-    printWelcome(plane, cfg);
+    await (await import('./api.js')).api(cfg);
   });
 
 const list = (v: string): string =>
@@ -183,17 +97,7 @@ program
       SHOTFARM_DRIVER: opts.driver,
       SELENIUM_GRID_URL: opts.gridUrl,
     });
-    const problem = agentSettingsProblem(cfg);
-    if (problem) {
-      process.stderr.write(`shotfarm: ${problem}\n`);
-      process.exit(2);
-    }
-    const log = createLogger(cfg.logLevel);
-    const agent = await runAgent(cfg, log);
-    const stop = stopOnSignal([agent.stop]);
-    // `shotfarm nodes drain ID`: once the jobs in flight have finished the agent leaves, exit code 0.
-    void agent.drained.then(() => stop('drain request carried out'));
-    process.stdout.write(`shotfarm agent ${cfg.agent.nodeId} is taking ${cfg.agent.browsers.join(', ')} jobs (${cfg.agent.slots} slots); health and metrics at ${agent.url}\n`);
+    await (await import('./agent.js')).agentProcess(cfg);
   });
 
 /** Runs `use` with the farm's NATS registry; embedded mode has none a separate process could reach. */
@@ -261,8 +165,9 @@ program
   .allowUnknownOption(true)
   .allowExcessArguments(true)
   .action(async (url: string, opts: { output: string; browser: string; driver: string; gridUrl?: string }, command: Command) => {
-    const options = createOptions(command.args.slice(1), CREATE_OPTION_NAMES);
+    const options = await createOptions(command.args.slice(1), 'create');
     const cfg = configWith({ SHOTFARM_DRIVER: opts.driver, SELENIUM_GRID_URL: opts.gridUrl, LOG_LEVEL: 'silent' });
+    const { captureOnce } = await import('./capture-once.js');
     try {
       process.exitCode = await captureOnce(cfg, url, { output: opts.output, options: { ...options, browser: opts.browser } }, (l) => process.stdout.write(`${l}\n`));
     } catch (err) {
@@ -299,17 +204,22 @@ function batchApi(opts: { api?: string; key?: string }): BatchApi | null {
   return { api: opts.api ?? `http://localhost:${cfg.port}`, key };
 }
 
+/** The batch client (api/batches/batch-cli.ts: HTTP calls only), loaded when a batch command runs. */
+type BatchCli = typeof BatchCliModule;
+
 const batchOutput: BatchOutput = { progress: process.stderr, print: (l) => process.stdout.write(`${l}\n`) };
 
 /**
  * Runs a batch command; an answer of the API that is not a success is said on stderr. Exit code 1,
  * or 2 for a request the API refused as invalid (400), like any other invalid argument.
  */
-async function runBatchCommand(what: string, opts: { api?: string; key?: string }, run: (target: BatchApi) => Promise<number>): Promise<void> {
+async function runBatchCommand(what: string, opts: { api?: string; key?: string }, run: (target: BatchApi, cli: BatchCli) => Promise<number>): Promise<void> {
   const target = batchApi(opts);
   if (!target) return;
+  const cli = await import('../api/batches/batch-cli.js');
+  const { BatchApiError } = cli;
   try {
-    process.exitCode = await run(target);
+    process.exitCode = await run(target, cli);
   } catch (err) {
     process.stderr.write(`shotfarm: ${what}: ${(err as Error).message}\n`);
     process.exitCode = err instanceof BatchApiError && err.status === 400 ? 2 : 1;
@@ -327,16 +237,16 @@ apiOptions(
   .allowUnknownOption(true)
   .allowExcessArguments(true)
   .action(async (file: string, opts: { wait?: boolean; output?: string; api?: string; key?: string }, command: Command) => {
-    const fields = createOptions(command.args.slice(1), BATCH_OPTION_NAMES);
-    await runBatchCommand('batch failed', opts, (target) => runBatchCreate({ ...target, ...batchOutput, file, wait: opts.wait === true, output: opts.output ?? null, fields }));
+    const fields = await createOptions(command.args.slice(1), 'batch');
+    await runBatchCommand('batch failed', opts, (target, { runBatchCreate }) => runBatchCreate({ ...target, ...batchOutput, file, wait: opts.wait === true, output: opts.output ?? null, fields }));
   });
 
 apiOptions(batch.command('info').description("a batch's progress and status (the Batch as GET /batch/info answers it, one JSON line)").argument('<id>', 'the batch id', integer(1))).action(
-  (id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target) => runBatchInfo({ ...target, ...batchOutput }, id)),
+  (id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target, { runBatchInfo }) => runBatchInfo({ ...target, ...batchOutput }, id)),
 );
 
 apiOptions(batch.command('cancel').description('cancel a batch: screenshots not captured yet end unpaid, those done are kept').argument('<id>', 'the batch id', integer(1))).action(
-  (id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target) => runBatchCancel({ ...target, ...batchOutput }, id)),
+  (id: number, opts: { api?: string; key?: string }) => runBatchCommand(`batch ${id}`, opts, (target, { runBatchCancel }) => runBatchCancel({ ...target, ...batchOutput }, id)),
 );
 
 apiOptions(
@@ -347,7 +257,7 @@ apiOptions(
     .option('-o, --output <zip>', 'where the ZIP goes (default: batch-<id>.zip)')
     .option('--wait', 'wait until the batch is done, showing progress, then download'),
 ).action((id: number, opts: { api?: string; key?: string; output?: string; wait?: boolean }) =>
-  runBatchCommand(`batch ${id}`, opts, (target) => runBatchDownload({ ...target, ...batchOutput }, id, { output: opts.output ?? null, wait: opts.wait === true })),
+  runBatchCommand(`batch ${id}`, opts, (target, { runBatchDownload }) => runBatchDownload({ ...target, ...batchOutput }, id, { output: opts.output ?? null, wait: opts.wait === true })),
 );
 
 /**
@@ -355,9 +265,10 @@ apiOptions(
  * the create table does not know is refused (exit 2), naming it and the option probably meant: a typo
  * must not quietly capture something else than asked.
  */
-function createOptions(args: string[], known: readonly string[]): Record<string, string> {
+async function createOptions(args: string[], table: 'create' | 'batch'): Promise<Record<string, string>> {
+  const { BATCH_OPTION_NAMES, CREATE_OPTION_NAMES, unknownOptions } = await import('./create-option-names.js');
   const out = optionFlags(args);
-  const unknown = unknownOptions(Object.keys(out), known);
+  const unknown = unknownOptions(Object.keys(out), table === 'create' ? CREATE_OPTION_NAMES : BATCH_OPTION_NAMES);
   if (unknown.length > 0) {
     for (const u of unknown) process.stderr.write(`shotfarm: unknown option '--${u.name}'${u.meant ? ` (did you mean --${u.meant}?)` : ''}\n`);
     process.exit(2);
@@ -385,6 +296,7 @@ program
   .command('migrate')
   .description('bring the database schema up to date')
   .action(async () => {
+    const { connectDatabase, migrateLatest } = await operatorModules();
     const cfg = config();
     const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
@@ -418,7 +330,8 @@ program
 program
   .command('options')
   .description('the table of capture options of docs/api-clients.md (markdown), from the option table')
-  .action(() => {
+  .action(async () => {
+    const { CAPTURE_OPTIONS, optionsMarkdownTable } = await operatorModules();
     process.stdout.write(`${optionsMarkdownTable(CAPTURE_OPTIONS)}\n`);
   });
 
@@ -430,6 +343,7 @@ keys
   .option('--company <id>', 'add the key to this existing account', integer(1))
   .option('--name <name>', 'a name for the key', 'cli')
   .action(async (opts: { credits: number; company?: number; name: string }) => {
+    const { connectDatabase, migrateLatest, createCompany, getCompany, generateApiKey, insertApiKey } = await operatorModules();
     const cfg = config();
     const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
@@ -450,6 +364,7 @@ keys
  * stderr) when it names none that exists.
  */
 async function accountOf(db: Db, opts: { company?: number; key?: string }): Promise<number | null> {
+  const { findApiKey, getCompany } = await operatorModules();
   const companyId = opts.company ?? (opts.key ? (await findApiKey(db, opts.key))?.key.company_id : undefined);
   if (companyId === undefined || !(await getCompany(db, Number(companyId)))) {
     process.stderr.write('shotfarm: name an existing account with --company ID or --key KEY\n');
@@ -468,6 +383,7 @@ keys
   .option('--company <id>', 'the account id', integer(1))
   .option('--key <key>', 'the account that owns this API key')
   .action(async (opts: { company?: number; key?: string }) => {
+    const { connectDatabase, migrateLatest, listApiKeys } = await operatorModules();
     const cfg = config();
     const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
@@ -487,6 +403,7 @@ keys
   .description('revoke an API key at once, by its id (from keys list); its screenshots keep their history')
   .argument('<id>', 'the key id', integer(1))
   .action(async (id: number) => {
+    const { connectDatabase, migrateLatest, revokeApiKey } = await operatorModules();
     const cfg = config();
     const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
@@ -513,6 +430,7 @@ users
   .option('--company <id>', 'add the user to this existing account', integer(1))
   .option('--name <name>', "the user's name")
   .action(async (opts: { email: string; admin?: boolean; company?: number; name?: string }) => {
+    const { connectDatabase, migrateLatest, readParams, emailParam, getCompany, createCompany, issueOneTimeToken, passwordResetLink } = await operatorModules();
     const cfg = config();
     let email: string;
     try {
@@ -561,6 +479,7 @@ credits
   .option('--key <key>', 'the account that owns this API key')
   .option('--reason <text>', 'why, for the ledger', 'cli: credits add')
   .action(async (opts: { amount: number; company?: number; key?: string; reason: string }) => {
+    const { connectDatabase, migrateLatest, recordCredit } = await operatorModules();
     const cfg = config();
     const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {

@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { MONITOR_MIN_INTERVAL_SECONDS } from '../../core/config/settings.js';
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, idParam, MAX_PAGE_SIZE } from '../options/endpoint-params.js';
 import { custom, int, num, text } from '../options/param-kinds.js';
@@ -6,7 +7,7 @@ import type { QueryValue } from '../options/query-input.js';
 import { MAX_URL_LENGTH, normaliseTargetUrl } from '../options/target-url.js';
 
 /** The users' floor on a monitor's period: five minutes (tests may lower it, see SHOTFARM_TEST_MONITOR_MIN_INTERVAL_SECONDS). */
-export const MONITOR_MIN_INTERVAL_SECONDS = 300;
+export { MONITOR_MIN_INTERVAL_SECONDS };
 /** A month: a monitor that runs less often is better served by a calendar. */
 export const MONITOR_MAX_INTERVAL_SECONDS = 31 * 24 * 3600;
 /** Percent of changed pixels above which a run counts as a change, when the monitor does not say. */

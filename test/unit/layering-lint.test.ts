@@ -16,10 +16,14 @@ describe('import layering lint rule', function () {
 
   const forbidden: [string, string][] = [
     ['core/x.ts', '../api/app.js'],
-    ['core/request/x.ts', '../../api/app.js'],
+    ['core/config/x.ts', '../../api/app.js'],
+    ['core/x.ts', '../bin/shotfarm.js'],
     ['api/x.ts', '../test/support/databases.js'],
-    ['api/routes/x.ts', '../../test/support/databases.js'],
-    ['node-agent/x.ts', '../core/db/connect.js'],
+    ['api/screenshots/x.ts', '../../test/support/databases.js'],
+    ['api/x.ts', '../drivers/driver-adapters.js'],
+    ['api/x.ts', '../node-agent/create-agent.js'],
+    ['api/control-plane.ts', '../bin/serve.js'],
+    ['node-agent/x.ts', '../api/db/connect.js'],
     ['node-agent/x.ts', '../api/app.js'],
   ];
   for (const [file, importPath] of forbidden) {
@@ -30,7 +34,9 @@ describe('import layering lint rule', function () {
 
   const allowed: [string, string][] = [
     ['api/x.ts', '../core/errors.js'],
-    ['api/cli.ts', '../core/errors.js'],
+    ['bin/serve.ts', '../api/app.js'],
+    ['bin/x.ts', '../drivers/driver-adapters.js'],
+    ['bin/x.ts', '../node-agent/create-agent.js'],
     ['node-agent/x.ts', '../core/errors.js'],
     ['test/x.ts', '../api/app.js'],
   ];
