@@ -39,7 +39,7 @@ export async function requeueInterrupted(db: Db, dispatcher: FarmDispatcher, pro
       .map((r) => ({
         id: Number(r.id),
         companyId: Number(r.company_id),
-        priority: Number(storedOptionValues(CAPTURE_OPTIONS, r as unknown as Record<string, unknown>).priority),
+        priority: Number(storedOptionValues(CAPTURE_OPTIONS, r).priority),
         spec: r.capture_spec,
         route: routeOfRecord(r.routing, proxies),
         requestId: r.request_id,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BROWSERS, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL, type BuiltSpecFields } from '../../core/capture-spec.js';
+import { BROWSERS, CAPTURE_SIZES, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL, type BuiltSpecFields, type PlainSpecFields } from '../../core/capture-spec.js';
 import { countryDefaults, isTimeZone } from '../../core/countries.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import { aka, bool, custom, int, listOf, longText, num, oneOf, text, toBool, toInt, type Param, type ParamAlias, type ReadResult } from './param-kinds.js';
-import { paramsOf, type OptionTable } from './option-table.js';
+import { paramsOf, type OptionTable, type SpecFieldsOf } from './option-table.js';
 import { paramNames } from './read-params.js';
 import { MAX_URL_LENGTH, normaliseTargetUrl } from './target-url.js';
 
@@ -179,7 +179,7 @@ export const CAPTURE_OPTIONS = {
   screen_width: { param: int(1, MAX_VIEWPORT, 'viewport width in pixels'), default: 1280, specPath: 'device.width', record: shown },
   screen_height: { param: int(1, MAX_VIEWPORT, 'viewport height in pixels'), default: 800, specPath: 'device.height', record: shown },
   size: {
-    param: aka(oneOf(['screen', 'page'] as const, '`screen`: the viewport; `page`: the full page (alias full_page=true)'), fullPage),
+    param: aka(oneOf(CAPTURE_SIZES, '`screen`: the viewport; `page`: the full page (alias full_page=true)'), fullPage),
     default: 'screen',
     spec: 'size',
     cost: { pricing: 'full_page', when: 'when `page`', credits: (v, price) => (v === 'page' ? price : 0) },
@@ -275,6 +275,16 @@ export const CAPTURE_OPTIONS = {
   video_scale: { param: num(0.1, 1, 'video scale relative to the viewport'), default: 1, specPath: 'video.scale', record: shown },
   priority: { param: int(0, 10, 'queue priority: higher starts first'), default: 0, specText: "not in the spec: the queue's priority", record: shown },
 } as const satisfies OptionTable;
+
+/** Whether two types accept the same values (each is assignable to the other). */
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/**
+ * Compile-time check: the entries with `spec` fill exactly CaptureSpec's plain fields (PlainSpecFields,
+ * core/capture-spec.ts), each with the field's type. An option given a `spec` the contract does not list, a
+ * plain field no option fills, or a type that differs fails `tsc` here.
+ */
+type _SpecFieldsAreTheContracts = true extends SameType<SpecFieldsOf<typeof CAPTURE_OPTIONS>, PlainSpecFields> ? true : never;
+export const SPEC_FIELDS_CHECKED: _SpecFieldsAreTheContracts = true;
 
 /** The parameter table of create (validation and the OpenAPI parameters): the options' `param`. */
 export const CREATE_PARAMS = paramsOf(CAPTURE_OPTIONS);

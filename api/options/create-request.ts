@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { CaptureSpec, DeviceEmulation, PdfSpec, PlainSpecFields, Step, TrackerSpec, VideoSpec } from '../../core/capture-spec.js';
+import type { CaptureSpec, DeviceEmulation, Step, TrackerResult, TrackerSpec } from '../../core/capture-spec.js';
 import { countryDefaults } from '../../core/countries.js';
 import { findDevice } from './devices.js';
 import { validationError, type FieldErrors } from '../../core/errors.js';
 import type { Pricing } from '../../core/pricing.js';
-import type { ScreenshotFields } from '../screenshots/screenshot-record.js';
 import { CAPTURE_OPTIONS, CREATE_PARAM_NAMES, CREATE_PARAMS, DEFAULT_COUNTRY, MAX_RECORDS_PER_REQUEST } from './create-params.js';
-import { optionsCost, plainOptionValues, recordValuesOf, specGroup, withDefaults, type WithDefaults } from './option-table.js';
+import { optionsCost, plainOptionValues, recordValuesOf, specGroup, withDefaults, type OptionRecordFieldsOf, type WithDefaults } from './option-table.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import type { QueryTree } from './query-input.js';
 import { collectParams, type ParamsOf } from './read-params.js';
@@ -15,6 +14,26 @@ import { MAX_STEPS, MAX_TRACKERS, readItems, SKIPPED_STEP, stepSchema, trackerSc
 export type CreateParams = ParamsOf<typeof CREATE_PARAMS>;
 /** The create options with the table's defaults filled in. */
 type Options = WithDefaults<typeof CAPTURE_OPTIONS>;
+
+/**
+ * The fields of a screenshot record that a create call decides (everything but id, status, result
+ * fields and timestamps): the options' values (the option table's, typed by their record schema; the
+ * table says where each is stored) and the record's own. Names are the spec's field names.
+ */
+export type ScreenshotFields = OptionRecordFieldsOf<typeof CAPTURE_OPTIONS> & {
+  cost: number;
+  region: string;
+  /** margins as CSS lengths, as stored (the create answer turns them into pixels) */
+  pdf_margin: string;
+  pdf_margin_top: string;
+  pdf_margin_bottom: string;
+  pdf_margin_left: string;
+  pdf_margin_right: string;
+  steps: Step[];
+  trackers: TrackerSpec[] | TrackerResult[];
+  /** what the request asked that was not done (an unknown parameter, a skipped step); the capture adds its own */
+  warnings: string[];
+};
 
 /** One screenshot to create: the record's columns, the spec that travels to the farm, and its cache key. */
 export interface ScreenshotDraft {
@@ -156,7 +175,7 @@ function draft(
   // geo point is on when a point is given, cookies and headers are parsed, the language and time zone
   // default from each record's country, and an empty text is null.
   const spec: CaptureSpec = {
-    ...(plainOptionValues(CAPTURE_OPTIONS, p).spec as PlainSpecFields),
+    ...plainOptionValues(CAPTURE_OPTIONS, p).spec,
     id: 0,
     url,
     country,
@@ -175,14 +194,15 @@ function draft(
     scriptInline: p.script_inline !== undefined && p.script_inline !== '' ? p.script_inline : null,
     steps,
     trackers,
-    pdf: o.pdf ? (specGroup(CAPTURE_OPTIONS, 'pdf', o) as unknown as PdfSpec) : null,
-    video: o.video ? (specGroup(CAPTURE_OPTIONS, 'video', o) as unknown as VideoSpec) : null,
+    pdf: o.pdf ? specGroup(CAPTURE_OPTIONS, 'pdf', o) : null,
+    video: o.video ? specGroup(CAPTURE_OPTIONS, 'video', o) : null,
   };
 
   // The record shows each option as the spec says it (the country's language, a catalogue device's
   // viewport), else as given or defaulted: the table says where each is read.
-  const fields: ScreenshotFields = {
-    ...(recordValuesOf(CAPTURE_OPTIONS, o, spec) as unknown as ScreenshotFields),
+  // Cast for the margins only: their record schema is the answers' (a create answers pixels), stored they are CSS lengths.
+  const fields = {
+    ...recordValuesOf(CAPTURE_OPTIONS, o, spec),
     // `cache=true` is the configured period: the record shows its seconds.
     cache,
     cost: optionsCost(CAPTURE_OPTIONS, ctx.pricing, o),
@@ -190,7 +210,7 @@ function draft(
     steps,
     trackers,
     warnings,
-  };
+  } as ScreenshotFields;
   return { fields, spec, specHash: hashSpec(spec) };
 }
 

@@ -21,7 +21,7 @@ export interface CaptureOption<T = unknown> {
   /** the option (earlier in the table) whose value is this one's when it is not given: a PDF margin side is `pdf_margin` */
   defaultFrom?: string;
   /** the CaptureSpec field that is this option's value as is (or the default); the record shows the same value */
-  spec?: string;
+  spec?: keyof CaptureSpec;
   /**
    * Where the CaptureSpec holds it inside a group (`pdf.format`, `device.width`): the record reads it back
    * from there, and the groups the table builds (specGroup: pdf, video) take it there.
@@ -89,7 +89,7 @@ const at = (value: unknown, path: string): unknown => path.split('.').reduce<unk
  * A CaptureSpec group (`pdf`, `video`) from the (resolved) option values: each option whose `specPath`
  * is under it, at that path. The caller decides whether the group is on (null when off).
  */
-export function specGroup(table: OptionTable, group: string, values: Record<string, unknown>): Record<string, unknown> {
+export function specGroup<G extends 'pdf' | 'video'>(table: OptionTable, group: G, values: Record<string, unknown>): NonNullable<CaptureSpec[G]> {
   const out: Record<string, unknown> = {};
   for (const [name, o] of Object.entries(table)) {
     if (!o.specPath?.startsWith(`${group}.`)) continue;
@@ -98,23 +98,25 @@ export function specGroup(table: OptionTable, group: string, values: Record<stri
     for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
     node[keys[keys.length - 1] as string] = values[name];
   }
-  return out;
+  // The group's fields are the entries whose specPath is under it: the table, not the compiler, knows them.
+  return out as unknown as NonNullable<CaptureSpec[G]>;
 }
 
 /**
  * The CaptureSpec fields of the options that are one spec field as is: the given value, or the default.
  * create-request.ts builds the rest (groups with specGroup, the device, cookies...).
  */
-export function plainOptionValues(table: OptionTable, given: Record<string, unknown>): { spec: Record<string, unknown> } {
+export function plainOptionValues<T extends OptionTable>(table: T, given: Record<string, unknown>): { spec: SpecFieldsOf<T> } {
   const spec: Record<string, unknown> = {};
   for (const [name, o] of Object.entries(table)) if (o.spec !== undefined) spec[o.spec] = given[name] ?? o.default;
-  return { spec };
+  return { spec: spec as SpecFieldsOf<T> };
 }
 
 /** The cost in credits of one screenshot record with these (resolved) option values: the base price and each option's part. */
-export function optionsCost(table: OptionTable, pricing: Pricing, values: Record<string, unknown>): number {
+export function optionsCost(table: OptionTable, pricing: Pricing, values: object): number {
+  const given = values as Record<string, unknown>;
   let cost = pricing.base;
-  for (const [name, o] of Object.entries(table)) if (o.cost) cost += o.cost.credits(values[name] ?? o.default, pricing[o.cost.pricing]);
+  for (const [name, o] of Object.entries(table)) if (o.cost) cost += o.cost.credits(given[name] ?? o.default, pricing[o.cost.pricing]);
   return cost;
 }
 
@@ -133,7 +135,7 @@ export const optionsWithoutColumn = (table: OptionTable): string[] =>
 /** What a CaptureSpec says of an option: its projection, its field or the value at its path (undefined: nothing). */
 function projected(o: CaptureOption, spec: CaptureSpec): unknown {
   if (o.record?.fromSpec) return o.record.fromSpec(spec);
-  if (o.spec !== undefined) return (spec as unknown as Record<string, unknown>)[o.spec];
+  if (o.spec !== undefined) return spec[o.spec];
   return o.specPath !== undefined ? at(spec, o.specPath) : undefined;
 }
 
@@ -154,10 +156,10 @@ const specValue = (o: CaptureOption, spec: CaptureSpec, values: Record<string, u
  * The record's option values of one screenshot: what its CaptureSpec says (the country's language, a
  * catalogue device's viewport), else the value given (with its default), else empty.
  */
-export function recordValuesOf(table: OptionTable, given: Record<string, unknown>, spec: CaptureSpec): Record<string, unknown> {
+export function recordValuesOf<T extends OptionTable>(table: T, given: Record<string, unknown>, spec: CaptureSpec): OptionRecordFieldsOf<T> {
   const out: Record<string, unknown> = {};
   for (const [name, o] of Object.entries(table)) if (o.record) out[name] = projected(o, spec) ?? given[name] ?? unsetValue(o, out);
-  return out;
+  return out as OptionRecordFieldsOf<T>;
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -177,7 +179,8 @@ export function requestOptionsOf(table: OptionTable, fields: Record<string, unkn
 }
 
 /** The option values of a stored row (raw, as the request resolved them): its columns, its request_options, its spec. */
-export function storedOptionValues(table: OptionTable, row: Record<string, unknown>): Record<string, unknown> {
+export function storedOptionValues<T extends OptionTable>(table: T, stored: object): OptionRecordFieldsOf<T> {
+  const row = stored as Record<string, unknown>;
   const spec = row.capture_spec as CaptureSpec;
   const kept = (row.request_options ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
@@ -185,11 +188,12 @@ export function storedOptionValues(table: OptionTable, row: Record<string, unkno
     if (!o.record) continue;
     out[name] = o.record.column !== undefined ? row[name] : name in kept ? kept[name] : specValue(o, spec, out);
   }
-  return out;
+  return out as OptionRecordFieldsOf<T>;
 }
 
 /** The option fields of a record answer, from its (normalised) row's option values. */
-export function optionRecordFields(table: OptionTable, row: Record<string, unknown>, mode: 'create' | 'record'): Record<string, unknown> {
+export function optionRecordFields(table: OptionTable, values: object, mode: 'create' | 'record'): Record<string, unknown> {
+  const row = values as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [name, o] of Object.entries(table)) {
     if (!o.record || o.record.shown === false) continue;

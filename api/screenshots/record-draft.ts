@@ -48,8 +48,8 @@ const NOT_REQUEST_FIELDS = new Set([
  */
 export function draftOfRecord(row: Record<string, unknown>, pricing: Pricing): ScreenshotDraft {
   const spec = row.capture_spec as CaptureSpec;
-  const fields = { ...Object.fromEntries(Object.entries(row).filter(([k]) => !NOT_REQUEST_FIELDS.has(k))), ...storedOptionValues(CAPTURE_OPTIONS, row) } as unknown as ScreenshotFields;
-  const cost = optionsCost(CAPTURE_OPTIONS, pricing, fields as unknown as Record<string, unknown>);
+  const fields = { ...Object.fromEntries(Object.entries(row).filter(([k]) => !NOT_REQUEST_FIELDS.has(k))), ...storedOptionValues(CAPTURE_OPTIONS, row) } as ScreenshotFields;
+  const cost = optionsCost(CAPTURE_OPTIONS, pricing, fields);
   return {
     fields: { ...fields, cost, trackers: spec.trackers, warnings: [], user_agent: spec.userAgent ?? '' },
     spec,

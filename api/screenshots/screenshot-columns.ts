@@ -50,8 +50,10 @@ export function recordStorage(table: OptionTable) {
     /** Columns a record answer needs: its own, the options' columns, and the spec and request_options that hold the other options. */
     columns: [...OWN_COLUMNS, ...optionColumns(table), 'capture_spec', 'request_options', ...RESULT_COLUMNS],
     /** A row as the driver returns it, with its option values read back, numeric ids and no app runs yet (ScreenshotStore.withApps fills them). */
-    normaliseRow: (row: Record<string, unknown>): ScreenshotRow =>
-      ({ ...row, ...storedOptionValues(table, row), id: Number(row.id), company_id: Number(row.company_id), apps: [] }) as unknown as ScreenshotRow,
+    normaliseRow: (row: Record<string, unknown>): ScreenshotRow => {
+      const values: Record<string, unknown> = { ...row, ...storedOptionValues(table, row), id: Number(row.id), company_id: Number(row.company_id), apps: [] };
+      return values as ScreenshotRow;
+    },
   };
 }
 

@@ -1,7 +1,7 @@
-import type { Step, TrackerResult, TrackerSpec } from '../../core/capture-spec.js';
 import type { ErrorCause } from '../../core/error-cause.js';
 import { CAPTURE_OPTIONS } from '../options/create-params.js';
-import { optionRecordFields, type OptionRecordFieldsOf, type OptionTable } from '../options/option-table.js';
+import type { ScreenshotFields } from '../options/create-request.js';
+import { optionRecordFields, type OptionTable } from '../options/option-table.js';
 
 /** The spec's AppStatus: the latest state of one app run for a screenshot. */
 export interface AppStatus {
@@ -17,25 +17,7 @@ export interface AppStatus {
   updated_at: string;
 }
 
-/**
- * The fields of a screenshot record that a create call decides (everything but id, status, result
- * fields and timestamps): the options' values (the option table's, typed by their record schema; the
- * table says where each is stored) and the record's own. Names are the spec's field names.
- */
-export type ScreenshotFields = OptionRecordFieldsOf<typeof CAPTURE_OPTIONS> & {
-  cost: number;
-  region: string;
-  /** margins as CSS lengths, as stored (the create answer turns them into pixels) */
-  pdf_margin: string;
-  pdf_margin_top: string;
-  pdf_margin_bottom: string;
-  pdf_margin_left: string;
-  pdf_margin_right: string;
-  steps: Step[];
-  trackers: TrackerSpec[] | TrackerResult[];
-  /** what the request asked that was not done (an unknown parameter, a skipped step); the capture adds its own */
-  warnings: string[];
-};
+export type { ScreenshotFields };
 
 /** A stored screenshot row as the database returns it. */
 export type ScreenshotRow = ScreenshotFields & {
@@ -92,7 +74,7 @@ export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record'
     cost: row.cost,
     region: row.region,
     // The capture options as the record shows them: each entry of the option table says how.
-    ...optionRecordFields(table, row as unknown as Record<string, unknown>, mode),
+    ...optionRecordFields(table, row, mode),
     created_at: iso(row.created_at),
     finished_at: iso(row.finished_at),
     tag: row.tag,

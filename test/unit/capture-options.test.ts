@@ -5,6 +5,7 @@ import { buildOpenApi } from '../../api/http/openapi-document.js';
 import { Screenshot } from '../../api/screenshots/screenshot-shapes.js';
 import { ROUTES } from '../../api/route-table.js';
 import { normaliseRow, RECORD_COLUMNS, recordStorage, toDbValues } from '../../api/screenshots/screenshot-columns.js';
+import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { FieldErrors } from '../../core/errors.js';
 import { DEFAULT_PRICING } from '../../core/pricing.js';
 import { CAPTURE_OPTIONS, CREATE_PARAMS } from '../../api/options/create-params.js';
@@ -33,16 +34,22 @@ import { repoPath } from '../support/repo-path.js';
 const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600 };
 
 /**
+ * A CaptureSpec field of a throwaway option. The option table names only fields CaptureSpec writes out
+ * (core/capture-spec.ts, checked by tsc); these two exist in this test alone, so their names are cast.
+ */
+const throwawayField = (name: string): keyof CaptureSpec => name as keyof CaptureSpec;
+
+/**
  * Two options nobody ships, to add to a copy of the table: one plain (a spec field as is, no column), one
  * with an alias, a price and a column (as if list filtered on it).
  */
 const THROWAWAY: OptionTable = {
   ...CAPTURE_OPTIONS,
-  block_fonts: { param: bool('do not load web fonts (throwaway option of this test)'), default: false, spec: 'blockFonts', record: {} },
+  block_fonts: { param: bool('do not load web fonts (throwaway option of this test)'), default: false, spec: throwawayField('blockFonts'), record: {} },
   font_budget: {
     param: { ...int(0, 50, 'web fonts loaded at most (throwaway)'), aliases: [{ name: 'fonts_max' }] },
     default: 10,
-    spec: 'fontBudget',
+    spec: throwawayField('fontBudget'),
     cost: { pricing: 'extra_shot', when: 'per font', credits: (v: number, price: number) => v * price },
     record: { column: 'a throwaway filter' },
   },
