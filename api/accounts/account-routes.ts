@@ -1,8 +1,9 @@
 import { notFound } from '../../core/errors.js';
-import { getCompany } from '../accounts/companies.js';
+import { getCompany } from './companies.js';
 import { livePlanOf } from '../billing/plan-usage.js';
 import { callerOf } from '../http/state.js';
-import { AccountInfo } from '../screenshots/screenshot-shapes.js';
+import { dashboardOverview } from './dashboard-overview.js';
+import { AccountInfo, DashboardOverview } from './account-shapes.js';
 import { defineRoute, type ApiRoute } from '../http/route.js';
 
 /** GET /account/info: the caller's balance, plan and usage. */
@@ -35,5 +36,19 @@ export const ACCOUNT_ROUTES: ApiRoute[] = [
         usage: { total_screenshots: Number(usage?.total ?? 0), screenshots_this_month: Number(usage?.this_month ?? 0), processing: Number(usage?.processing ?? 0) },
       };
     },
+  }),
+];
+
+/** GET /dashboard/overview: the caller's account at a glance (the dashboard's first page). */
+export const DASHBOARD_ROUTES: ApiRoute[] = [
+  defineRoute({
+    method: 'get',
+    path: '/dashboard/overview',
+    operationId: 'getDashboardOverview',
+    tag: 'Account',
+    credentials: 'account',
+    summary: "The caller's account, plan and its period's usage, screenshot and batch counts, latest screenshots",
+    response: { data: DashboardOverview, description: 'The overview' },
+    handler: (ctx, { db, billing }) => dashboardOverview(db, billing.plans, callerOf(ctx).companyId),
   }),
 ];

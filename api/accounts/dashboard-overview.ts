@@ -1,6 +1,6 @@
 import type { Db } from '../db/connect.js';
 import { notFound } from '../../core/errors.js';
-import { getCompany } from '../accounts/companies.js';
+import { getCompany } from './companies.js';
 import { planUsageOf, type PlanUsage } from '../billing/plan-usage.js';
 import type { PlanCatalog } from '../billing/plan-catalog.js';
 

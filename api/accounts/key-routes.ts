@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { createApiKey, listApiKeys, revokeApiKey } from '../accounts/key-management.js';
+import { createApiKey, listApiKeys, revokeApiKey } from './key-management.js';
 import { KEY_CREATE_PARAMS, KEY_ID_PARAMS } from '../auth/auth-params.js';
 import { callerOf } from '../http/state.js';
-import { ApiKey, NewApiKey } from '../screenshots/screenshot-shapes.js';
+import { ApiKey, NewApiKey } from './account-shapes.js';
 import { defineRoute, type ApiRoute } from '../http/route.js';
 
 const tag = 'API keys';

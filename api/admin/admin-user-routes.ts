@@ -6,7 +6,8 @@ import { CREDITS_PARAMS, IMPERSONATE_PARAMS, OUTBOX_PARAMS, USERS_PARAMS } from 
 import { beginImpersonationCookies } from '../auth/session-cookie.js';
 import { loadUserSession, toUserSession, userSessionQuery } from '../auth/user-session.js';
 import { callerOf, type AppContext } from '../http/state.js';
-import { AdminUser, CreditChange, Impersonation, OutboxMessage } from '../screenshots/screenshot-shapes.js';
+import { AdminUser, CreditChange, OutboxMessage } from './admin-shapes.js';
+import { Impersonation } from '../auth/auth-shapes.js';
 import { defineRoute, type ApiRoute } from '../http/route.js';
 
 const tag = 'Admin';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { fieldError } from '../../core/errors.js';
 import { APP_ID_PARAMS, APP_LIST_PARAMS, DEFAULT_PAGE_SIZE } from '../options/endpoint-params.js';
-import { toAppConfigRecord, type AppConfigInput } from '../apps/app-config-service.js';
+import { toAppConfigRecord, type AppConfigInput } from './app-config-service.js';
 import { callerOf, type AppContext } from '../http/state.js';
-import { AppConfig, AppType } from '../screenshots/screenshot-shapes.js';
+import { AppConfig, AppType } from './app-shapes.js';
 import { defineRoute, type ApiRoute, type JsonSchema, type RouteDeps } from '../http/route.js';
 
 const tag = 'Apps';

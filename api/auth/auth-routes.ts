@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { ApiError, forbidden, invalidApiKey } from '../../core/errors.js';
 import type { JwtService } from '../accounts/jwt.js';
-import { FORGOT_PASSWORD_PARAMS, LOGIN_PARAMS, RESET_PASSWORD_PARAMS, SIGNUP_PARAMS, VERIFY_EMAIL_PARAMS } from '../auth/auth-params.js';
-import { ADMIN_SESSION_COOKIE, clearAdminSessionCookie, clearSessionCookies, sessionCookieOf, setSessionCookie } from '../auth/session-cookie.js';
-import { sessionCaller } from '../auth/session-token.js';
-import { loadUserSession } from '../auth/user-session.js';
+import { FORGOT_PASSWORD_PARAMS, LOGIN_PARAMS, RESET_PASSWORD_PARAMS, SIGNUP_PARAMS, VERIFY_EMAIL_PARAMS } from './auth-params.js';
+import { ADMIN_SESSION_COOKIE, clearAdminSessionCookie, clearSessionCookies, sessionCookieOf, setSessionCookie } from './session-cookie.js';
+import { sessionCaller } from './session-token.js';
+import { loadUserSession } from './user-session.js';
 import { callerOf, type AppContext } from '../http/state.js';
-import { Ack, CookieSession, LoginResponse, Me, SignupResponse } from '../screenshots/screenshot-shapes.js';
+import { Ack } from '../http/common-shapes.js';
+import { CookieSession, LoginResponse, Me, SignupResponse } from './auth-shapes.js';
 import { defineRoute, type ApiRoute, type RouteDeps } from '../http/route.js';
 
 const tag = 'Users and sessions';

@@ -3,8 +3,8 @@ import type { Db } from '../db/connect.js';
 import { ApiError, invalidApiKey } from '../../core/errors.js';
 import { findApiKey } from '../accounts/api-keys.js';
 import type { JwtService } from '../accounts/jwt.js';
-import { CSRF_HEADER, sessionCookieOf } from '../auth/session-cookie.js';
-import { sessionCaller } from '../auth/session-token.js';
+import { CSRF_HEADER, sessionCookieOf } from './session-cookie.js';
+import { sessionCaller } from './session-token.js';
 import type { AppContext } from '../http/state.js';
 
 /** How fresh an API key's last_used_at is kept: a minute is what a "last used" column is read at. */

@@ -4,12 +4,13 @@ import { CREATE_PARAMS } from '../options/create-params.js';
 import { BATCH_ID_PARAMS, BATCH_LIST_PARAMS, DEFAULT_PAGE_SIZE } from '../options/endpoint-params.js';
 import { fieldError, notFound } from '../../core/errors.js';
 import { readParams } from '../options/read-params.js';
-import { batchBodyParser, batchRequestOf } from '../batches/batch-request.js';
-import { toBatchRecord, type BatchRow } from '../batches/batch-record.js';
+import { batchBodyParser, batchRequestOf } from './batch-request.js';
+import { toBatchRecord, type BatchRow } from './batch-record.js';
 import { queryOf } from '../http/query.js';
 import { callerOf } from '../http/state.js';
 import { createAnswerData } from '../http/create-answer.js';
-import { Batch, BatchCreated, BatchInfo, BatchRetried, createAnswer } from '../screenshots/screenshot-shapes.js';
+import { Batch, BatchCreated, BatchInfo, BatchRetried } from './batch-shapes.js';
+import { createAnswer } from '../http/common-shapes.js';
 import { defineRoute, type ApiRoute, type RouteDeps } from '../http/route.js';
 
 const tag = 'Batches';

@@ -2,12 +2,10 @@ import { z } from 'zod';
 import { notFound, validationError } from '../../core/errors.js';
 import { CANCEL_PARAMS, CARD_SECRET_FIELDS, INVOICED_ACCOUNT_PARAMS, PAYMENT_METHOD_PARAMS, SUBSCRIBE_PARAMS } from './billing-params.js';
 import { readParams } from '../options/read-params.js';
-import { receiptRow } from '../billing/billing-rows.js';
-import { paymentMethodShape, receiptShape, subscriptionShape } from '../billing/billing-shapes.js';
-import { dashboardOverview } from '../accounts/dashboard-overview.js';
+import { receiptRow } from './billing-rows.js';
 import { jsonBodyParams } from '../http/json-body.js';
 import { callerOf } from '../http/state.js';
-import { DashboardOverview, InvoicedAccount, PaymentMethod, Plan, Receipt, Subscription } from '../screenshots/screenshot-shapes.js';
+import { InvoicedAccount, PaymentMethod, paymentMethodShape, Plan, Receipt, receiptShape, Subscription, subscriptionShape } from './billing-shapes.js';
 import { defineRoute, type ApiRoute } from '../http/route.js';
 
 const tag = 'Billing';
@@ -17,7 +15,7 @@ const MAX_RECEIPTS = 120;
 
 /**
  * /billing: plans, subscribing and cancelling, payment methods and receipts of the caller's account,
- * in the spec's Plan, Subscription, Payment method and Receipt shapes; and the dashboard's overview.
+ * in the spec's Plan, Subscription, Payment method and Receipt shapes.
  */
 export const BILLING_ROUTES: ApiRoute[] = [
   // Users see the public plans; an admin sees every plan, each saying whether it is public.
@@ -127,15 +125,5 @@ export const BILLING_ROUTES: ApiRoute[] = [
           .orderBy('id', 'desc')
           .limit(MAX_RECEIPTS)
       ).map((r) => receiptShape(receiptRow(r))),
-  }),
-  defineRoute({
-    method: 'get',
-    path: '/dashboard/overview',
-    operationId: 'getDashboardOverview',
-    tag: 'Account',
-    credentials: 'account',
-    summary: "The caller's account, plan and its period's usage, screenshot and batch counts, latest screenshots",
-    response: { data: DashboardOverview, description: 'The overview' },
-    handler: (ctx, { db, billing }) => dashboardOverview(db, billing.plans, callerOf(ctx).companyId),
   }),
 ];

@@ -3,10 +3,10 @@ import { CRAWL_CREATE_PARAMS, CRAWL_ID_PARAMS, CRAWL_LIST_PARAMS } from './crawl
 import { CREATE_PARAMS } from '../options/create-params.js';
 import { DEFAULT_PAGE_SIZE } from '../options/endpoint-params.js';
 import { toScreenshotRecord } from '../screenshots/screenshot-record.js';
-import { toCrawlRecord } from '../crawls/crawl-record.js';
+import { toCrawlRecord } from './crawl-record.js';
 import { jsonBodyParams } from '../http/json-body.js';
 import { callerOf } from '../http/state.js';
-import { Crawl, CrawlInfo } from '../screenshots/screenshot-shapes.js';
+import { Crawl, CrawlInfo } from './crawl-shapes.js';
 import { defineRoute, type ApiRoute } from '../http/route.js';
 
 const tag = 'Crawls';

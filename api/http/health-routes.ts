@@ -2,9 +2,6 @@ import { z } from 'zod';
 import { databaseReachable } from '../db/connect.js';
 import { defineRoute, type ApiRoute } from './route.js';
 
-/** A named readiness check: the database, the queue, the storage. */
-export type ReadinessCheck = { name: string; check: () => Promise<boolean> };
-
 const tag = 'Operations';
 
 /** /healthz (the process answers), /readyz (every dependency answers; 503 otherwise) and /metrics. Unauthenticated. */

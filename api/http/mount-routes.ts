@@ -2,9 +2,9 @@ import Router from '@koa/router';
 import type { Middleware, Next } from 'koa';
 import { validationError, type FieldErrors } from '../../core/errors.js';
 import { paramNames, readParams, type ParamTable } from '../options/read-params.js';
-import { jsonBodyFields, jsonBodyParams } from '../http/json-body.js';
-import { queryOf } from '../http/query.js';
-import { requireAdmin, type AppContext, type AppState } from '../http/state.js';
+import { jsonBodyFields, jsonBodyParams } from './json-body.js';
+import { queryOf } from './query.js';
+import { requireAdmin, type AppContext, type AppState } from './state.js';
 import { API_PREFIX, servedPath, type ApiRoute, type RouteDeps } from './route.js';
 
 /** The routers the application mounts, in the order it mounts them (app.ts places its middleware between). */

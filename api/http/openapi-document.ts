@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Param } from '../options/param-kinds.js';
 import type { ParamTable } from '../options/read-params.js';
-import { SHAPES } from '../screenshots/screenshot-shapes.js';
 import { API_PREFIX, type ApiRoute, type JsonSchema } from './route.js';
 
 /**
@@ -132,9 +131,12 @@ function responsesOf(route: ApiRoute, names: SchemaNames): object {
   };
 }
 
-/** The OpenAPI 3.1 document of these routes, served from `publicUrl`. */
-export function buildOpenApi(routes: readonly ApiRoute[], publicUrl: string): Record<string, unknown> {
-  const names = new SchemaNames(SHAPES);
+/**
+ * The OpenAPI 3.1 document of these routes, served from `publicUrl`; `shapes` are the response shapes listed
+ * under components/schemas by their name (api/route-table.ts's SHAPES), in that order.
+ */
+export function buildOpenApi(routes: readonly ApiRoute[], publicUrl: string, shapes: Record<string, z.ZodType> = {}): Record<string, unknown> {
+  const names = new SchemaNames(shapes);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const item = (paths[route.path] ??= route.outside ? { servers: [{ url: publicUrl }] } : {});

@@ -1,10 +1,8 @@
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import type { ParamsOf, ParamTable } from '../options/read-params.js';
-import type { AppDeps } from '../app.js';
-import type { AuthService } from '../auth/auth-service.js';
-import type { Billing } from '../billing/billing.js';
-import type { AppContext, AppState } from '../http/state.js';
+import type { RouteDeps } from '../app-deps.js';
+import type { AppContext, AppState } from './state.js';
 
 /**
  * One HTTP route, described once: the router (api/http/mount-routes.ts) and `openapi.json`
@@ -30,13 +28,7 @@ export type Credentials = 'none' | 'anonymous' | 'account' | 'admin';
  */
 export type RouteResponse = { data: z.ZodType; description: string } | { json: z.ZodType; description: string } | { content: readonly string[]; description: string };
 
-/** Everything a handler may use: the application's dependencies and the services built from them once. */
-export interface RouteDeps extends AppDeps {
-  billing: Billing;
-  auth: AuthService;
-  /** openapi.json, built once from the route table */
-  openApiDocument: Record<string, unknown>;
-}
+export type { RouteDeps };
 
 /** A JSON Schema (draft 2020-12) fragment, for request fields no parameter table describes (nested settings, steps). */
 export type JsonSchema = Record<string, unknown>;

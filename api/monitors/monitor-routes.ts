@@ -7,8 +7,8 @@ import { readParams } from '../options/read-params.js';
 import { jsonBodyParams } from '../http/json-body.js';
 import { queryOf } from '../http/query.js';
 import { callerOf } from '../http/state.js';
-import { toMonitorRecord, toMonitorRunRecord, type MonitorRunRow } from '../monitors/monitor-record.js';
-import { Monitor, MonitorRun } from '../screenshots/screenshot-shapes.js';
+import { toMonitorRecord, toMonitorRunRecord, type MonitorRunRow } from './monitor-record.js';
+import { Monitor, MonitorRun } from './monitor-shapes.js';
 import { defineRoute, type ApiRoute, type RouteDeps } from '../http/route.js';
 
 const tag = 'Monitors';

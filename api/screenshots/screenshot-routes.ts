@@ -23,7 +23,8 @@ import { findFile, readAll } from '../retrieval/file-access.js';
 import { sendStoredContent } from '../retrieval/stored-content.js';
 import { changesImage, renderThumbnail } from '../retrieval/thumbnail-render.js';
 import { createAnswerData } from '../http/create-answer.js';
-import { createAnswer, Screenshot, ScreenshotInfo } from './screenshot-shapes.js';
+import { createAnswer } from '../http/common-shapes.js';
+import { Screenshot, ScreenshotInfo } from './screenshot-shapes.js';
 import { defineRoute, type ApiRoute, type RouteDeps } from '../http/route.js';
 
 const tag = 'Screenshots';
