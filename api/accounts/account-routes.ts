@@ -2,7 +2,8 @@ import { notFound } from '../../core/errors.js';
 import { getCompany } from './companies.js';
 import { livePlanOf } from '../billing/plan-usage.js';
 import { callerOf } from '../http/state.js';
-import { dashboardOverview } from './dashboard-overview.js';
+import { dashboardOverview, monthStartUtc } from './dashboard-overview.js';
+import { accountScreenshotCounts } from '../screenshots/screenshot-reads.js';
 import { AccountInfo, DashboardOverview } from './account-shapes.js';
 import { defineRoute, type ApiRoute } from '../http/route.js';
 
@@ -21,10 +22,7 @@ export const ACCOUNT_ROUTES: ApiRoute[] = [
       const company = await getCompany(db, caller.companyId);
       if (!company) throw notFound('Account');
       const plan = (await livePlanOf(db, billing.plans, caller.companyId))?.plan ?? null;
-      const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
-      const [usage] = await db('screenshots')
-        .where({ company_id: caller.companyId })
-        .select(db.raw('count(*) as total'), db.raw('count(*) filter (where created_at >= ?) as this_month', [monthStart]), db.raw("count(*) filter (where status = 'processing') as processing"));
+      const usage = await accountScreenshotCounts(db, caller.companyId, monthStartUtc());
       return {
         balance: company.balance,
         company_id: company.id,
@@ -33,7 +31,7 @@ export const ACCOUNT_ROUTES: ApiRoute[] = [
         // client of the original service types `plan` so and fails on an object. The Plan itself is beside it.
         plan: plan?.id ?? null,
         plan_details: plan,
-        usage: { total_screenshots: Number(usage?.total ?? 0), screenshots_this_month: Number(usage?.this_month ?? 0), processing: Number(usage?.processing ?? 0) },
+        usage: { total_screenshots: usage.total, screenshots_this_month: usage.thisMonth, processing: usage.processing },
       };
     },
   }),

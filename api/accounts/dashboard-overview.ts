@@ -2,6 +2,7 @@ import type { Db } from '../db/connect.js';
 import { notFound } from '../../core/errors.js';
 import { getCompany } from './companies.js';
 import { planUsageOf, type PlanUsage } from '../billing/plan-usage.js';
+import { accountScreenshotCounts, recentScreenshots } from '../screenshots/screenshot-reads.js';
 import type { PlanCatalog } from '../billing/plan-catalog.js';
 
 /** Screenshots listed in `recent_screenshots`: one dashboard screen's worth. */
@@ -36,18 +37,17 @@ export async function dashboardOverview(db: Db, plans: PlanCatalog, companyId: n
         db.raw("count(*) filter (where status = 'finished') as finished"),
         db.raw("count(*) filter (where status = 'error') as error"),
       );
-  const [shots, thisMonth, batches, recent, billing] = await Promise.all([
-    statusCounts('screenshots'),
-    db('screenshots').where({ company_id: companyId }).where('created_at', '>=', monthStartUtc()).count('* as n').first(),
+  const [shots, batches, recent, billing] = await Promise.all([
+    accountScreenshotCounts(db, companyId, monthStartUtc()),
     statusCounts('batches'),
-    db('screenshots').where({ company_id: companyId }).orderBy('id', 'desc').limit(RECENT_SCREENSHOTS).select('id', 'url', 'status', 'cost', 'error', 'created_at', 'finished_at'),
+    recentScreenshots(db, companyId, RECENT_SCREENSHOTS),
     planUsageOf(db, plans, companyId),
   ]);
   const n = (v: unknown): number => Number(v ?? 0);
   return {
     account: { company_id: company.id, company_name: company.name, balance: company.balance },
     billing,
-    usage: { total_screenshots: n(shots?.total), screenshots_this_month: n(thisMonth?.n), processing: n(shots?.processing), finished: n(shots?.finished), error: n(shots?.error) },
+    usage: { total_screenshots: shots.total, screenshots_this_month: shots.thisMonth, processing: shots.processing, finished: shots.finished, error: shots.error },
     batches: { total: n(batches?.total), processing: n(batches?.processing), finished: n(batches?.finished), error: n(batches?.error) },
     recent_screenshots: recent.map((r) => ({
       id: Number(r.id),

@@ -11,6 +11,7 @@ import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import type { CrawlRow } from './crawl-record.js';
 import type { CrawlFrontier, FrontierUrl } from './crawl-frontier.js';
 import type { CrawlStore } from './crawl-store.js';
+import { screenshotOutcome } from '../screenshots/screenshot-reads.js';
 
 /** A screenshot of a crawl that ended: from the recorder, or at once (a cache hit, a job that could not be queued). */
 export interface PageOutcome {
@@ -55,9 +56,9 @@ export class CrawlAdvancer {
    */
   async created(urlId: number, screenshotId: number): Promise<PageOutcome | null> {
     await this.frontier.link(urlId, screenshotId);
-    const row = await this.db('screenshots').where({ id: screenshotId }).first('status', 'links');
+    const row = await screenshotOutcome(this.db, screenshotId);
     if (!row || row.status === 'processing') return null;
-    return { screenshotId, status: row.status, links: row.links as string[] };
+    return { screenshotId, status: row.status as 'finished' | 'error', links: row.links };
   }
 
   /** Counts an ended page once, and adds its links to the frontier while the crawl goes on. */

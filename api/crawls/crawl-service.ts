@@ -17,6 +17,7 @@ import { CrawlFrontier } from './crawl-frontier.js';
 import type { CrawlRow } from './crawl-record.js';
 import { CrawlStore } from './crawl-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
+import { endedCrawlPages } from '../screenshots/screenshot-reads.js';
 
 /**
  * The application service behind the /crawl operations. Everything that changes a crawl (create, a
@@ -62,15 +63,10 @@ export class CrawlService {
     const ids = (await this.db('crawls').where({ status: 'processing' }).pluck('id')).map(Number);
     for (const crawlId of ids) {
       await this.locks.run(crawlId, async () => {
-        const ended = await this.db('crawl_urls as u')
-          .join('screenshots as s', 's.id', 'u.screenshot_id')
-          .where({ 'u.crawl_id': crawlId, 'u.status': 'queued' })
-          .whereNot('s.status', 'processing')
-          .orderBy('u.id')
-          .select('s.id', 's.status', 's.links');
+        const ended = await endedCrawlPages(this.db, crawlId);
         await this.advancer.advance(
           crawlId,
-          ended.map((r: { id: number; status: 'finished' | 'error'; links: string[] }) => ({ screenshotId: Number(r.id), status: r.status, links: r.links })),
+          ended.map((r) => ({ screenshotId: Number(r.id), status: r.status, links: r.links })),
         );
       });
     }

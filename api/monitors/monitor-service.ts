@@ -9,6 +9,7 @@ import type { Caller } from '../http/state.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import type { MonitorRow, MonitorRunRow } from './monitor-record.js';
 import { firstRun } from './monitor-schedule.js';
+import { monitorRunsWithShots } from '../screenshots/screenshot-reads.js';
 
 /** A run whose screenshot was never created (the process stopped in between) is ended after this long. */
 const ORPHAN_RUN_MS = 5 * 60 * 1000;
@@ -176,15 +177,7 @@ export class MonitorService {
   }
 
   private runQuery(): Knex.QueryBuilder {
-    return this.db('monitor_runs as r')
-      .leftJoin('screenshots as s', 's.id', 'r.screenshot_id')
-      .select(
-        'r.*',
-        's.status as screenshot_status',
-        's.change_ratio',
-        's.text_changes',
-        this.db.raw('exists (select 1 from screenshot_files f where f.screenshot_id = r.screenshot_id and f.kind = ?) as has_diff', ['diff']),
-      );
+    return monitorRunsWithShots(this.db);
   }
 
   private columns(request: MonitorRequest, appConfigIds: number[]): Record<string, unknown> {
