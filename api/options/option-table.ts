@@ -203,13 +203,20 @@ export function optionRecordFields(table: OptionTable, values: object, mode: 'cr
   return out;
 }
 
+/** The zod shape of the option fields a record shows, typed: each option's record schema, else its parameter's. */
+export type OptionRecordShapeOf<T extends OptionTable> = {
+  -readonly [K in keyof T as T[K] extends { record: { shown: false } } ? never : T[K] extends { record: object } ? K : never]: T[K] extends { record: { schema: infer S extends z.ZodType } }
+    ? S
+    : T[K]['param']['schema'];
+};
+
 /** The zod shape of the option fields of the Screenshot response (the record's schema, else the parameter's). */
-export function optionRecordShape(table: OptionTable): Record<string, z.ZodType> {
+export function optionRecordShape<T extends OptionTable>(table: T): OptionRecordShapeOf<T> {
   return Object.fromEntries(
     Object.entries(table)
       .filter(([, o]) => o.record && o.record.shown !== false)
       .map(([name, o]) => [name, o.record?.schema ?? o.param.schema]),
-  );
+  ) as OptionRecordShapeOf<T>;
 }
 
 type JsonSchema = { type?: string | string[]; enum?: unknown[]; minimum?: number; maximum?: number; maxLength?: number; items?: JsonSchema; anyOf?: JsonSchema[]; maxItems?: number };
