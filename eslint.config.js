@@ -42,7 +42,7 @@ export const FEATURE_SERVICES = {
   monitors: [],
   apps: ['app-event-emitter.ts', 'batch-hosting.ts'],
   billing: ['billing.ts', 'plan-usage.ts', 'plan-catalog.ts'],
-  auth: ['auth-service.ts', 'auth-params.ts', 'session-cookie.ts', 'user-session.ts'],
+  auth: ['auth-service.ts', 'auth-params.ts', 'session-cookie.ts', 'user-session.ts', 'operator-users.ts'],
   accounts: null,
   admin: [],
   retrieval: ['file-access.ts', 'image-links.ts', 'signed-file-links.ts', 'stored-content.ts', 'content-disposition.ts', 'thumbnail-render.ts', 'link-token.ts'],

@@ -35,6 +35,7 @@ import { DiffLinks } from './monitors/diff-links.js';
 import { MonitorComparer } from './monitors/monitor-comparer.js';
 import { MonitorScheduler } from './monitors/monitor-scheduler.js';
 import { MonitorService } from './monitors/monitor-service.js';
+import { startOperatorEndpoint } from './admin/operator-endpoint.js';
 
 export interface ControlPlane {
   container: DependencyContainer;
@@ -62,6 +63,11 @@ export interface ControlPlaneOptions {
   logger?: Logger;
   /** the process's metrics when it already has them (embedded mode: the agent records into the same registry) */
   metrics?: FarmMetrics;
+  /**
+   * on the embedded database, take the operator's commands (`shotfarm users create`…) on a loopback
+   * endpoint (api/admin/operator-endpoint.ts): this process holds the database, no other may open it
+   */
+  operatorEndpoint?: boolean;
 }
 
 /**
@@ -184,7 +190,8 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   // Koa's callback settles its own errors (they become the error envelope), so nothing awaits its promise.
   const callback = app.callback();
   handler = (req, res) => void callback(req, res);
-  log.info({ url }, 'control plane listening');
+  const operator = opts.operatorEndpoint && config.databaseUrl === null ? await startOperatorEndpoint({ db, config, serviceUrl: url, log }) : null;
+  log.info({ url, operator: operator?.url }, 'control plane listening');
 
   return {
     container: c,
@@ -196,6 +203,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
     billing,
     monitorSchedule,
     async stop() {
+      await operator?.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -37,7 +37,7 @@ export async function runAgent(config: Config, log: Logger): Promise<{ stop: () 
   agentRef = agent;
   adapters.assertResolved();
   await agent.start();
-  const server = await startAgentHttp(agent, metrics, config.port, config.host);
+  const server = await startAgentHttp(agent, metrics, config.port, config.host, config.metricsToken);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {

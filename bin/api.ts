@@ -8,7 +8,7 @@ import { stopOnSignal } from './stop-on-signal.js';
 export async function api(cfg: Config): Promise<void> {
   const log = createLogger(cfg.logLevel);
   const { container, adapters, close } = await controlPlaneContainer(cfg, log, 'shotfarm-api');
-  const plane = await startControlPlane(cfg, { generateBootstrapKey: false, container, logger: log });
+  const plane = await startControlPlane(cfg, { generateBootstrapKey: false, container, logger: log, operatorEndpoint: true });
   adapters.assertResolved();
   stopOnSignal([close, plane.stop]);
   printWelcome(plane, cfg);

@@ -20,7 +20,7 @@ export async function serve(cfg: Config): Promise<void> {
   const agent = createAgent(cfg, container, log, metrics.agentObservers(cfg.agent.driver));
   metrics.watch({ inFlight: () => agent.status().inFlight, poolSizes: () => agent.poolSizes(), treeRss: () => agent.status().rssBytes ?? null });
   await agent.start();
-  const plane = await startControlPlane(cfg, { generateBootstrapKey: true, container, logger: log, metrics });
+  const plane = await startControlPlane(cfg, { generateBootstrapKey: true, container, logger: log, metrics, operatorEndpoint: true });
   adapters.assertResolved();
   // Stopped in reverse: the agent drains first while the API still records its last results.
   const stop = stopOnSignal([close, plane.stop, agent.stop.bind(agent)]);

@@ -3,8 +3,9 @@
  * `shotfarm`: the one command of the project, as a commander tree. Each process command loads its
  * composition root when it runs (bin/serve.ts, bin/api.ts, bin/agent.ts, bin/capture-once.ts): it reads the
  * configuration, starts what it needs, and stops it in reverse on SIGINT/SIGTERM. The operator commands load
- * the control plane's modules when they run (bin/operator-modules.ts). So `shotfarm agent` never loads Koa,
- * knex or any module of api/ (test/unit/process-roots.test.ts walks the imports of the built files).
+ * the control plane's modules when they run (api/admin/operator-client.ts: through the running service on the
+ * embedded database). So `shotfarm agent` never loads Koa, knex or any module of api/
+ * (test/unit/process-roots.test.ts walks the imports of the built files).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,17 +16,13 @@ import { loadConfig, ConfigError } from '../core/config/load-config.js';
 import { settingsInForce, settingsMarkdownTable } from '../core/config/settings-table.js';
 import type { Config } from '../core/config/config.js';
 import type { NodeRegistry } from '../core/contracts/node-registry.js';
-import type { Db } from '../api/db/connect.js';
-import type { Caller } from '../api/http/state.js';
+import { ApiError } from '../core/errors.js';
+import type { OperatorCommandName, OperatorInput, OperatorOutput } from '../api/admin/operator-commands.js';
 import { PluginRegistryError } from '../plugins/registry.js';
 import { createLogger } from '../core/logger.js';
 import { registerAdapters } from '../core/di/adapters.js';
 import { newContainer, TOKENS } from '../core/di/tokens.js';
 import { gridAdapters } from '../grid/grid-adapters.js';
-import type * as OperatorModules from './operator-modules.js';
-
-/** The control plane's modules the operator commands use, loaded when one runs (never by a process command). */
-const operatorModules = (): Promise<typeof OperatorModules> => import('./operator-modules.js');
 
 function config(): Config {
   return configWith({});
@@ -189,10 +186,12 @@ const batch = program.command('batch').description('batch jobs: a file of URLs t
 
 /** The options every batch command takes to reach the service. */
 const apiOptions = (command: Command): Command =>
-  command.option('--api <url>', 'the API base URL (default: http://localhost:<PORT>)').option('--key <key>', 'API key (default: SHOTFARM_BOOTSTRAP_KEY, else <data dir>/bootstrap-key)');
+  command
+    .option('--api <url>', 'the API base URL (default: the running service of the data dir, else http://localhost:<PORT>)')
+    .option('--key <key>', 'API key (default: SHOTFARM_BOOTSTRAP_KEY, else <data dir>/bootstrap-key)');
 
 /** The service and key a batch command talks to; null (exit code 2, the reason on stderr) without a key. */
-function batchApi(opts: { api?: string; key?: string }): BatchApi | null {
+async function batchApi(opts: { api?: string; key?: string }): Promise<BatchApi | null> {
   const cfg = config();
   const keyFile = path.join(cfg.dataDir, 'bootstrap-key');
   const key = opts.key ?? cfg.bootstrapKey ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : '');
@@ -201,7 +200,8 @@ function batchApi(opts: { api?: string; key?: string }): BatchApi | null {
     process.exitCode = 2;
     return null;
   }
-  return { api: opts.api ?? `http://localhost:${cfg.port}`, key };
+  const { runningService } = await import('../api/admin/running-service.js');
+  return { api: opts.api ?? runningService(cfg.dataDir)?.service_url ?? `http://localhost:${cfg.port}`, key };
 }
 
 /** The batch client (api/batches/batch-cli.ts: HTTP calls only), loaded when a batch command runs. */
@@ -214,7 +214,7 @@ const batchOutput: BatchOutput = { progress: process.stderr, print: (l) => proce
  * or 2 for a request the API refused as invalid (400), like any other invalid argument.
  */
 async function runBatchCommand(what: string, opts: { api?: string; key?: string }, run: (target: BatchApi, cli: BatchCli) => Promise<number>): Promise<void> {
-  const target = batchApi(opts);
+  const target = await batchApi(opts);
   if (!target) return;
   const cli = await import('../api/batches/batch-cli.js');
   const { BatchApiError } = cli;
@@ -295,17 +295,7 @@ function optionFlags(args: string[]): Record<string, string> {
 program
   .command('migrate')
   .description('bring the database schema up to date')
-  .action(async () => {
-    const { connectDatabase, migrateLatest } = await operatorModules();
-    const cfg = config();
-    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
-    try {
-      const applied = await migrateLatest(db);
-      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n');
-    } finally {
-      await db.destroy();
-    }
-  });
+  .action(() => operatorCommand('migrate', {}, ({ applied }) => process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n')));
 
 program
   .command('settings')
@@ -331,9 +321,27 @@ program
   .command('options')
   .description('the table of capture options of docs/api-clients.md (markdown), from the option table')
   .action(async () => {
-    const { CAPTURE_OPTIONS, optionsMarkdownTable } = await operatorModules();
+    const [{ CAPTURE_OPTIONS }, { optionsMarkdownTable }] = await Promise.all([import('../api/options/create-params.js'), import('../api/options/option-table.js')]);
     process.stdout.write(`${optionsMarkdownTable(CAPTURE_OPTIONS)}\n`);
   });
+
+const printJson = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
+
+/**
+ * Runs an operator command where the database is (api/admin/operator-client.ts, loaded on use: through the
+ * running service on the embedded database) and prints its answer. A refusal is said on stderr: exit code 2 when an argument
+ * is invalid or names nothing (400), else 1.
+ */
+async function operatorCommand<N extends OperatorCommandName>(name: N, input: OperatorInput<N>, print: (output: OperatorOutput<N>) => void): Promise<void> {
+  const { operate } = await import('../api/admin/operator-client.js');
+  try {
+    print(await operate(config(), name, input));
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    process.stderr.write(`shotfarm: ${err.message}\n`);
+    process.exitCode = err.status === 400 ? 2 : 1;
+  }
+}
 
 const keys = program.command('keys').description('API keys');
 keys
@@ -342,84 +350,24 @@ keys
   .option('--credits <n>', 'opening credits of the new account', integer(0), 0)
   .option('--company <id>', 'add the key to this existing account', integer(1))
   .option('--name <name>', 'a name for the key', 'cli')
-  .action(async (opts: { credits: number; company?: number; name: string }) => {
-    const { connectDatabase, migrateLatest, createCompany, getCompany, generateApiKey, insertApiKey } = await operatorModules();
-    const cfg = config();
-    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
-    try {
-      await migrateLatest(db);
-      const companyId = opts.company ?? (await createCompany(db, { name: `Account ${new Date().toISOString()}` }, opts.credits, 'cli: keys create')).id;
-      if (!(await getCompany(db, companyId))) throw new InvalidArgumentError(`no account ${companyId}`);
-      const key = generateApiKey();
-      await insertApiKey(db, companyId, key, opts.name);
-      const company = await getCompany(db, companyId);
-      process.stdout.write(`${JSON.stringify({ key, company_id: companyId, balance: company?.balance ?? 0 })}\n`);
-    } finally {
-      await db.destroy();
-    }
-  });
-
-/**
- * The account a command names with --company ID or --key KEY; null (with exit code 2 and the reason on
- * stderr) when it names none that exists.
- */
-async function accountOf(db: Db, opts: { company?: number; key?: string }): Promise<number | null> {
-  const { findApiKey, getCompany } = await operatorModules();
-  const companyId = opts.company ?? (opts.key ? (await findApiKey(db, opts.key))?.key.company_id : undefined);
-  if (companyId === undefined || !(await getCompany(db, Number(companyId)))) {
-    process.stderr.write('shotfarm: name an existing account with --company ID or --key KEY\n');
-    process.exitCode = 2;
-    return null;
-  }
-  return Number(companyId);
-}
-
-/** The command line acting for an account, as its owner would through the API (no key of its own). */
-const operatorFor = (companyId: number): Caller => ({ companyId, apiKeyId: null, userId: null, credential: 'cli', roles: [] });
+  .action((opts: { credits: number; company?: number; name: string }) => operatorCommand('keys.create', opts, printJson));
 
 keys
   .command('list')
   .description('the live API keys of an account (never the secrets: their first characters)')
   .option('--company <id>', 'the account id', integer(1))
   .option('--key <key>', 'the account that owns this API key')
-  .action(async (opts: { company?: number; key?: string }) => {
-    const { connectDatabase, migrateLatest, listApiKeys } = await operatorModules();
-    const cfg = config();
-    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
-    try {
-      await migrateLatest(db);
-      const companyId = await accountOf(db, opts);
-      if (companyId === null) return;
-      for (const k of await listApiKeys(db, operatorFor(companyId))) {
-        process.stdout.write(`${JSON.stringify({ id: k.id, prefix: k.prefix, name: k.name, user_id: k.user_id, created_at: k.created_at, last_used_at: k.last_used_at })}\n`);
-      }
-    } finally {
-      await db.destroy();
-    }
-  });
+  .action((opts: { company?: number; key?: string }) =>
+    operatorCommand('keys.list', opts, (keyList) => {
+      for (const k of keyList) printJson({ id: k.id, prefix: k.prefix, name: k.name, user_id: k.user_id, created_at: k.created_at, last_used_at: k.last_used_at });
+    }),
+  );
 
 keys
   .command('revoke')
   .description('revoke an API key at once, by its id (from keys list); its screenshots keep their history')
   .argument('<id>', 'the key id', integer(1))
-  .action(async (id: number) => {
-    const { connectDatabase, migrateLatest, revokeApiKey } = await operatorModules();
-    const cfg = config();
-    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
-    try {
-      await migrateLatest(db);
-      const row = await db('api_keys').where({ id }).whereNull('revoked_at').first('company_id');
-      if (!row) {
-        process.stderr.write(`shotfarm: no live API key ${id}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      await revokeApiKey(db, operatorFor(Number(row.company_id)), id);
-      process.stdout.write(`${JSON.stringify({ revoked: id, company_id: Number(row.company_id) })}\n`);
-    } finally {
-      await db.destroy();
-    }
-  });
+  .action((id: number) => operatorCommand('keys.revoke', { id }, printJson));
 
 const users = program.command('users').description('dashboard users');
 users
@@ -429,46 +377,9 @@ users
   .option('--admin', "with the admin role (GET /admin/*, the dashboard's admin pages)")
   .option('--company <id>', 'add the user to this existing account', integer(1))
   .option('--name <name>', "the user's name")
-  .action(async (opts: { email: string; admin?: boolean; company?: number; name?: string }) => {
-    const { connectDatabase, migrateLatest, readParams, emailParam, getCompany, createCompany, issueOneTimeToken, passwordResetLink } = await operatorModules();
-    const cfg = config();
-    let email: string;
-    try {
-      email = readParams({ email: emailParam }, { email: [opts.email] }, ['email']).email as string;
-    } catch {
-      process.stderr.write(`shotfarm: --email ${JSON.stringify(opts.email)} is not an email address\n`);
-      process.exit(2);
-    }
-    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
-    try {
-      await migrateLatest(db);
-      if (opts.company !== undefined && !(await getCompany(db, opts.company))) {
-        process.stderr.write(`shotfarm: no account ${opts.company}\n`);
-        process.exitCode = 2;
-        return;
-      }
-      if (await db('users').where({ email }).first('id')) {
-        process.stderr.write(`shotfarm: ${email} already has a user (the dashboard's "forgot password" sends it a link)\n`);
-        process.exitCode = 1;
-        return;
-      }
-      const roles = opts.admin ? ['user', 'admin'] : ['user'];
-      const created = await db.transaction(async (trx) => {
-        const companyId = opts.company ?? (await createCompany(trx, { name: (opts.name ?? email).slice(0, 200), email }, 0, 'cli: users create')).id;
-        // No password: the user sets one through the reset link below, which also verifies the email.
-        const [user] = await trx('users')
-          .insert({ company_id: companyId, email, name: opts.name ?? null, roles: JSON.stringify(roles), email_verified: false, signup_provider: 'cli' })
-          .returning('id');
-        const userId = Number(user.id);
-        return { userId, companyId, token: await issueOneTimeToken(trx, userId, 'reset_password', cfg.auth.resetTokenTtlSeconds) };
-      });
-      process.stdout.write(
-        `${JSON.stringify({ user_id: created.userId, company_id: created.companyId, email, roles, login_link: passwordResetLink(cfg.publicUrl, created.token), expires_in_seconds: cfg.auth.resetTokenTtlSeconds })}\n`,
-      );
-    } finally {
-      await db.destroy();
-    }
-  });
+  .action((opts: { email: string; admin?: boolean; company?: number; name?: string }) =>
+    operatorCommand('users.create', { email: opts.email, admin: opts.admin === true, company: opts.company, name: opts.name }, printJson),
+  );
 
 const credits = program.command('credits').description('account credits');
 credits
@@ -478,24 +389,17 @@ credits
   .option('--company <id>', 'the account id', integer(1))
   .option('--key <key>', 'the account that owns this API key')
   .option('--reason <text>', 'why, for the ledger', 'cli: credits add')
-  .action(async (opts: { amount: number; company?: number; key?: string; reason: string }) => {
-    const { connectDatabase, migrateLatest, recordCredit } = await operatorModules();
-    const cfg = config();
-    const db = await connectDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
-    try {
-      await migrateLatest(db);
-      const companyId = await accountOf(db, opts);
-      if (companyId === null) return;
-      const balance = await db.transaction((trx) => recordCredit(trx, { companyId, delta: opts.amount, reason: opts.reason.slice(0, 200) }));
-      process.stdout.write(`${JSON.stringify({ company_id: companyId, balance })}\n`);
-    } finally {
-      await db.destroy();
-    }
-  });
+  .action((opts: { amount: number; company?: number; key?: string; reason: string }) => operatorCommand('credits.add', opts, printJson));
 
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
+  // The embedded database held by another process: say which (its pid and command), nothing else was opened.
+  const { DataDirInUse } = await import('../api/db/data-dir-lock.js');
+  if (err instanceof DataDirInUse) {
+    process.stderr.write(`shotfarm: ${err.message}\n`);
+    process.exit(1);
+  }
   // A plugin list that cannot load is a configuration problem: say which, exit 2 like invalid settings.
   if (!(err instanceof PluginRegistryError)) throw err;
   process.stderr.write(`shotfarm: ${err.message}\n`);

@@ -57,6 +57,11 @@ function primaryZone(code: string, capital: string): string {
 
 const cache = new Map<string, CountryDefaults>();
 
+/** A language as spoken in a country (fr in ca → fr-CA); a language that names its region already stays as it is. */
+export function localeIn(language: string, country: string): string {
+  return language.includes('-') ? language : `${language}-${country.toUpperCase()}`;
+}
+
 /** Defaults for a lowercase ISO 3166-1 alpha-2 code, or null when the code is not a country. */
 export function countryDefaults(code: string): CountryDefaults | null {
   const hit = cache.get(code);
@@ -68,7 +73,7 @@ export function countryDefaults(code: string): CountryDefaults | null {
     country: code,
     region: continents[data.continent],
     // The country's first official language, written as a locale of that country (fr → fr-FR).
-    language: `${data.languages[0] ?? 'en'}-${upper}`,
+    language: localeIn(data.languages[0] ?? 'en', code),
     timezone: primaryZone(upper, data.capital),
   };
   cache.set(code, defaults);

@@ -3,6 +3,7 @@ import type { CertificateFacts, TlsCause } from './egress/tls-certificate.js';
 import { certificateFailure, certificateFlaw } from './egress/tls-certificate.js';
 import { unreachableSentence, type UnreachableCause } from './egress/unreachable-cause.js';
 import { endpointOf, type Endpoint, type PageFailure } from './page-failure.js';
+import { NO_LOAD_WITHIN } from '../drivers/shared/error-text.js';
 
 /** The drivers' warning for a navigation that got no answer (drivers/playwright/open-page.ts, drivers/selenium/open-page.ts). */
 const UNREACHED = 'The page could not be reached: ';
@@ -47,8 +48,8 @@ const CODES: Record<string, BrowserCause> = {
   SEC_ERROR_CA_CERT_INVALID: 'tls_untrusted',
 };
 const TLS_FAMILY = /^(ERR_CERT_|ERR_SSL_|ERR_BAD_SSL_|SEC_ERROR_|SSL_ERROR_|MOZILLA_PKIX_ERROR_)/;
-/** Playwright's own deadline on the navigation, and the Selenium driver's (Deadline.race). */
-const TIMED_OUT = /Timeout \d+ms exceeded|the navigation did not finish before max_wait/;
+/** Playwright's own deadline on the navigation (in errorText's words), and the Selenium driver's (Deadline.race). */
+const TIMED_OUT = new RegExp(`${NO_LOAD_WITHIN}|the navigation did not finish before max_wait`);
 
 /** What the browser said of the page's navigation: its code, the cause it means, and the URL it names. */
 export interface BrowserError {
@@ -57,16 +58,20 @@ export interface BrowserError {
   url: string | null;
 }
 
-/** Reads the browser's failed navigation out of the drivers' warning, or null when there is none. */
+/**
+ * Reads the browser's failed navigation out of the drivers' warning (its reason as drivers/shared/error-text.ts
+ * words it: the browser's code and the URL it named in parentheses), or null when there is none.
+ */
 export function browserErrorOf(warnings: readonly string[]): BrowserError | null {
   const warning = warnings.find((w) => w.startsWith(UNREACHED));
   if (!warning) return null;
   const text = warning.slice(UNREACHED.length);
-  const url = /\bat (https?:\/\/\S+)/.exec(text)?.[1] ?? null;
+  // Greedy up to the last `)`: the one closing errorText's parentheses, whatever the URL holds.
+  const url = /\bat (https?:\/\/\S+)\)/.exec(text)?.[1] ?? null;
   if (TIMED_OUT.test(text)) return { code: 'timeout', cause: 'timeout', url };
   const code = /\b(?:net::)?((?:ERR|NS_ERROR|SEC_ERROR|SSL_ERROR|MOZILLA_PKIX_ERROR)_[A-Z0-9_]+)/.exec(text)?.[1];
-  // Playwright's "page.goto: … at URL" around a message without a code: the message is the detail.
-  if (!code) return { code: text.replace(/^[\w.]+: /, '').replace(/ at https?:\/\/\S+$/, ''), cause: 'unreachable', url };
+  // A reason without a code (Firefox often gives none): the reason is the detail.
+  if (!code) return { code: text.replace(/\.$/, ''), cause: 'unreachable', url };
   return { code, cause: CODES[code] ?? (TLS_FAMILY.test(code) ? 'tls' : 'unreachable'), url };
 }
 

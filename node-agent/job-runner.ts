@@ -1,5 +1,5 @@
 import type { CaptureOutput, CaptureSpec } from '../core/capture-spec.js';
-import type { CaptureJob, CaptureResult, JobControl, JobOutcome, JobQueue } from '../core/contracts/job-queue.js';
+import { isWithdrawn, type CaptureJob, type CaptureResult, type JobControl, type JobOutcome, type JobQueue } from '../core/contracts/job-queue.js';
 import type { ObjectStore } from '../core/contracts/object-store.js';
 import type { Logger } from '../core/logger.js';
 import type { EgressGuard } from './egress/egress-guard.js';
@@ -64,6 +64,8 @@ export class JobRunner {
       // The route decided at dispatch: the capture goes through the country's proxy when there is one
       // (behind the egress guard, when the guard is on).
       const { output, pageFailure } = await captureGuarded(this.guard, spec, job.proxy ?? null, (s) => this.capture(s, hardLimit));
+      // Withdrawn as the capture ended (its record deleted): nothing to store or report.
+      if (isWithdrawn(ctl.signal)) return this.withdrawn(log, started);
       const captured = Date.now();
       // A page that was blocked or got no answer is an error (which costs nothing), said plainly.
       const verdict = captureVerdict(output, pageFailure);
@@ -95,6 +97,8 @@ export class JobRunner {
       log.info({ attempt: ctl.attempt, browser: spec.browser, status: verdict.status, seconds }, 'capture attempt done; result published');
       return { kind: 'done' };
     } catch (err) {
+      // The abort was the withdrawal (JobQueue.withdraw): not a failure of this node or of the page.
+      if (isWithdrawn(ctl.signal)) return this.withdrawn(log, started);
       const reason = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
       this.stats.failures += 1;
       this.stats.lastError = reason;
@@ -106,4 +110,10 @@ export class JobRunner {
       clearInterval(alive);
     }
   };
+
+  /** A job withdrawn while it ran: the capture was aborted (its page closed), the queue drops the job. */
+  private withdrawn(log: Logger, started: number): JobOutcome {
+    log.info({ seconds: (Date.now() - started) / 1000 }, 'capture abandoned: its record was deleted');
+    return { kind: 'done' };
+  }
 }

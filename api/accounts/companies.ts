@@ -9,11 +9,14 @@ export interface CompanyRow {
   created_at: Date;
 }
 
-/** Creates a company (an account) and grants its opening credits through the ledger. */
-export async function createCompany(db: Db, company: { name: string; email?: string }, credits: number, reason = 'opening balance'): Promise<CompanyRow> {
+/**
+ * Creates a company (an account) and grants its opening credits through the ledger. `signupMailbox`: the
+ * inbox of an account opened by POST /auth/signup, whose credits wait for a verified email (free-grants.ts).
+ */
+export async function createCompany(db: Db, company: { name: string; email?: string; signupMailbox?: string }, credits: number, reason = 'opening balance'): Promise<CompanyRow> {
   return db.transaction(async (trx) => {
     const [row] = await trx('companies')
-      .insert({ name: company.name, email: company.email ?? '', balance: 0 })
+      .insert({ name: company.name, email: company.email ?? '', balance: 0, signup_mailbox: company.signupMailbox ?? null })
       .returning('*');
     const created = row as CompanyRow;
     if (credits > 0) created.balance = await recordCredit(trx, { companyId: created.id, delta: credits, reason });

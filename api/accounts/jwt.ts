@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 
 /**
@@ -17,6 +17,8 @@ const ISSUER = 'shotfarm';
 const ALGORITHM = 'HS256';
 /** The default session lifetime when none is configured (SHOTFARM_JWT_TTL_SECONDS has the same default). */
 const DEFAULT_TTL_SECONDS = 7 * 24 * 3600;
+/** 128 random bits: no two sessions share a token. */
+const JTI_BYTES = 16;
 
 /** Signs and verifies dashboard JWTs with the configured HMAC secret. */
 export class JwtService {
@@ -29,11 +31,16 @@ export class JwtService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  /** A token for these claims, valid for the configured lifetime or for `ttlSeconds` (impersonation). */
+  /**
+   * A token for these claims, valid for the configured lifetime or for `ttlSeconds` (impersonation). Its
+   * random `jti` makes every session a token of its own: two logins within one second would otherwise get
+   * the same token, and a logout (which revokes the token) would end both.
+   */
   async sign(claims: SessionClaims, ttlSeconds = this.ttlSeconds): Promise<string> {
     return new SignJWT({ cid: claims.companyId, sv: claims.sessionVersion ?? 0, ...(claims.impersonatedBy === null ? {} : { impersonated_by: claims.impersonatedBy }) })
       .setProtectedHeader({ alg: ALGORITHM })
       .setSubject(String(claims.userId))
+      .setJti(randomBytes(JTI_BYTES).toString('base64url'))
       .setIssuer(ISSUER)
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)

@@ -13,6 +13,7 @@ import type { AppEventEmitter } from './app-event-emitter.js';
 import { screenshotAppFiles } from './app-files.js';
 import { AppJobQueue, type AppJobTable, type ClaimedJob } from './app-job-queue.js';
 import type { AppSettingsCodec } from './app-settings-codec.js';
+import type { BatchHosting } from './batch-hosting.js';
 import { retryDelaySeconds } from './retry-delay.js';
 
 /**
@@ -60,6 +61,8 @@ export class AppRunner {
       imageLinks: ImageLinks;
       config: AppsConfig;
       egress: AppEgress;
+      /** the settings of configurations the service made for itself (a batch's hosting), resolved per run */
+      hosting: Pick<BatchHosting, 'resolve'>;
       log: Logger;
     },
   ) {
@@ -153,7 +156,7 @@ export class AppRunner {
   }
 
   private async execute(job: ClaimedJob): Promise<void> {
-    const config = await this.deps.db('app_configs').where({ id: job.appConfigId }).first('id', 'app_id', 'type', 'settings');
+    const config = await this.deps.db('app_configs').where({ id: job.appConfigId }).first('id', 'company_id', 'app_id', 'type', 'settings', 'hidden');
     // The configuration was deleted meanwhile: its jobs were deleted with it (cascade); nothing to record.
     if (!config) return;
     const log = this.deps.log.child({ app_type: config.type, app_config_id: job.appConfigId, [job.table === 'app_runs' ? 'app_run_id' : 'app_event_id']: job.id });
@@ -161,10 +164,11 @@ export class AppRunner {
     const plugin = this.deps.registry.get(config.type);
     try {
       if (!plugin) throw new NotRunnable(`the app type "${config.type}" is not installed on this service`);
-      const checked = checkSettings(plugin, this.openSettings(config.type, config.settings));
+      const hosted = await this.deps.hosting.resolve(config);
+      const checked = checkSettings(plugin, hosted?.settings ?? this.openSettings(config.type, config.settings));
       if (!checked.ok)
         throw new NotRunnable(`the app's settings are no longer valid for ${config.type}: ${checked.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ')}; update them`);
-      const base = { settings: checked.settings, signal, log: appLogger(log), egress: this.deps.egress, attempt: job.attempts };
+      const base = { settings: checked.settings, signal, log: appLogger(log), egress: hosted?.egress ?? this.deps.egress, attempt: job.attempts };
       let output: AppOutput;
       if (job.table === 'app_runs') {
         const screenshot = await this.screenshotOf(job);

@@ -31,6 +31,7 @@ export function createAppServices(deps: { registry: AppRegistry; db: Db; objects
   const emitter = new AppEventEmitter(db, registry, codec, log);
   // Apps connect to hosts users chose (webhook URLs, S3 endpoints): the same private-address policy as captures.
   const egress = guardedEgress({ allowPrivateTargets: config.allowPrivateTargets, allowlist: new PrivateAllowlist(config.privateTargetAllowlist) });
+  const hosting = new BatchHosting(db, config.s3, config.hosting, codec, egress);
   const runner = new AppRunner({
     db,
     objects: deps.objects,
@@ -41,7 +42,8 @@ export function createAppServices(deps: { registry: AppRegistry; db: Db; objects
     imageLinks: deps.imageLinks,
     config: config.apps,
     egress,
+    hosting,
     log: log.child({ component: 'apps' }),
   });
-  return { registry, codec, configs: new AppConfigService(db, registry, codec), emitter, runner, hosting: new BatchHosting(config.s3, codec) };
+  return { registry, codec, configs: new AppConfigService(db, registry, codec), emitter, runner, hosting };
 }

@@ -49,3 +49,13 @@ export function guardedEgress(policy: { allowPrivateTargets: boolean; allowlist:
   const agents = { http: new GuardedHttpAgent({ keepAlive: false }), https: new GuardedHttpsAgent({ keepAlive: false }) };
   return { lookup, agent: (protocol) => (protocol === 'https:' ? agents.https : agents.http) };
 }
+
+/**
+ * Agents for connections to hosts the OPERATOR configured (the service's own S3 endpoint, which in a
+ * farm is often a private address such as the compose file's MinIO): configuration, not user input, so
+ * no private-address check. Never hand these to a connection whose host a user chose.
+ */
+export const operatorEgress: { agent(protocol: string): http.Agent } = (() => {
+  const agents = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
+  return { agent: (protocol: string) => (protocol === 'https:' ? agents.https : agents.http) };
+})();

@@ -72,6 +72,8 @@ export const RESET_PASSWORD_PARAMS = { token: oneTimeToken, password: newPasswor
 
 export const VERIFY_EMAIL_PARAMS = { token: oneTimeToken };
 
+export const CHANGE_PASSWORD_PARAMS = { current_password: anyPassword, password: newPassword };
+
 // 200 characters: the api_keys.name column.
 export const KEY_CREATE_PARAMS = { name: text(200, 'a name to recognise the key by') };
 export const KEY_ID_PARAMS = { id: idParam };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError, forbidden, invalidApiKey } from '../../core/errors.js';
 import type { JwtService } from '../accounts/jwt.js';
-import { FORGOT_PASSWORD_PARAMS, LOGIN_PARAMS, RESET_PASSWORD_PARAMS, SIGNUP_PARAMS, VERIFY_EMAIL_PARAMS } from './auth-params.js';
+import { CHANGE_PASSWORD_PARAMS, FORGOT_PASSWORD_PARAMS, LOGIN_PARAMS, RESET_PASSWORD_PARAMS, SIGNUP_PARAMS, VERIFY_EMAIL_PARAMS } from './auth-params.js';
 import { ADMIN_SESSION_COOKIE, clearAdminSessionCookie, clearSessionCookies, sessionCookieOf, setSessionCookie } from './session-cookie.js';
 import { sessionCaller } from './session-token.js';
 import { loadUserSession } from './user-session.js';
@@ -90,17 +90,21 @@ export const AUTH_ROUTES: ApiRoute[] = [
       return token === null ? null : auth.cookieSession(token);
     },
   }),
-  // Ends the cookie session (and an impersonation kept aside). It takes no credential (an expired cookie
-  // must still be clearable): the worst another page can do with it is log the browser out.
+  // Ends the session for good: the cookie's token, the admin's session kept aside during an impersonation
+  // and a Bearer token stop working on every replica (api/auth/session-revocations.ts), and the cookies are
+  // cleared. It takes no credential (an expired cookie must still be clearable): the worst another page can do
+  // with it is log the browser out, and a Bearer token is ended only by whoever holds it.
   defineRoute({
     method: 'post',
     path: '/auth/logout',
     operationId: 'logout',
     tag,
     credentials: 'anonymous',
-    summary: 'Clear the session cookie (and an impersonation kept aside)',
+    summary: 'End the session: its token (the cookie, an admin session kept aside, or a Bearer token) stops working everywhere; clears the cookies',
     response: ack,
-    handler: (ctx) => {
+    handler: async (ctx, { auth }) => {
+      const bearerToken = /^Bearer\s+(\S+)$/i.exec(ctx.get('Authorization'))?.[1] ?? null;
+      await auth.logout([sessionCookieOf(ctx), sessionCookieOf(ctx, ADMIN_SESSION_COOKIE), bearerToken]);
       clearSessionCookies(ctx);
       return { ok: true };
     },
@@ -154,6 +158,25 @@ export const AUTH_ROUTES: ApiRoute[] = [
     },
   }),
 
+  // A cookie session gets its new token as the cookie; an API client takes it from the answer.
+  defineRoute({
+    method: 'post',
+    path: '/auth/change-password',
+    operationId: 'changePassword',
+    tag,
+    credentials: 'account',
+    summary: 'Set a new password with the current one; ends every session of the user signed before (this one too) and answers a new one',
+    body: CHANGE_PASSWORD_PARAMS,
+    required: ['current_password', 'password'],
+    bodyOnly: true,
+    response: { data: LoginResponse, description: 'A new session token and the user (also set as the session cookie when the request came with it)' },
+    handler: async (ctx, { auth }, p) => {
+      const caller = callerOf(ctx);
+      const data = await auth.changePassword(caller, { current_password: p.current_password as string, password: p.password as string }, ctx.ip);
+      if (caller.sessionCookie !== undefined) setSessionCookie(ctx, auth.jwt, data.token);
+      return data;
+    },
+  }),
   defineRoute({
     method: 'get',
     path: '/auth/me',

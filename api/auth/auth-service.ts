@@ -1,17 +1,23 @@
+import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
 import type { Db } from '../db/connect.js';
-import { fieldError, invalidApiKey } from '../../core/errors.js';
+import { fieldError, forbidden, invalidApiKey } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { generateApiKey, insertApiKey } from '../accounts/api-keys.js';
 import { createCompany } from '../accounts/companies.js';
+import { claimFreeGrant } from '../accounts/free-grants.js';
 import type { JwtService } from '../accounts/jwt.js';
+import { mailboxOf } from '../accounts/mailbox.js';
+import type { Caller } from '../http/state.js';
 import { passwordResetEmail, verificationEmail } from './account-email.js';
 import type { CaptchaVerifier } from './captcha.js';
 import type { LoginLimiter } from './login-limiter.js';
 import type { Mailer, OutgoingMail } from '../../core/contracts/mailer.js';
 import { consumeOneTimeToken, issueOneTimeToken, retireOneTimeTokens } from './one-time-tokens.js';
 import { hashPassword, passwordMatches } from './passwords.js';
+import { revokeSessions } from './session-revocations.js';
 import { sessionCaller } from './session-token.js';
+import type { SignupLimiter } from './signup-limiter.js';
 import { loadUserSession, type UserSession } from './user-session.js';
 
 /** The spec's Login response, exactly. */
@@ -47,9 +53,10 @@ export interface AuthServiceDeps {
   mailer: Mailer;
   captcha: CaptchaVerifier;
   loginLimiter: LoginLimiter;
+  signupLimiter: SignupLimiter;
 }
 
-/** Signup, login, and the email flows (verification, password reset). Inputs arrive validated by the routes. */
+/** Signup, login, logout, and the password and email flows. Inputs arrive validated by the routes. */
 export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}
 
@@ -58,18 +65,24 @@ export class AuthService {
     return this.deps.captcha.isRequired;
   }
 
-  /** Creates the account (company), its user (role `user`, email unverified) and a first API key, shown once. */
+  /**
+   * Creates the account (company), its user (role `user`, email unverified) and a first API key, shown
+   * once. The account has no credits until the email is verified (verifyEmail); the client address may
+   * open SHOTFARM_SIGNUPS_PER_ADDRESS_PER_DAY accounts a day (429 after).
+   */
   async signup(input: { email: string; password: string; name?: string; company?: string; captcha_token?: string }, address: string): Promise<SignupResponse> {
-    const { db, config } = this.deps;
+    const { db, config, signupLimiter } = this.deps;
     await this.deps.captcha.check(input.captcha_token, address);
     if (await db('users').where({ email: input.email }).first('id')) throw fieldError('email', 'is already registered: log in, or reset the password');
+    await signupLimiter.assertAllowed(address);
     const passwordHash = await hashPassword(input.password);
     const key = generateApiKey();
     let created: { userId: number; companyId: number; verifyToken: string };
     try {
       created = await db.transaction(async (trx) => {
+        await signupLimiter.count(trx, address);
         const companyName = (input.company ?? input.name ?? input.email).slice(0, MAX_COMPANY_NAME);
-        const company = await createCompany(trx, { name: companyName, email: input.email }, config.auth.signupCredits, 'signup credits');
+        const company = await createCompany(trx, { name: companyName, email: input.email, signupMailbox: mailboxOf(input.email) }, 0);
         const [user] = await trx('users')
           .insert({
             company_id: company.id,
@@ -98,14 +111,44 @@ export class AuthService {
   /** A session token for the right email and password; 401 otherwise (429 after too many failures). */
   async login(input: { email: string; password: string }, address: string): Promise<LoginResponse> {
     const { db, loginLimiter } = this.deps;
-    await loginLimiter.assertAllowed(input.email, address);
+    await loginLimiter.attempt(input.email, address);
     const user = await db('users').where({ email: input.email }).first('id', 'password_hash');
-    if (!(await passwordMatches((user?.password_hash as string | null | undefined) ?? null, input.password)) || !user) {
-      await loginLimiter.failed(input.email, address);
-      throw invalidApiKey('Invalid email or password');
-    }
-    await loginLimiter.succeeded(input.email);
+    if (!(await passwordMatches((user?.password_hash as string | null | undefined) ?? null, input.password)) || !user) throw invalidApiKey('Invalid email or password');
+    await loginLimiter.succeeded(input.email, address);
     return this.session(Number(user.id));
+  }
+
+  /**
+   * Ends session tokens for good (POST /auth/logout: the cookie's, the admin session kept aside, a Bearer
+   * token): every replica refuses them from now on. Anything that is no valid token is ignored.
+   */
+  async logout(tokens: readonly (string | null)[]): Promise<void> {
+    const ended = await revokeSessions(this.deps.db, this.deps.jwt, tokens);
+    if (ended > 0) this.deps.log.info({ sessions: ended }, 'logout');
+  }
+
+  /**
+   * A signed-in user sets a new password with the current one. Like a reset it ends every session signed
+   * before (the session version rises), this one included, and answers a fresh session. A wrong current
+   * password is a 400 on `current_password`, counted by the login limiter like a failed login (a stolen
+   * session must not be a way to guess the password).
+   */
+  async changePassword(caller: Caller, input: { current_password: string; password: string }, address: string): Promise<LoginResponse> {
+    const { db, loginLimiter } = this.deps;
+    if (caller.userId === null) throw forbidden('Changing a password needs a user: this credential is an account key without one');
+    if (caller.impersonatedBy) throw forbidden("An admin acting as a user cannot change the user's password");
+    const user = await db('users').where({ id: caller.userId }).first('email', 'password_hash');
+    if (!user) throw invalidApiKey('Invalid or expired token');
+    const email = String(user.email);
+    await loginLimiter.attempt(email, address);
+    if (!(await passwordMatches((user.password_hash as string | null) ?? null, input.current_password))) throw fieldError('current_password', 'is not your current password');
+    await loginLimiter.succeeded(email, address);
+    const passwordHash = await hashPassword(input.password);
+    await db('users')
+      .where({ id: caller.userId })
+      .update({ password_hash: passwordHash, session_version: db.raw('session_version + 1') });
+    this.deps.log.info({ user_id: caller.userId }, 'password changed');
+    return this.session(caller.userId);
   }
 
   /** Emails a reset link when the address has an account. The answer is the same either way. */
@@ -124,7 +167,7 @@ export class AuthService {
   /**
    * Sets a new password with a reset token (once). The reset also ends every session signed before it
    * (the session version rises), retires the user's other reset links, and verifies the email: the link
-   * reached its inbox.
+   * reached its inbox (which may take the inbox's free grant, as verifyEmail).
    */
   async resetPassword(input: { token: string; password: string; captcha_token?: string }, address: string): Promise<void> {
     await this.deps.captcha.check(input.captcha_token, address);
@@ -135,6 +178,7 @@ export class AuthService {
         .where({ id })
         .update({ password_hash: passwordHash, email_verified: true, session_version: trx.raw('session_version + 1') });
       await retireOneTimeTokens(trx, id, 'reset_password');
+      await this.emailVerified(trx, id);
       return id;
     });
     const user = await this.deps.db('users').where({ id: userId }).first('email');
@@ -142,14 +186,24 @@ export class AuthService {
     this.deps.log.info({ user_id: userId }, 'password reset');
   }
 
-  /** Marks the email of the token's user verified (once). */
+  /** Marks the email of the token's user verified (once); its account may now be granted credits. */
   async verifyEmail(input: { token: string }): Promise<void> {
     const userId = await this.deps.db.transaction(async (trx) => {
       const id = await consumeOneTimeToken(trx, input.token, 'verify_email');
       await trx('users').where({ id }).update({ email_verified: true });
+      await this.emailVerified(trx, id);
       return id;
     });
     this.deps.log.info({ user_id: userId }, 'email verified');
+  }
+
+  /** A user proved its inbox: the account of a signup takes the inbox's free grant (and signup credits) if it is the first. */
+  private async emailVerified(trx: Knex.Transaction, userId: number): Promise<void> {
+    const user = await trx('users').where({ id: userId }).first('email', 'company_id');
+    if (!user) return;
+    const companyId = Number(user.company_id);
+    if (await claimFreeGrant(trx, { companyId, email: String(user.email) }, this.deps.config.auth.signupCredits))
+      this.deps.log.info({ user_id: userId, company_id: companyId }, 'free grant of the inbox taken');
   }
 
   /** A fresh session token and the User session of a user. */

@@ -14,8 +14,11 @@ export const BATCH_OWN_PARAMS = {
   apps: listOf(int(1, Number.MAX_SAFE_INTEGER, 'app configuration id'), { max: 10, commas: true, description: 'app configuration ids run after each screenshot finishes' }),
   filename_template: text(300, 'names of the files in the ZIP; variables {id} {domain} {shot} {browser} {country} {yyyy} {mm} {dd} {date} {random} {tags} {url}'),
   hosting: oneOf(['s3'] as const, 'upload each screenshot through the object-storage app instead of building a ZIP'),
-  hosting_bucket: text(255, 'bucket for hosting=s3'),
-  hosting_private: bool('owner-full-control instead of public-read for uploaded objects'),
+  hosting_bucket: text(
+    255,
+    "bucket for hosting=s3: one of your s3 app configurations' bucket, or one the service offers your account for hosting (omitted: the first it offers); any other is refused",
+  ),
+  hosting_private: bool("owner-full-control instead of public-read for uploaded objects (the service's buckets are private unless its operator allows public-read)"),
   thumbnail_width: int(1, MAX_THUMBNAIL_SIDE, 'thumbnail width in pixels'),
   thumbnail_height: int(1, MAX_THUMBNAIL_SIDE, 'thumbnail height in pixels'),
   thumbnail_format: oneOf(['png', 'jpeg', 'webp'] as const, 'thumbnail format (omitted: each image keeps its format)', { webmp: 'webp', jpg: 'jpeg' }),

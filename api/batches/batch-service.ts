@@ -72,7 +72,7 @@ export class BatchService {
       if (problem) (fields.filename_template ??= []).push(problem);
     }
     for (const [k, v] of Object.entries(thumbnailFieldErrors(own) ?? {})) (fields[k] ??= []).push(...v);
-    if (own.hosting === 's3' && this.hosting.unavailableReason()) (fields.hosting ??= []).push(this.hosting.unavailableReason() as string);
+    const hostingTarget = own.hosting === 's3' ? await this.hosting.plan(caller.companyId, { bucket: own.hosting_bucket, private: own.hosting_private }, fields) : null;
     if (own.hosting !== 's3' && (own.hosting_bucket !== undefined || own.hosting_private !== undefined)) (fields.hosting ??= []).push('hosting_bucket and hosting_private need hosting=s3');
     const appConfigIds = own.apps ?? [];
     if (appConfigIds.length > 0) {
@@ -121,7 +121,7 @@ export class BatchService {
         if (input.idempotencyKey) {
           await trx('idempotency_keys').insert({ company_id: caller.companyId, credential: caller.credential, key: input.idempotencyKey, resource_type: 'batch', resource_id: batchId });
         }
-        const hostingApp = own.hosting === 's3' ? [await this.hosting.createConfig(trx, caller.companyId, batchId, { bucket: own.hosting_bucket, private: own.hosting_private })] : [];
+        const hostingApp = hostingTarget ? [await this.hosting.createConfig(trx, caller.companyId, batchId, hostingTarget)] : [];
         return { batch_id: batchId, appConfigIds: hostingApp };
       },
     });

@@ -1,6 +1,7 @@
 import type { PaymentProvider } from '../../core/contracts/payment-provider.js';
 import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
+import { renewalGrantable } from '../accounts/free-grants.js';
 import { periodEnd } from './billing-period.js';
 import { LIVE_STATUSES, subscriptionRow } from './billing-rows.js';
 import { openPeriod } from './period-opener.js';
@@ -63,9 +64,15 @@ export class SubscriptionRenewal {
       const sub = subscriptionRow(locked);
       // A downgrade chosen during the period takes effect now, with the new period.
       const plan = this.plans.find(sub.next_plan_id ?? sub.plan_id);
-      if (sub.status === 'cancelled' || !plan) {
-        if (!plan && sub.status !== 'cancelled')
-          this.log.warn({ subscriptionId: sub.id, planId: sub.next_plan_id ?? sub.plan_id }, 'the plan of a subscription is no longer configured: the subscription ends');
+      // A free plan held by an account that is not its email inbox's free account (one from before free grants
+      // were counted per inbox: migration 012) ends instead of granting again.
+      const grantable = plan !== null && (await renewalGrantable(trx, sub.company_id, plan));
+      if (sub.status === 'cancelled' || !plan || !grantable) {
+        if (sub.status !== 'cancelled')
+          this.log.warn(
+            { subscriptionId: sub.id, planId: sub.next_plan_id ?? sub.plan_id },
+            plan ? "a free plan of an account that is not its email inbox's free account: the subscription ends" : 'the plan of a subscription is no longer configured: the subscription ends',
+          );
         await trx('subscriptions').where({ id }).update({ status: 'ended', ended_at: sub.current_period_end, updated_at: now });
         return true;
       }

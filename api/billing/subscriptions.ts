@@ -10,6 +10,7 @@ import type { OfflinePaymentsGate } from './offline-payments.js';
 import { openPeriod, openUpgrade } from './period-opener.js';
 import type { PaymentMethods } from './payment-methods.js';
 import type { PlanCatalog } from './plan-catalog.js';
+import { assertPlanGrantable } from '../accounts/free-grants.js';
 import { lockCompany } from '../accounts/lock-company.js';
 
 /**
@@ -23,6 +24,8 @@ import { lockCompany } from '../accounts/lock-company.js';
  * - a plan granting the same or less (a downgrade): nothing now; the next period opens on it (renewal.ts);
  * - cancelling stops the next renewal; the period already paid for runs to its end, and subscribing again
  *   within it is one of the cases above on the same subscription, never a new period.
+ * An account opened by signup subscribes only once its email is verified, and to a free plan only as its
+ * inbox's one free account (api/accounts/free-grants.ts): a 403 otherwise, before anything changes.
  */
 export class Subscriptions {
   constructor(
@@ -41,6 +44,7 @@ export class Subscriptions {
     return this.db.transaction(async (trx) => {
       // The account row orders concurrent billing changes of one account.
       await lockCompany(trx, companyId).first('id');
+      await assertPlanGrantable(trx, caller, plan);
       const method = input.paymentMethodToken !== undefined ? await this.methods.byToken(trx, companyId, input.paymentMethodToken) : await this.methods.defaultOf(trx, companyId);
       if (planPriceCents(plan) > 0) {
         if (!method) throw fieldError('paymentMethodToken', 'is required for a paid plan: add a payment method with POST /billing/payment-methods first');

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite as PGliteClass } from '@electric-sql/pglite';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 
 /**
  * Embedded Postgres (PGlite: Postgres compiled to WebAssembly) opened the way an idle `shotfarm serve`
@@ -57,13 +58,37 @@ function initdbInChild(dir: string): Promise<void> {
   });
 }
 
+/** The lock file of the folder `dir` (data-dir-lock.ts): beside it, so PGlite never sees a file it does not know. */
+export const pgliteLockFile = (dir: string): string => `${path.resolve(dir)}.lock`;
+
 /**
  * PGlite on the folder `dir` (created, with its database, on first use), or in memory when `dir` is null
- * (tests: a throwaway database, initialised in this process).
+ * (tests: a throwaway database, initialised in this process). The folder is locked for this process from
+ * before initdb until the database closes; a folder another live process holds throws DataDirInUse.
  */
 export async function openPglite(dir: string | null): Promise<PGliteClass> {
   if (dir === null) return pgliteInThisProcess(null);
-  fs.mkdirSync(dir, { recursive: true });
-  if (!initialised(dir)) await initdbInChild(dir);
-  return pgliteInThisProcess(dir);
+  fs.mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
+  const lock = acquireDataDirLock(pgliteLockFile(dir));
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    if (!initialised(dir)) await initdbInChild(dir);
+    return releasedOnClose(pgliteInThisProcess(dir), lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/** The lock goes when the database has closed (knex-pglite closes it on destroy()), even if closing fails. */
+function releasedOnClose(db: PGliteClass, lock: DataDirLock): PGliteClass {
+  const close = db.close.bind(db);
+  db.close = async () => {
+    try {
+      await close();
+    } finally {
+      lock.release();
+    }
+  };
+  return db;
 }

@@ -10,6 +10,7 @@ import * as errorCause from './migrations/008-error-cause.js';
 import * as monitors from './migrations/009-monitors.js';
 import * as heldCredits from './migrations/010-held-credits.js';
 import * as optionsFromSpec from './migrations/011-options-from-spec.js';
+import * as signupGrantsSessionsLimits from './migrations/012-signup-grants-sessions-limits.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009-monitors': monitors,
   '010-held-credits': heldCredits,
   '011-options-from-spec': optionsFromSpec,
+  '012-signup-grants-sessions-limits': signupGrantsSessionsLimits,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -71,6 +71,16 @@ export class FarmDispatcher {
     await this.records.endWithError(failed, NOT_QUEUED, 'not_queued');
     return failed;
   }
+
+  /**
+   * Withdraws the jobs of deleted records (issue 25): a queued one is dropped, a running one aborted where it
+   * runs, so no browser time goes to a record that no longer exists. The records are gone already; should
+   * the queue not answer, a job runs to its end and its result finds no record (its files are deleted then).
+   */
+  async withdraw(ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.queue.withdraw(ids).catch((err: unknown) => this.log.warn({ err, ids }, 'could not withdraw the jobs of deleted screenshots; they run to their end'));
+  }
 }
 
 export const queueUnavailable = (): Error => serviceUnavailable('The job queue is unavailable; try again shortly');

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { databaseReachable } from '../db/connect.js';
+import { invalidApiKey } from '../../core/errors.js';
+import { METRICS_CHALLENGE, METRICS_REFUSAL, metricsAllowed } from '../../core/metrics/metrics-token.js';
 import { defineRoute, type ApiRoute } from './route.js';
 
 const tag = 'Operations';
 
-/** /healthz (the process answers), /readyz (every dependency answers; 503 otherwise) and /metrics. Unauthenticated. */
+/** /healthz (the process answers), /readyz (every dependency answers; 503 otherwise) and /metrics (a bearer token when SHOTFARM_METRICS_TOKEN is set). No API credential. */
 export const HEALTH_ROUTES: ApiRoute[] = [
   defineRoute({
     method: 'get',
@@ -44,8 +46,13 @@ export const HEALTH_ROUTES: ApiRoute[] = [
     tag,
     credentials: 'none',
     summary: 'Prometheus metrics (text exposition format)',
+    description: 'With SHOTFARM_METRICS_TOKEN set, only `Authorization: Bearer <token>` reads them (401 otherwise); without it, anyone who reaches the port.',
     response: { content: ['text/plain'], description: 'The metrics' },
     handler: async (ctx, deps) => {
+      if (!metricsAllowed(ctx.get('authorization'), deps.config.metricsToken)) {
+        ctx.set('WWW-Authenticate', METRICS_CHALLENGE);
+        throw invalidApiKey(METRICS_REFUSAL);
+      }
       const { contentType, body } = await deps.metrics.text();
       ctx.type = contentType;
       ctx.body = body;

@@ -3,8 +3,10 @@ import type { Middleware, Next } from 'koa';
 import { validationError, type FieldErrors } from '../../core/errors.js';
 import { paramNames, readParams, type ParamTable } from '../options/read-params.js';
 import { jsonBodyFields, jsonBodyParams } from './json-body.js';
+import { checkBodyTypes, type BodyField } from './json-field-types.js';
 import { queryOf } from './query.js';
 import { requireAdmin, type AppContext, type AppState } from './state.js';
+import { bodyFieldsOf } from './param-schemas.js';
 import { API_PREFIX, servedPath, type ApiRoute, type RouteDeps } from './route.js';
 
 /** The routers the application mounts, in the order it mounts them (app.ts places its middleware between). */
@@ -53,10 +55,15 @@ function readInput(ctx: AppContext, route: ApiRoute, deps: RouteDeps): Record<st
   return readParams(tables, jsonBodyParams(ctx), required);
 }
 
-/** The route's middleware: the admin check (before anything is read), its input, its handler, the envelope. */
+/**
+ * The route's middleware: the admin check (before anything is read), the JSON types of its body (for every
+ * route, its handler's own readers included), its input, its handler, the envelope.
+ */
 function handle(route: ApiRoute, deps: RouteDeps): Middleware<AppState> {
+  const bodyFields: ReadonlyMap<string, BodyField> = route.method === 'post' ? bodyFieldsOf(route) : new Map();
   return async (ctx) => {
     if (route.credentials === 'admin') requireAdmin(ctx);
+    checkBodyTypes(ctx, bodyFields);
     const result = await route.handler(ctx, deps, readInput(ctx, route, deps));
     if ('data' in route.response) ctx.body = { success: true, data: result };
   };

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Param } from '../options/param-kinds.js';
-import type { ParamTable } from '../options/read-params.js';
+import { fieldsOf } from './param-schemas.js';
 import { API_PREFIX, type ApiRoute, type JsonSchema } from './route.js';
 
 /**
@@ -32,27 +31,6 @@ const ERROR_STATUSES: Record<string, string> = {
   500: 'Server error',
   503: 'Temporarily unavailable',
 };
-
-/** A parameter's JSON Schema, without the `$schema` line zod puts on a whole document. */
-function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as JsonSchema;
-  return rest;
-}
-
-/** Each name a table reads (the parameter and its aliases), with its schema and description. */
-function fieldsOf(table: ParamTable): { name: string; param: Param<unknown>; schema: JsonSchema; description?: string; alias: boolean }[] {
-  return Object.entries(table).flatMap(([name, param]) => [
-    { name, param, schema: jsonSchemaOf(param.schema), description: param.schema.description, alias: false },
-    // The spellings of the original service's clients: not both with the parameter.
-    ...(param.aliases ?? []).map((alias) => ({
-      name: alias.name,
-      param,
-      schema: jsonSchemaOf(alias.schema ?? param.schema),
-      alias: true,
-      description: `alias of ${name}${alias.schema?.description ? `: ${alias.schema.description}` : ''}`,
-    })),
-  ]);
-}
 
 /** Names whose absence is a 400, as the document states them (a function of configuration says it in the description). */
 const requiredNames = (route: ApiRoute): readonly string[] => (typeof route.required === 'function' ? [] : (route.required ?? []));

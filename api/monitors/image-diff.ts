@@ -1,5 +1,5 @@
 import pixelmatch from 'pixelmatch';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 
 /** A region in image pixels. */
 export interface PixelBox {
@@ -34,33 +34,71 @@ const PADDING = { r: 255, g: 0, b: 255, alpha: 1 };
  */
 const MAX_COMPARED_PIXELS = 16_000_000;
 
-async function rgba(image: Buffer, width: number, height: number, scaled: { width: number; height: number }): Promise<Buffer> {
-  const meta = await sharp(image).metadata();
-  const w = meta.width ?? 0;
-  const h = meta.height ?? 0;
-  const padded = sharp(image)
+/**
+ * The largest shot a comparison reads: 10,000 × 100,000, the widest viewport by the tallest full page the
+ * options allow at device scale 1. Each shot is shrunk while it is decoded (sequential read: libvips holds a
+ * band of rows, not the image), so the memory is the 16 M compared pixels' whatever the shot's size; only the
+ * time grows with it. sharp's own default (268 M pixels, 16,383²) refused full pages above it, and the
+ * comparison failed without a word (issue 25).
+ */
+export const MAX_SHOT_PIXELS = 1_000_000_000;
+
+/** A comparison that could not be made, with the plain sentence the run shows. */
+export class ComparisonError extends Error {}
+
+/** One shot shrunk by `scale` while it is read, on a canvas of the compared size (padded where it is smaller). */
+async function rgba(image: Buffer, size: { width: number; height: number }, scale: number, canvas: { width: number; height: number }): Promise<Buffer> {
+  const width = Math.min(canvas.width, Math.max(1, Math.round(size.width * scale)));
+  const height = Math.min(canvas.height, Math.max(1, Math.round(size.height * scale)));
+  let shot = sharp(image, { limitInputPixels: MAX_SHOT_PIXELS, sequentialRead: true });
+  if (width !== size.width || height !== size.height) shot = shot.resize(width, height, { fit: 'fill' });
+  // Within one pipeline sharp resizes, then extends: the padding is added at the compared scale.
+  return shot
     .ensureAlpha()
-    .extend({ right: width - w, bottom: height - h, background: PADDING });
-  if (scaled.width === width && scaled.height === height) return padded.raw().toBuffer();
-  // Two pipelines: sharp resizes before it extends within one, and the padding must be scaled too.
-  const full = await padded.png({ compressionLevel: 0 }).toBuffer();
-  return sharp(full).resize(scaled.width, scaled.height, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
+    .extend({ right: canvas.width - width, bottom: canvas.height - height, background: PADDING })
+    .raw()
+    .toBuffer();
+}
+
+/** A shot's size from its header, refused (with the sentence a run shows) when it has none or is too large to compare. */
+export async function shotSize(image: Buffer, which: 'previous' | 'new'): Promise<{ width: number; height: number }> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(image, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new ComparisonError(`The comparison could not be made: the ${which} shot is not an image that can be read`);
+  }
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (width === 0 || height === 0) throw new ComparisonError(`The comparison could not be made: the ${which} shot has no pixels`);
+  if (width * height > MAX_SHOT_PIXELS) {
+    throw new ComparisonError(`The comparison could not be made: the ${which} shot is ${width} × ${height} pixels, more than the ${MAX_SHOT_PIXELS.toLocaleString('en-US')} a comparison reads`);
+  }
+  return { width, height };
 }
 
 /**
  * Compares two shots of one page: a perceptual pixel diff that does not count anti-aliased pixels as
  * changes (pixelmatch, over sharp's raw RGBA), with the masked boxes left out of both. Shots of different
  * sizes (a full page that grew) are compared on the larger canvas: the part only one has counts as changed.
+ * A shot that cannot be compared throws a ComparisonError saying why.
  */
 export async function diffImages(before: Buffer, after: Buffer, masks: PixelBox[]): Promise<ImageDiff> {
-  const [a, b] = await Promise.all([sharp(before).metadata(), sharp(after).metadata()]);
-  const fullWidth = Math.max(a.width ?? 0, b.width ?? 0);
-  const fullHeight = Math.max(a.height ?? 0, b.height ?? 0);
-  if (fullWidth === 0 || fullHeight === 0) throw new Error('a shot to compare has no pixels');
+  const [a, b] = await Promise.all([shotSize(before, 'previous'), shotSize(after, 'new')]);
+  const fullWidth = Math.max(a.width, b.width);
+  const fullHeight = Math.max(a.height, b.height);
   const scale = Math.min(1, Math.sqrt(MAX_COMPARED_PIXELS / (fullWidth * fullHeight)));
   const width = Math.max(1, Math.round(fullWidth * scale));
   const height = Math.max(1, Math.round(fullHeight * scale));
-  const [one, two] = await Promise.all([rgba(before, fullWidth, fullHeight, { width, height }), rgba(after, fullWidth, fullHeight, { width, height })]);
+  let one: Buffer;
+  let two: Buffer;
+  try {
+    // One after the other: a shot's decoding holds a band of its rows, and two at once would double it.
+    one = await rgba(before, a, scale, { width, height });
+    two = await rgba(after, b, scale, { width, height });
+  } catch (err) {
+    throw new ComparisonError(`The comparison could not be made: a shot could not be decoded (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+  }
   // Masked pixels are made equal in both (transparent black), so they never count, and are not compared.
   const masked = new Uint8Array(width * height);
   for (const box of masks) {

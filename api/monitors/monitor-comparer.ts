@@ -9,7 +9,7 @@ import type { ImageLinks } from '../retrieval/image-links.js';
 import type { ScreenshotRecords } from '../screenshots/screenshot-records.js';
 import { monitorRunsToCompare, previousFinishedRunShot, screenshotToCompare } from '../screenshots/screenshot-reads.js';
 import type { DiffLinks } from './diff-links.js';
-import { diffImages, type PixelBox } from './image-diff.js';
+import { ComparisonError, diffImages, shotSize, type PixelBox } from './image-diff.js';
 import { toMonitorRecord, type MonitorRow, type TextChanges } from './monitor-record.js';
 import { textChanges } from './text-changes.js';
 
@@ -89,6 +89,11 @@ export class MonitorComparer {
     if (Number(claimed) === 0) return;
     try {
       await this.compareClaimed(run);
+    } catch (err) {
+      // The run says so: before, a comparison that threw left it `finished`, unchanged (issue 25).
+      if (!(err instanceof ComparisonError)) this.deps.log.error({ err, runId: run.id, screenshotId: run.screenshot_id }, 'a monitor comparison failed');
+      const sentence = err instanceof ComparisonError ? err.message : 'The comparison with the previous shot failed';
+      await db('monitor_runs').where({ id: run.id }).update({ error: sentence });
     } finally {
       await db('monitor_runs').where({ id: run.id }).update({ compared_at: new Date() });
     }
@@ -142,8 +147,8 @@ export class MonitorComparer {
   private async masks(monitor: MonitorRow, after: Buffer, screenWidth: number): Promise<PixelBox[]> {
     const boxes = monitor.ignore.flatMap((r) => ('box' in r ? [r.box] : []));
     if (boxes.length === 0) return [];
-    const { default: sharp } = await import('sharp');
-    const width = (await sharp(after).metadata()).width ?? screenWidth;
+    // From the header: sharp's metadata() refuses shots above its default pixel limit, which are compared.
+    const { width } = await shotSize(after, 'new');
     const scale = screenWidth > 0 ? width / screenWidth : 1;
     return boxes.map((b) => ({ x: b.x * scale, y: b.y * scale, width: b.width * scale, height: b.height * scale }));
   }

@@ -78,20 +78,36 @@ export function nextCronRun(expression: string, from: Date): Date | null {
   return new Cron(expression, { timezone: 'UTC', paused: true }).nextRun(from);
 }
 
-/** Checks a cron expression: it must parse, run again, and never run twice within `minSeconds`. */
-export function cronProblem(expression: string, minSeconds: number): string | null {
+/** How many runs of a cron expression are looked at to find its shortest gap: a whole cycle of any minute or hour list. */
+const CRON_RUNS_LOOKED_AT = 12;
+
+/**
+ * Checks a cron expression: it must parse, run again, and never run twice within `minSeconds`.
+ * The answer is its shortest gap between two runs (the most often it runs), or the problem.
+ */
+export function readCronSchedule(expression: string, minSeconds: number): { ok: true; shortestGapSeconds: number } | { ok: false; message: string } {
   let runs: Date[];
   try {
-    runs = new Cron(expression, { timezone: 'UTC', paused: true }).nextRuns(12, new Date());
+    runs = new Cron(expression, { timezone: 'UTC', paused: true }).nextRuns(CRON_RUNS_LOOKED_AT, new Date());
   } catch (err) {
-    return `is not a cron expression (${err instanceof Error ? err.message : String(err)})`;
+    return { ok: false, message: `is not a cron expression (${err instanceof Error ? err.message : String(err)})` };
   }
-  if (runs.length === 0) return 'never runs';
-  for (let i = 1; i < runs.length; i++) {
-    if (((runs[i] as Date).getTime() - (runs[i - 1] as Date).getTime()) / 1000 < minSeconds) return `runs more often than every ${minSeconds} seconds`;
-  }
-  return null;
+  if (runs.length === 0) return { ok: false, message: 'never runs' };
+  // One run left (a fixed date): it runs once, as rarely as anything can.
+  let shortest = Number.POSITIVE_INFINITY;
+  for (let i = 1; i < runs.length; i++) shortest = Math.min(shortest, ((runs[i] as Date).getTime() - (runs[i - 1] as Date).getTime()) / 1000);
+  if (shortest < minSeconds) return { ok: false, message: `runs more often than every ${minSeconds} seconds` };
+  return { ok: true, shortestGapSeconds: Number.isFinite(shortest) ? Math.round(shortest) : MONITOR_MAX_INTERVAL_SECONDS };
 }
+
+/** Checks a cron expression (readCronSchedule): the problem, or null. */
+export function cronProblem(expression: string, minSeconds: number): string | null {
+  const r = readCronSchedule(expression, minSeconds);
+  return r.ok ? null : r.message;
+}
+
+/** Cron's two forms: minute hour day-of-month month day-of-week, or with seconds first. */
+const CRON_FIELD_COUNTS = [5, 6];
 
 /** The monitor's own fields of POST /monitor/create and /monitor/update; every other field is a screenshot option. */
 export const MONITOR_OWN_PARAMS = {
@@ -105,7 +121,10 @@ export const MONITOR_OWN_PARAMS = {
   interval: int(1, MONITOR_MAX_INTERVAL_SECONDS, `seconds between runs, at least ${MONITOR_MIN_INTERVAL_SECONDS} (required unless cron is given)`),
   cron: custom(z.string().min(1).max(200).describe('cron expression in UTC (5 or 6 fields), instead of interval; at least 5 minutes between runs'), false, (raw) => {
     const s = oneString(raw);
-    return s === null || s.trim() === '' ? { ok: false, messages: ['must be one cron expression'] } : { ok: true, value: s.trim() };
+    if (s === null || s.trim() === '') return { ok: false, messages: ['must be one cron expression'] };
+    // croner also takes 7 fields (years) and nicknames (@daily): neither is what the documentation promises.
+    if (!CRON_FIELD_COUNTS.includes(s.trim().split(/\s+/).length)) return { ok: false, messages: ['must have 5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first)'] };
+    return { ok: true, value: s.trim() };
   }),
   threshold: num(0, 100, `percent of changed pixels above which a run is a change (default ${DEFAULT_THRESHOLD_PERCENT})`),
   ignore: custom(

@@ -35,6 +35,8 @@ export interface MonitorRunRow {
   changed: boolean;
   created_at: Date | string;
   screenshot_status: string | null;
+  /** the screenshot's own error sentence (a capture blocked, a page unreachable) */
+  screenshot_error: string | null;
   change_ratio: number | null;
   text_changes: TextChanges | null;
   has_diff: boolean;
@@ -81,7 +83,8 @@ export function toMonitorRunRecord(row: MonitorRunRow, links: { diffUrl(screensh
     scheduled_for: iso(row.scheduled_for),
     created_at: iso(row.created_at),
     status,
-    error: row.error,
+    // The run's own reason (it could not start, the comparison failed), else its capture's.
+    error: row.error || (row.screenshot_status === 'error' ? (row.screenshot_error ?? '') : ''),
     screenshot_id: shot,
     previous_screenshot_id: row.previous_screenshot_id === null ? null : Number(row.previous_screenshot_id),
     change_ratio: row.change_ratio === null ? null : Number(row.change_ratio),

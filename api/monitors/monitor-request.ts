@@ -1,7 +1,7 @@
 import { ApiError, validationError, type FieldErrors } from '../../core/errors.js';
 import { CREATE_PARAM_NAMES } from '../options/create-params.js';
 import { buildCreateRequest, type CreateContext, type ScreenshotDraft } from '../options/create-request.js';
-import { cronProblem, DEFAULT_THRESHOLD_PERCENT, MONITOR_OWN_PARAMS, type IgnoreRegion } from './monitor-params.js';
+import { DEFAULT_THRESHOLD_PERCENT, MONITOR_OWN_PARAMS, readCronSchedule, type IgnoreRegion } from './monitor-params.js';
 import type { QueryTree } from '../options/query-input.js';
 import { collectParams, paramNames } from '../options/read-params.js';
 
@@ -22,7 +22,7 @@ export interface MonitorContext extends CreateContext {
 export interface MonitorRequest {
   url: string;
   name: string | null;
-  /** seconds between runs; with a cron expression, the shortest gap it allows (for display) */
+  /** seconds between runs; with a cron expression, its shortest gap between two runs (what the runs-per-hour budget counts) */
   intervalSeconds: number;
   cron: string | null;
   threshold: number;
@@ -67,9 +67,13 @@ export function buildMonitorRequest(input: QueryTree, ctx: MonitorContext): Moni
   const own = collectParams(MONITOR_OWN_PARAMS, input, fields, ['url']);
   if (own.interval === undefined && own.cron === undefined && !fields.interval) addError('interval', `is required (seconds between runs, at least ${ctx.minIntervalSeconds}) unless cron is given`);
   if (own.interval !== undefined && own.interval < ctx.minIntervalSeconds) addError('interval', `must be at least ${ctx.minIntervalSeconds} seconds`);
+  // One schedule: before, a cron given with an interval won silently and the interval was shown.
+  if (own.interval !== undefined && own.cron !== undefined) addError('cron', 'cannot be given with interval: a monitor runs on one schedule, seconds between runs or a cron expression');
+  let cronGapSeconds: number | null = null;
   if (own.cron !== undefined) {
-    const problem = cronProblem(own.cron, ctx.minIntervalSeconds);
-    if (problem) addError('cron', problem);
+    const cron = readCronSchedule(own.cron, ctx.minIntervalSeconds);
+    if (cron.ok) cronGapSeconds = cron.shortestGapSeconds;
+    else addError('cron', cron.message);
   }
   const given = Object.entries(input).filter(([name]) => !NOT_OPTIONS.has(name));
   const options: QueryTree = Object.fromEntries(given.filter(([name]) => CREATE_PARAM_NAMES.has(name)));
@@ -86,7 +90,7 @@ export function buildMonitorRequest(input: QueryTree, ctx: MonitorContext): Moni
   return {
     url: own.url,
     name: own.name ?? null,
-    intervalSeconds: own.interval ?? ctx.minIntervalSeconds,
+    intervalSeconds: own.interval ?? cronGapSeconds ?? ctx.minIntervalSeconds,
     cron: own.cron ?? null,
     threshold: own.threshold ?? DEFAULT_THRESHOLD_PERCENT,
     ignore: own.ignore ?? [],

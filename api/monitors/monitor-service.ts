@@ -8,6 +8,7 @@ import type { QueryTree } from '../options/query-input.js';
 import type { Caller } from '../http/state.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import type { MonitorRow, MonitorRunRow } from './monitor-record.js';
+import { checkMonitorLimits } from './monitor-limits.js';
 import { firstRun } from './monitor-schedule.js';
 import { monitorRunsWithShots } from '../screenshots/screenshot-reads.js';
 
@@ -33,6 +34,9 @@ function asInput(m: MonitorRow): QueryTree {
   };
 }
 
+/** The field that states a schedule: a refused schedule is named by it. */
+const scheduleField = (schedule: { cron: string | null }): 'interval' | 'cron' => (schedule.cron ? 'cron' : 'interval');
+
 /** The application service behind the /monitor operations, and the one place a run starts. */
 export class MonitorService {
   constructor(
@@ -50,18 +54,22 @@ export class MonitorService {
     const request = buildMonitorRequest(input, this.ctx);
     const appConfigIds = await this.screenshots.appConfigIds(caller, request.apps);
     const now = new Date();
-    const [row] = await this.db('monitors')
-      .insert(
-        toDb({
-          company_id: caller.companyId,
-          api_key_id: caller.apiKeyId,
-          ...this.columns(request, appConfigIds),
-          status: 'active',
-          next_run_at: firstRun({ interval_seconds: request.intervalSeconds, cron: request.cron }, now),
-        }),
-      )
-      .returning('id');
-    return this.get(caller, Number(row.id));
+    const id = await this.db.transaction(async (trx) => {
+      await checkMonitorLimits(trx, caller.companyId, this.config.monitors, { monitorId: null, intervalSeconds: request.intervalSeconds, field: scheduleField(request) });
+      const [row] = await trx('monitors')
+        .insert(
+          toDb({
+            company_id: caller.companyId,
+            api_key_id: caller.apiKeyId,
+            ...this.columns(request, appConfigIds),
+            status: 'active',
+            next_run_at: firstRun({ interval_seconds: request.intervalSeconds, cron: request.cron }, now),
+          }),
+        )
+        .returning('id');
+      return Number(row.id);
+    });
+    return this.get(caller, id);
   }
 
   async get(caller: Caller, id: number): Promise<MonitorRow> {
@@ -89,15 +97,21 @@ export class MonitorService {
     const appConfigIds = rest.apps !== undefined ? await this.screenshots.appConfigIds(caller, request.apps) : monitor.app_config_ids.map(Number);
     const schedule = { interval_seconds: request.intervalSeconds, cron: request.cron };
     const rescheduled = schedule.interval_seconds !== Number(monitor.interval_seconds) || schedule.cron !== monitor.cron;
-    await this.db('monitors')
-      .where({ id })
-      .update(
-        toDb({
-          ...this.columns(request, appConfigIds),
-          updated_at: new Date(),
-          ...(rescheduled ? { next_run_at: firstRun(schedule, new Date()) } : {}),
-        }),
-      );
+    await this.db.transaction(async (trx) => {
+      // A paused monitor asks for no runs until it is resumed (resume checks then).
+      if (monitor.status === 'active') {
+        await checkMonitorLimits(trx, caller.companyId, this.config.monitors, { monitorId: id, intervalSeconds: request.intervalSeconds, field: scheduleField(request) });
+      }
+      await trx('monitors')
+        .where({ id })
+        .update(
+          toDb({
+            ...this.columns(request, appConfigIds),
+            updated_at: new Date(),
+            ...(rescheduled ? { next_run_at: firstRun(schedule, new Date()) } : {}),
+          }),
+        );
+    });
     return this.get(caller, id);
   }
 
@@ -111,9 +125,12 @@ export class MonitorService {
   async resume(caller: Caller, id: number): Promise<MonitorRow> {
     const monitor = await this.get(caller, id);
     if (monitor.status !== 'paused') return monitor;
-    await this.db('monitors')
-      .where({ id, status: 'paused' })
-      .update({ status: 'active', next_run_at: firstRun(monitor, new Date()), updated_at: new Date() });
+    await this.db.transaction(async (trx) => {
+      await checkMonitorLimits(trx, caller.companyId, this.config.monitors, { monitorId: id, intervalSeconds: Number(monitor.interval_seconds), field: scheduleField(monitor) });
+      await trx('monitors')
+        .where({ id, status: 'paused' })
+        .update({ status: 'active', next_run_at: firstRun(monitor, new Date()), updated_at: new Date() });
+    });
     return this.get(caller, id);
   }
 

@@ -235,7 +235,14 @@ export const CAPTURE_OPTIONS = {
     record: { schema: z.number() },
   },
   language: {
-    param: aka(text(5, 'language such as fr-FR (default: from the country; alias lang)', { re: /^[a-z]{2}-[A-Z]{2}$/, says: 'a language such as en-US' }), 'lang'),
+    // A bare language (`lang=fr`, as the original clients send it) is written in each record's country: fr-CA for ca.
+    param: aka(
+      text(5, "language such as fr-FR, or fr (in the country's region: fr-CA for country ca); default: from the country; alias lang", {
+        re: /^[a-z]{2}(-[A-Z]{2})?$/,
+        says: 'a language such as en-US or en',
+      }),
+      'lang',
+    ),
     defaultText: "the country's",
     specPath: 'language',
     record: asText,

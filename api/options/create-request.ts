@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CaptureSpec, DeviceEmulation, Step, TrackerResult, TrackerSpec } from '../../core/capture-spec.js';
-import { countryDefaults } from '../../core/countries.js';
+import { countryDefaults, localeIn } from '../../core/countries.js';
 import { findDevice } from './devices.js';
 import { validationError, type FieldErrors } from '../../core/errors.js';
 import type { Pricing } from '../../core/pricing.js';
@@ -180,7 +180,7 @@ function draft(
     url,
     country,
     region: place.region,
-    language: p.language ?? place.language,
+    language: p.language !== undefined ? localeIn(p.language, country) : place.language,
     timezone: p.timezone ?? place.timezone,
     geo,
     device: { name: device.name, width: device.width, height: device.height, scale: device.scale, mobile: device.mobile, touch: device.touch, landscape: device.landscape },

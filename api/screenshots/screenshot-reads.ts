@@ -257,13 +257,14 @@ export async function previousFinishedRunShot(db: Db, monitorId: number, runId: 
   return previous ? Number(previous.id) : undefined;
 }
 
-/** Monitor runs (`r`) with their screenshot's status, comparison and whether a diff image is stored, to filter and page. */
+/** Monitor runs (`r`) with their screenshot's status, error, comparison and whether a diff image is stored, to filter and page. */
 export function monitorRunsWithShots(db: Db): Knex.QueryBuilder {
   return db('monitor_runs as r')
     .leftJoin('screenshots as s', 's.id', 'r.screenshot_id')
     .select(
       'r.*',
       's.status as screenshot_status',
+      's.error as screenshot_error',
       's.change_ratio',
       's.text_changes',
       db.raw('exists (select 1 from screenshot_files f where f.screenshot_id = r.screenshot_id and f.kind = ?) as has_diff', ['diff']),

@@ -125,7 +125,9 @@ export class ScreenshotService {
    * was sent with the request, `all` the record itself with its files.
    */
   async delete(caller: Caller, id: number, scope: DeleteScope): Promise<void> {
-    await this.get(caller, id);
+    const row = await this.get(caller, id);
     await this.records.scrub(caller.companyId, id, scope);
+    // A record deleted while processing: its job is withdrawn, so no browser works for it any longer.
+    if (scope === 'all' && row.status === 'processing') await this.farm.withdraw([id]);
   }
 }

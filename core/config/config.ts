@@ -13,6 +13,10 @@ export interface Config {
   natsUrl: string | null;
   natsPrefix: string;
   s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string } | null;
+  /** batch hosting=s3 into the service's own S3 (SHOTFARM_HOSTING_*, SHOTFARM_PUBLIC_S3_URL) */
+  hosting: HostingConfig;
+  /** the bearer token /metrics asks for (null: open) */
+  metricsToken: string | null;
   bootstrapKey: string | null;
   bootstrapCredits: number;
   rateLimitPerMinute: number;
@@ -89,6 +93,17 @@ export interface AgentConfig {
   maxPageHeight: number;
 }
 
+/** Which buckets of the service's S3 batches may host files in, how, and where readers find them. */
+export interface HostingConfig {
+  /** buckets offered to every account, in the operator's order (the first is the default) */
+  buckets: string[];
+  /** account id → the only buckets that account may use (those with entries of their own) */
+  accountBuckets: Record<number, string[]>;
+  publicRead: boolean;
+  /** the public base URL of the service's S3, without a trailing slash; null: output_url stays empty */
+  publicUrl: string | null;
+}
+
 /** How the control plane runs apps (integrations) after screenshots. */
 export interface AppsConfig {
   /** 32-byte key for app secrets at rest; null until resolved by resolveSecretsKey (generated in the data dir) */
@@ -112,10 +127,14 @@ export interface BillingConfig {
   offlinePayments: (typeof OFFLINE_PAYMENT_MODES)[number];
 }
 
-/** Page monitors: how often replicas look for due runs, and the shortest interval a monitor may have. */
+/** Page monitors: how often replicas look for due runs, the shortest interval a monitor may have, and an account's limits. */
 export interface MonitorConfig {
   pollMs: number;
   minIntervalSeconds: number;
+  /** monitors an account may have */
+  perAccount: number;
+  /** scheduled runs an hour an account's active monitors may ask for together */
+  runsPerHour: number;
 }
 
 /** Dashboard users: sessions, one-time tokens, brute-force limit and captcha. */
@@ -126,6 +145,9 @@ export interface AuthConfig {
   resetTokenTtlSeconds: number;
   /** failed logins per account (any address) and per client address (any account) in the limiter's window */
   loginMaxFailures: number;
+  /** accounts POST /auth/signup may open per client address in 24 hours; 0: no limit */
+  signupsPerAddressPerDay: number;
+  /** granted when the email of an account opened by signup is verified, to one account per inbox */
   signupCredits: number;
   /** checked only in production; the secret is then required */
   captcha: { verifyUrl: string; secret: string | null };

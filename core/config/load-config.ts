@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import type { Config, HostingConfig } from './config.js';
 import { InvalidSetting } from './setting-parsers.js';
 import { COUNTRY_PROXY_VARIABLE, MONITOR_MIN_INTERVAL_SECONDS, SETTING, type Setting } from './settings.js';
 
@@ -79,6 +79,8 @@ export function loadConfig(env: Env): Config {
     natsUrl: read(S.natsUrl),
     natsPrefix: read(S.natsPrefix),
     s3,
+    hosting: hostingConfig(read(S.hostingBuckets), read(S.hostingPublicRead), read(S.publicS3Url)),
+    metricsToken: read(S.metricsToken),
     bootstrapKey: read(S.bootstrapKey),
     bootstrapCredits: read(S.bootstrapCredits),
     rateLimitPerMinute: read(S.rateLimitPerMinute),
@@ -147,13 +149,14 @@ export function loadConfig(env: Env): Config {
       renewalSeconds: read(S.billingRenewalSeconds),
       offlinePayments: read(S.offlinePayments),
     },
-    monitors: { pollMs: read(S.monitorPollMs), minIntervalSeconds: monitorMinIntervalSeconds },
+    monitors: { pollMs: read(S.monitorPollMs), minIntervalSeconds: monitorMinIntervalSeconds, perAccount: read(S.monitorsPerAccount), runsPerHour: read(S.monitorRunsPerHour) },
     auth: {
       jwtTtlSeconds: read(S.jwtTtlSeconds),
       impersonationTtlSeconds: read(S.impersonationTtlSeconds),
       verifyTokenTtlSeconds: read(S.verifyTokenTtlSeconds),
       resetTokenTtlSeconds: read(S.resetTokenTtlSeconds),
       loginMaxFailures: read(S.loginMaxFailures),
+      signupsPerAddressPerDay: read(S.signupsPerAddressPerDay),
       signupCredits: read(S.signupCredits),
       captcha: { verifyUrl: read(S.captchaVerifyUrl), secret: captchaSecret },
     },
@@ -161,4 +164,16 @@ export function loadConfig(env: Env): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** SHOTFARM_HOSTING_BUCKETS' entries (`bucket`, `<account id>:bucket`) split into the shared list and each account's own. */
+function hostingConfig(entries: string[], publicRead: boolean, publicUrl: string | null): HostingConfig {
+  const buckets: string[] = [];
+  const accountBuckets: Record<number, string[]> = {};
+  for (const entry of entries) {
+    const [, account, bucket] = /^(?:(\d+):)?(.*)$/.exec(entry) as RegExpExecArray;
+    if (account === undefined) buckets.push(bucket as string);
+    else (accountBuckets[Number(account)] ??= []).push(bucket as string);
+  }
+  return { buckets, accountBuckets, publicRead, publicUrl };
 }

@@ -10,6 +10,7 @@ import { DEFAULT_PRICING, pricingSchema, type Pricing } from '../pricing.js';
 import { CLIENT_COMPAT_MODES, LOG_LEVELS, OFFLINE_PAYMENT_MODES } from './config.js';
 import { NATS_PREFIX_PATTERN, NATS_PREFIX_RULE } from './nats-prefix.js';
 import { readPlansFile } from './plans-file.js';
+import { S3_BUCKET_NAME } from '../storage/bucket-name.js';
 import { baseUrl, boolean, decimalNumber, InvalidSetting, list, matching, oneOf, text, url, wholeNumber, type Parser } from './setting-parsers.js';
 
 /**
@@ -88,6 +89,14 @@ const secretsKey: Parser<Buffer> = (v) => {
   if (key.length !== 32) throw new InvalidSetting(['must be 32 bytes, as 64 hex characters or base64']);
   return key;
 };
+/** One entry of SHOTFARM_HOSTING_BUCKETS: `bucket` or `<account id>:bucket`, the bucket named by S3's rules. */
+const hostingBucketProblem = (entry: string): string | null =>
+  S3_BUCKET_NAME.test(entry.replace(/^\d{1,15}:/, '')) ? null : `"${entry}" is neither a bucket name (3 to 63 of a-z, 0-9, . and -) nor <account id>:<bucket>`;
+const metricsToken: Parser<string> = (v) => {
+  // 16 characters of a generated token are beyond guessing over HTTP; the same floor as the bootstrap key.
+  if (!/^[\x21-\x7e]{16,256}$/.test(v)) throw new InvalidSetting(['must be 16 to 256 printable characters without spaces']);
+  return v;
+};
 const browserList = list((b) => ((BROWSERS as readonly string[]).includes(b) ? null : `"${b}" is not one of ${BROWSERS.join(', ')}`)) as Parser<BrowserName[]>;
 
 /** The variables of the per-country proxies (SHOTFARM_PROXY_FR …), all read with SETTING.countryProxy. */
@@ -101,6 +110,14 @@ export const COUNTRY_PROXY_VARIABLE = /^SHOTFARM_PROXY_[A-Za-z]{2}$/;
 export const SETTING = {
   port: setting({ name: 'PORT', default: '8080', parse: wholeNumber(0, 65535), meaning: "HTTP port of the API (or of an agent's /healthz and /metrics)." }),
   host: setting({ name: 'HOST', default: '0.0.0.0', parse: text, meaning: 'Address the HTTP server binds to.' }),
+  metricsToken: optional({
+    name: 'SHOTFARM_METRICS_TOKEN',
+    absent: '(absent)',
+    parse: metricsToken,
+    secret: 'value',
+    meaning:
+      'Bearer token GET /metrics asks for (of the API and of every agent): scrapers send `Authorization: Bearer <token>`, anything else gets 401. Absent: /metrics answers everyone who reaches the port.',
+  }),
   dataDir: setting({ name: 'SHOTFARM_DATA_DIR', default: './data', parse: (v) => path.resolve(v), meaning: 'Folder for the embedded database, stored files and generated secrets.' }),
   databaseUrl: optional({
     name: 'DATABASE_URL',
@@ -133,6 +150,27 @@ export const SETTING = {
   s3SecretKey: optional({ name: 'S3_SECRET_KEY', absent: '(absent)', parse: text, secret: 'value', meaning: 'S3 secret key (required with S3_ENDPOINT).' }),
   s3Bucket: setting({ name: 'S3_BUCKET', default: 'shotfarm', parse: text, meaning: 'Bucket for screenshots and other outputs.' }),
   s3Region: setting({ name: 'S3_REGION', default: 'us-east-1', parse: text, meaning: 'S3 region.' }),
+  publicS3Url: optional({
+    name: 'SHOTFARM_PUBLIC_S3_URL',
+    absent: '(absent)',
+    parse: baseUrl,
+    meaning:
+      "Public base URL of the service's S3 as readers outside reach it (a CDN or the server's public name): output_url of a batch's hosting=s3 upload is <this>/<bucket>/<key>. Absent: that output_url is empty (S3_ENDPOINT is an internal address and is never shown).",
+  }),
+  hostingBuckets: setting({
+    name: 'SHOTFARM_HOSTING_BUCKETS',
+    default: '',
+    parse: list(hostingBucketProblem),
+    meaning:
+      "Buckets of the service's S3 a batch's hosting=s3 may upload into with the service's credentials (comma list; the first an account may use is its default). `bucket` is offered to every account; `<account id>:bucket` only to that account, and an account with entries of its own gets only those. Empty: hosting=s3 uploads only through the account's own s3 app configuration (hosting_bucket names its bucket).",
+  }),
+  hostingPublicRead: setting({
+    name: 'SHOTFARM_HOSTING_PUBLIC_READ',
+    default: 'false',
+    parse: boolean,
+    meaning:
+      "Upload a batch's hosting=s3 files into the service's buckets public-read unless the batch sets hosting_private=true. false: always private (owner full control), and hosting_private=false is refused.",
+  }),
   bootstrapKey: optional({
     name: 'SHOTFARM_BOOTSTRAP_KEY',
     absent: '(absent)',
@@ -200,13 +238,21 @@ export const SETTING = {
     default: '10',
     parse: wholeNumber(1, 1000),
     meaning:
-      "Failed logins allowed per account (from any address) and per client address (for any account) in 15 minutes; then login answers 429 until the window passes (a password reset lifts the account's count at once).",
+      'Failed logins that lock an account (tried from any address) for the rest of 15 minutes from the first (a password reset lifts the lock at once). A client address may fail five times as many (for any accounts) before each failure makes it wait before its next try: 2 s, doubling up to a minute.',
+  }),
+  // 10: a household or a small office signs up in a day; a script with a catch-all domain gets 10 accounts, not thousands.
+  signupsPerAddressPerDay: setting({
+    name: 'SHOTFARM_SIGNUPS_PER_ADDRESS_PER_DAY',
+    default: '10',
+    parse: wholeNumber(0, 1_000_000),
+    meaning: 'Accounts POST /auth/signup may open per client address (an IPv6 client by its /64; see SHOTFARM_TRUSTED_PROXIES) in 24 hours from the first; then signup answers 429. 0: no limit.',
   }),
   signupCredits: setting({
     name: 'SHOTFARM_SIGNUP_CREDITS',
     default: '0',
     parse: wholeNumber(0, 1_000_000_000),
-    meaning: 'Credits granted (through the ledger) to an account created by POST /auth/signup.',
+    meaning:
+      'Credits granted (through the ledger) to an account opened by POST /auth/signup once its email is verified, to the first such account of an email inbox only (case, +tags and Gmail dots do not make another inbox).',
   }),
   smtpUrl: optional({
     name: 'SMTP_URL',
@@ -481,6 +527,21 @@ export const SETTING = {
     default: String(MONITOR_MIN_INTERVAL_SECONDS),
     parse: wholeNumber(1, MONITOR_MIN_INTERVAL_SECONDS),
     meaning: `Test only: the shortest monitor interval accepted (users get ${MONITOR_MIN_INTERVAL_SECONDS / 60} minutes). Below ${MONITOR_MIN_INTERVAL_SECONDS} is refused when NODE_ENV is production.`,
+  }),
+  // A hostile account could schedule captures without end (issue 25): 50 monitors cover a site's key pages.
+  monitorsPerAccount: setting({
+    name: 'SHOTFARM_MONITORS_PER_ACCOUNT',
+    default: '50',
+    parse: wholeNumber(1, 100_000),
+    meaning: 'Page monitors an account may have (paused ones count); one more is refused with 403.',
+  }),
+  // 120 an hour: ten monitors at the 5-minute floor, or all 50 at every 25 minutes.
+  monitorRunsPerHour: setting({
+    name: 'SHOTFARM_MONITOR_RUNS_PER_HOUR',
+    default: '120',
+    parse: wholeNumber(1, 1_000_000),
+    meaning:
+      "Scheduled runs an hour an account's active monitors may ask for together (an interval of 300 s asks for 12; a cron expression as many as its shortest gap allows). A create, update or resume asking for more is refused with 400 naming interval or cron.",
   }),
   logLevel: setting({ name: 'LOG_LEVEL', default: 'info', parse: oneOf(LOG_LEVELS), meaning: 'Log level: fatal, error, warn, info, debug, trace or silent.' }),
   nodeEnv: setting({ name: 'NODE_ENV', default: 'development', parse: text, meaning: '`production` turns on production-only checks.' }),

@@ -67,9 +67,20 @@ export interface JobControl {
   working(): void;
   /** 1 for the first delivery */
   attempt: number;
-  /** aborted when the queue gives the job up (consumer stopping) */
+  /** aborted when the queue gives the job up (consumer stopping), or withdraws it (its reason: a JobWithdrawn) */
   signal: AbortSignal;
 }
+
+/** The abort reason of a job withdrawn while it ran: its record is gone, nothing of it is wanted any more. */
+export class JobWithdrawn extends Error {
+  constructor(readonly id: number) {
+    super(`job ${id} withdrawn: its record was deleted`);
+    this.name = 'JobWithdrawn';
+  }
+}
+
+/** Whether `signal` was aborted because its job was withdrawn (JobQueue.withdraw). */
+export const isWithdrawn = (signal: AbortSignal): boolean => signal.aborted && signal.reason instanceof JobWithdrawn;
 
 export type JobHandler = (job: CaptureJob, ctl: JobControl) => Promise<JobOutcome>;
 
@@ -99,6 +110,12 @@ export interface JobQueue {
   oldestWaiting(): Promise<LaneAge[]>;
   /** Drops queued jobs that have not started (batch cancel); returns how many were dropped. */
   cancel(ids: number[]): Promise<number>;
+  /**
+   * Withdraws the jobs of records that no longer exist (a screenshot deleted while processing): a queued job
+   * is dropped, a running one is aborted where it runs (its handler's signal fires with a JobWithdrawn), and
+   * none is delivered again or ends with a result. An id the queue does not hold is ignored.
+   */
+  withdraw(ids: number[]): Promise<void>;
   reachable(): Promise<boolean>;
   close(): Promise<void>;
 }

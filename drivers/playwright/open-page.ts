@@ -48,7 +48,7 @@ export async function openPage(page: Page, spec: CaptureSpec, engine: Engine, de
     });
   } catch (error) {
     deadline.check();
-    warnings.push(`The page could not be reached: ${errorText(error)}`);
+    warnings.push(`The page could not be reached: ${errorText(error)}.`);
     // A host that accepts and never answers leaves Chromium's navigation pending, and Chromium holds every
     // script and screenshot of the tab until it commits (the capture then timed out twice, 80 s, instead
     // of saying the host did not answer). Opening about:blank cancels it; Firefox needs nothing.
@@ -59,6 +59,7 @@ export async function openPage(page: Page, spec: CaptureSpec, engine: Engine, de
     await page.waitForLoadState(spec.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load', { timeout: deadline.timeout() });
   } catch (error) {
     deadline.check();
-    warnings.push(`The page had not finished loading when max_wait passed; captured what was there (${errorText(error)}).`);
+    // The same sentence as the Selenium driver's (drivers/selenium/open-page.ts) when the wait timed out.
+    warnings.push(`The page had not finished loading when max_wait passed; captured what was there (${error instanceof errors.TimeoutError ? 'the load event had not fired' : errorText(error)}).`);
   }
 }

@@ -2,6 +2,7 @@ import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { Deadline } from '../shared/deadline.js';
 import type { CdpSession } from './cdp-session.js';
+import { errorText } from '../shared/error-text.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { waitForLoad } from './wait-for-load.js';
 
@@ -34,7 +35,7 @@ export async function openPage(driver: WebDriver, cdp: CdpSession, spec: Capture
     await navigate(cdp, new URL(spec.url).href, spec.referer, deadline);
   } catch (error) {
     deadline.check();
-    warnings.push(`The page could not be reached: ${error instanceof Error ? error.message : String(error)}`);
+    warnings.push(`The page could not be reached: ${errorText(error)}.`);
     // A host that accepts and never answers leaves the navigation pending, and Chromium holds every
     // script and screenshot of the tab until it commits (the capture then timed out twice instead of
     // saying the host did not answer): stop it, as drivers/playwright/open-page.ts does.

@@ -1,5 +1,4 @@
-import type { WebDriver, WebElement } from 'selenium-webdriver';
-import { Select } from 'selenium-webdriver/lib/select.js';
+import { By, type WebDriver, type WebElement } from 'selenium-webdriver';
 import { scrollPage } from '../page-scripts/scroll-page.js';
 import type { Deadline } from '../shared/deadline.js';
 import type { StepActions } from '../shared/run-steps.js';
@@ -40,8 +39,17 @@ export class SeleniumSteps implements StepActions {
     await (await this.target(selector, timeout)).sendKeys(text);
   }
 
+  /**
+   * Chooses the first option whose value is `value`, by clicking it as a person would. Not selenium's
+   * Select: it checks the element's tag in a promise nobody awaits, so a step naming anything but a
+   * <select> became an unhandled rejection that ended the whole agent process.
+   */
   async select(selector: string, value: string, timeout: number): Promise<void> {
-    await new Select(await this.target(selector, timeout)).selectByValue(value);
+    const element = await this.target(selector, timeout);
+    if ((await element.getTagName()).toLowerCase() !== 'select') throw new Error('Element is not a <select> element');
+    const [option] = await element.findElements(By.xpath(`.//option[@value = ${xpathLiteral(value)}]`));
+    if (!option) throw new Error(`Cannot locate option with value: ${value}`);
+    if (!(await option.isSelected())) await option.click();
   }
 
   async press(selector: string | undefined, combination: string, timeout: number): Promise<void> {
@@ -77,4 +85,14 @@ export class SeleniumSteps implements StepActions {
   async settle(ms: number, deadline: Deadline): Promise<void> {
     await waitForLoad(this.driver, deadline, ms);
   }
+}
+
+/** `value` as an XPath string literal: XPath 1.0 has no escape, so a value with both quote kinds is a concat(). */
+function xpathLiteral(value: string): string {
+  if (!value.includes("'")) return `'${value}'`;
+  if (!value.includes('"')) return `"${value}"`;
+  return `concat(${value
+    .split("'")
+    .map((part) => `'${part}'`)
+    .join(`, "'", `)})`;
 }

@@ -67,7 +67,7 @@ export class SeleniumPage implements CapturePage {
   async beforeShot(warnings: string[]): Promise<void> {
     if (!this.ads) return;
     // Blocked ads leave empty containers; the cosmetic filters hide them, with what the page shows now.
-    await withinOutputTime(hideAdContainers(this.driver, this.ads.engine), 'hiding ad containers').catch((error: unknown) => warnings.push(`Ad containers could not be hidden: ${errorText(error)}`));
+    await withinOutputTime(hideAdContainers(this.driver, this.ads.engine), 'hiding ad containers').catch((error: unknown) => warnings.push(`Ad containers could not be hidden: ${errorText(error)}.`));
     await this.ads.beforeShot(this, warnings);
   }
 

@@ -45,7 +45,7 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     const page = await session.preparePage();
     if (spec.video) {
       screencast = await page.startScreencast(spec.video).catch((error: unknown) => {
-        warnings.push(`The video could not be started: ${errorText(error)}`);
+        warnings.push(`The video could not be started: ${errorText(error)}.`);
         return null;
       });
     }
@@ -78,7 +78,7 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     if (spec.size === 'page' && !deadline.passed) {
       await deadline
         .race(page.evaluate(lazyLoadScroll, { maxHeight: spec.maxHeight, budgetMs: deadline.remaining(), watchKey: SCROLL_WATCH_KEY }), 'the scroll through the page')
-        .catch((error: unknown) => warnings.push(`Lazy content may be missing: ${errorText(error)}`));
+        .catch((error: unknown) => warnings.push(`Lazy content may be missing: ${errorText(error)}.`));
     }
     clock.lap('wait');
 
@@ -91,7 +91,7 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
 
     const html = spec.html ? await withinOutputTime(page.html(), 'the HTML') : null;
     const { links, userAgent } = await withinOutputTime(page.evaluate(linksAndUserAgent), 'collecting links').catch((error: unknown) => {
-      warnings.push(`Links could not be collected: ${errorText(error)}`);
+      warnings.push(`Links could not be collected: ${errorText(error)}.`);
       return { links: [], userAgent: spec.userAgent ?? '' };
     });
     clock.lap('html_links');
@@ -104,7 +104,7 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
         (data) => ({ data, format: spec.video!.format }),
         (error: unknown) => {
           signal.throwIfAborted();
-          warnings.push(`The video could not be encoded: ${errorText(error)}`);
+          warnings.push(`The video could not be encoded: ${errorText(error)}.`);
           return null;
         },
       );
@@ -114,7 +114,7 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     if (spec.pdf) {
       pdf = await page.pdf(spec.pdf).catch((error: unknown) => {
         signal.throwIfAborted();
-        warnings.push(`The PDF could not be rendered on ${spec.browser}: ${errorText(error)}`);
+        warnings.push(`The PDF could not be rendered on ${spec.browser}: ${errorText(error)}.`);
         return null;
       });
       clock.lap('pdf');

@@ -58,7 +58,7 @@ export class PopupHider {
         this.page.evaluate(consentOutcome, { key: CONSENT_LOG_KEY, waitMs, looks: CONSENT_LOOKS, lookMs: CONSENT_LOOK_MS, searchMs: CONSENT_SEARCH_MS }),
         'the consent engine',
       ).catch((error: unknown) => {
-        warnings.push(`Popups could not be hidden: ${errorText(error)}`);
+        warnings.push(`Popups could not be hidden: ${errorText(error)}.`);
         return null;
       });
       if (outcome === null) return;
@@ -66,7 +66,7 @@ export class PopupHider {
       this.outcome = outcome;
       if (handled(outcome)) return;
       const hidden = await withinOutputTime(this.page.evaluate(hidePopups), 'hiding popups').catch((error: unknown) => {
-        warnings.push(`Popups could not be hidden: ${errorText(error)}`);
+        warnings.push(`Popups could not be hidden: ${errorText(error)}.`);
         return 0;
       });
       if (first) warnings.push(explain(outcome, hidden));

@@ -18,7 +18,7 @@ export async function runScripts(addScriptTag: AddScriptTag, spec: CaptureSpec, 
       await deadline.race(addScriptTag({ url }), 'the script');
     } catch (error) {
       deadline.check();
-      warnings.push(`Script ${url} did not run: ${errorText(error)}`);
+      warnings.push(`Script ${url} did not run: ${errorText(error)}.`);
     }
   }
   if (spec.scriptInline) {
@@ -26,7 +26,7 @@ export async function runScripts(addScriptTag: AddScriptTag, spec: CaptureSpec, 
       await deadline.race(addScriptTag({ content: spec.scriptInline }), 'the script');
     } catch (error) {
       deadline.check();
-      warnings.push(`The inline script did not run: ${errorText(error)}`);
+      warnings.push(`The inline script did not run: ${errorText(error)}.`);
     }
   }
 }

@@ -94,7 +94,7 @@ export async function runSteps(actions: StepActions, steps: Step[], deadline: De
       await actions.settle(SETTLE_AFTER_STEP_MS, deadline);
     } catch (error) {
       deadline.check();
-      warnings.push(`${describe(step, index)} failed: ${errorText(error)}`);
+      warnings.push(`${describe(step, index)} failed: ${errorText(error)}.`);
     }
   }
 }

@@ -34,7 +34,7 @@ export const needsSettleWatch = (waitUntil: WaitUntil, capMs: number): boolean =
 /** Installs the settle watch's init script; a page without it is judged by Resource Timing alone. */
 export async function installSettleWatch(page: CapturePage, warnings: string[]): Promise<void> {
   await page.addInitScript(settleWatchSource()).catch((error: unknown) => {
-    warnings.push(`Requests in flight could not be watched; the settle wait relied on finished requests only: ${errorText(error)}`);
+    warnings.push(`Requests in flight could not be watched; the settle wait relied on finished requests only: ${errorText(error)}.`);
   });
 }
 

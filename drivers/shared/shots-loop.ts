@@ -37,7 +37,7 @@ export async function takeShots(page: CapturePage, spec: CaptureSpec, deadline: 
     if (spec.trackers.length > 0) {
       readings.push(
         await withinOutputTime(page.evaluate(readTrackers, spec.trackers), 'reading trackers').catch((error: unknown) => {
-          warnings.push(`Trackers could not be read at shot ${shot}: ${errorText(error)}`);
+          warnings.push(`Trackers could not be read at shot ${shot}: ${errorText(error)}.`);
           return spec.trackers.map((tracker) => ({ found: 0 as const, name: tracker.name }));
         }),
       );

@@ -1,5 +1,5 @@
 import { BROWSERS, type BrowserName } from '../../core/capture-spec.js';
-import { QUEUE_TIERS, type CaptureJob, type CaptureResult, type Consumer, type JobHandler, type JobQueue, type LaneAge, type QueueTier } from '../../core/contracts/job-queue.js';
+import { JobWithdrawn, QUEUE_TIERS, type CaptureJob, type CaptureResult, type Consumer, type JobHandler, type JobQueue, type LaneAge, type QueueTier } from '../../core/contracts/job-queue.js';
 import { createLogger, type Logger } from '../../core/logger.js';
 import { normalizeCountries } from './country-routing.js';
 import { FairTier, type QueuedEntry } from './memory/fair-tier.js';
@@ -34,6 +34,8 @@ export class MemoryJobQueue implements JobQueue {
   private readonly known = new Set<number>();
   /** jobs waiting for their retry delay, by their timer */
   private readonly delayed = new Map<NodeJS.Timeout, QueuedEntry>();
+  /** the jobs being handled, by record id: withdraw() aborts them */
+  private readonly running = new Map<number, AbortController>();
   private readonly consumers: MemoryJobConsumer[] = [];
   private readonly results: MemoryResultBus;
   /** aborted on close(): running handlers learn that the queue gave their job up */
@@ -114,6 +116,19 @@ export class MemoryJobQueue implements JobQueue {
     return dropped;
   }
 
+  async withdraw(ids: number[]): Promise<void> {
+    await this.cancel(ids);
+    const wanted = new Set(ids.filter((id) => id !== 0));
+    for (const [timer, entry] of this.delayed) {
+      if (!wanted.has(entry.job.spec.id)) continue;
+      clearTimeout(timer);
+      this.delayed.delete(timer);
+      this.known.delete(entry.job.spec.id);
+    }
+    // runDelivery terminates them without a result once their handler has returned.
+    for (const id of wanted) this.running.get(id)?.abort(new JobWithdrawn(id));
+  }
+
   async reachable(): Promise<boolean> {
     return !this.closing.signal.aborted;
   }
@@ -166,6 +181,8 @@ export class MemoryJobQueue implements JobQueue {
   private start(consumer: MemoryJobConsumer, entry: QueuedEntry): void {
     entry.deliveries += 1;
     const id = entry.job.spec.id;
+    const withdrawal = new AbortController();
+    if (id !== 0) this.running.set(id, withdrawal);
     const settle = (): void => {
       if (id !== 0) this.known.delete(id);
     };
@@ -179,9 +196,12 @@ export class MemoryJobQueue implements JobQueue {
         // Nothing to extend: the in-process queue has no ack deadline.
         working: () => undefined,
       },
-      { handler: consumer.handler, tuning: this.tuning, publishResult: (r) => this.publishResult(r), signal: this.closing.signal, log: this.log },
+      { handler: consumer.handler, tuning: this.tuning, publishResult: (r) => this.publishResult(r), signal: AbortSignal.any([this.closing.signal, withdrawal.signal]), log: this.log },
     );
-    consumer.inflight.track(work, () => this.pump());
+    consumer.inflight.track(work, () => {
+      if (this.running.get(id) === withdrawal) this.running.delete(id);
+      this.pump();
+    });
   }
 
   private retryLater(entry: QueuedEntry, delayMs: number): void {

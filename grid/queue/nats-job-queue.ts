@@ -203,6 +203,27 @@ export class NatsJobQueue implements JobQueue {
     return dropped;
   }
 
+  async withdraw(ids: number[]): Promise<void> {
+    const { jsm, jobState } = await this.handles();
+    const unique = [...new Set(ids.filter((id) => id !== 0))];
+    const running: number[] = [];
+    for (let i = 0; i < unique.length; i += CANCEL_CONCURRENCY) {
+      await Promise.all(
+        unique.slice(i, i + CANCEL_CONCURRENCY).map(async (id) => {
+          // Cancelled in the job state first: a delivery not claimed yet, or a later retry, is dropped at claim.
+          const state = await jobState.withdraw(id);
+          if (state?.was === 'started') running.push(id);
+          else if (state?.was === 'queued' && state.seq !== undefined) await jsm.streams.deleteMessage(this.ctx.names.jobsStream, state.seq, false).catch(() => false);
+        }),
+      );
+    }
+    if (running.length === 0) return;
+    // The agent running one aborts it (nats-job-consumer.ts). Plain NATS: an agent cut off at this moment
+    // misses it, finishes the capture, and its result finds no record (an orphan: its files are deleted).
+    this.ctx.nc.publish(this.ctx.names.withdrawnSubject, encodeJson(running));
+    await this.ctx.nc.flush();
+  }
+
   async reachable(): Promise<boolean> {
     // Disconnected (NATS restarting): say so at once; a request would wait out its timeout (issue 8).
     if (this.closing.signal.aborted || !natsConnected(this.ctx.nc)) return false;

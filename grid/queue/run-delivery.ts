@@ -1,4 +1,4 @@
-import type { CaptureJob, CaptureResult, JobHandler, JobOutcome } from '../../core/contracts/job-queue.js';
+import { isWithdrawn, type CaptureJob, type CaptureResult, type JobHandler, type JobOutcome } from '../../core/contracts/job-queue.js';
 import type { Logger } from '../../core/logger.js';
 import { retryDelayMs } from './backoff.js';
 import { giveUpResult } from './give-up-result.js';
@@ -23,6 +23,7 @@ export interface DeliveryContext {
   handler: JobHandler;
   tuning: QueueTuning;
   publishResult(result: CaptureResult): Promise<void>;
+  /** this delivery's signal: the queue closing, or the job withdrawn (JobQueue.withdraw) */
   signal: AbortSignal;
   log: Logger;
 }
@@ -32,7 +33,8 @@ export interface DeliveryContext {
  * - `done`: ack (the handler published its own result);
  * - `retry` (or the handler threw): redeliver after a growing delay, unless this was the last delivery;
  * - `fail`, or `retry` on the last delivery, or a delivery past the last one (earlier ones were lost
- *   with their agent): the queue publishes the job's `error` result and terminates it, so it ends once.
+ *   with their agent): the queue publishes the job's `error` result and terminates it, so it ends once;
+ * - whatever the outcome, a job withdrawn meanwhile (its record deleted) is terminated without a result.
  * Never rejects: a queue that cannot be reached leaves the job to its redelivery.
  */
 export async function runDelivery(delivery: Delivery, ctx: DeliveryContext): Promise<void> {
@@ -44,7 +46,10 @@ export async function runDelivery(delivery: Delivery, ctx: DeliveryContext): Pro
       return;
     }
     const outcome = await handle(delivery, ctx);
-    if (outcome.kind === 'done') {
+    if (isWithdrawn(ctx.signal)) {
+      // Nobody wants its result, nor a retry: the record it was for no longer exists.
+      await delivery.terminate();
+    } else if (outcome.kind === 'done') {
       await delivery.ack();
     } else if (outcome.kind === 'fail') {
       await giveUp(delivery, ctx, outcome.reason);

@@ -1,8 +1,6 @@
 import { z } from 'zod';
+import { S3_BUCKET_NAME } from '../../core/storage/bucket-name.js';
 import { secret } from '../secret-setting.js';
-
-/** S3's bucket naming rules (3–63 characters of lower case letters, digits, dots and hyphens). */
-const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 export const s3Settings = z.object({
   endpoint: z
@@ -18,7 +16,7 @@ export const s3Settings = z.object({
     .string()
     .regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1')
     .default('us-east-1'),
-  bucket: z.string().regex(BUCKET, 'must be a valid S3 bucket name'),
+  bucket: z.string().regex(S3_BUCKET_NAME, 'must be a valid S3 bucket name'),
   access_key: secret(z.string().min(1).max(256)),
   secret_key: secret(z.string().min(1).max(256)),
   prefix: z
@@ -29,6 +27,13 @@ export const s3Settings = z.object({
     .describe('Folder every key is put under (kept even when a batch names the files).'),
   path: z.string().max(1000).optional().describe('Object key template, e.g. screenshots/{domain}/{id} (variables as in batch filename templates).'),
   acl: z.enum(['private', 'public-read']).default('private').describe('private (owner full control) or public-read.'),
+  public_url: z
+    .union([z.literal(''), z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL, or '' for no link" })])
+    .refine((u) => u === '' || URL.parse(u)?.search === '', 'must not have a query')
+    .optional()
+    .describe(
+      "Base URL readers reach the server at (a CDN, the server's public name), used for output_url instead of the endpoint: <public_url>/<bucket>/<key> (path style) or the bucket as a sub-domain of its host. '' gives no link.",
+    ),
   path_style: z.boolean().default(true).describe('Address the bucket in the path (MinIO and most S3 servers) rather than as a sub-domain (AWS virtual-hosted style).'),
 });
 

@@ -19,18 +19,35 @@ export function s3Client(settings: S3Settings, egress: AppEgress): Client {
   });
 }
 
-/** The object's URL: readable by anyone with acl=public-read, by the bucket's owner otherwise. */
+/**
+ * The object's URL, readable by anyone with acl=public-read, by the bucket's owner otherwise: at
+ * `public_url` when set (a CDN, or the public name of a server the service reaches internally; '' for
+ * no link), else at the endpoint.
+ */
 export function objectUrl(settings: S3Settings, key: string): string {
-  const base = new URL(settings.endpoint);
+  if (settings.public_url === '') return '';
+  const base = new URL(settings.public_url ?? settings.endpoint);
   const path = key.split('/').map(encodeURIComponent).join('/');
-  if (settings.path_style) return `${base.origin}/${settings.bucket}/${path}`;
-  return `${base.protocol}//${settings.bucket}.${base.host}/${path}`;
+  if (settings.path_style) return `${base.origin}${base.pathname.replace(/\/+$/, '')}/${settings.bucket}/${path}`;
+  return `${base.protocol}//${settings.bucket}.${base.host}${base.pathname.replace(/\/+$/, '')}/${path}`;
+}
+
+/**
+ * The headers an object is stored with. A page's HTML (its scripts included) is stored as a download:
+ * served inline from the bucket's origin it would run there. S3 keeps only its own system headers
+ * (Content-Type, Content-Disposition, Cache-Control, ...), so `X-Content-Type-Options: nosniff` cannot be
+ * stored with the object; the Content-Type is always explicit, and a CDN in front may add nosniff.
+ */
+export function objectHeaders(settings: S3Settings, contentType: string): Record<string, string> {
+  const headers: Record<string, string> = { 'Content-Type': contentType, 'x-amz-acl': settings.acl };
+  if (/^text\/html\b|^application\/xhtml\+xml\b/i.test(contentType)) headers['Content-Disposition'] = 'attachment';
+  return headers;
 }
 
 /** One PUT of a whole object; abort rejects at once (the client cannot cancel its request, which ends on its own). */
 export async function putObject(client: Client, settings: S3Settings, key: string, body: Buffer, contentType: string, signal: AbortSignal): Promise<{ etag: string }> {
   signal.throwIfAborted();
-  const put = client.putObject(settings.bucket, key, body, body.length, { 'Content-Type': contentType, 'x-amz-acl': settings.acl });
+  const put = client.putObject(settings.bucket, key, body, body.length, objectHeaders(settings, contentType));
   let onAbort: () => void = () => undefined;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { CaptureJob, Consumer, JobControl, JobOutcome, JobQueue } from '../../core/contracts/job-queue.js';
+import { JobWithdrawn, type CaptureJob, type Consumer, type JobControl, type JobOutcome, type JobQueue } from '../../core/contracts/job-queue.js';
 import { MemoryJobQueue } from '../../grid/queue/memory-job-queue.js';
 import { NatsJobQueue } from '../../grid/queue/nats-job-queue.js';
 import { finishedResult, gate, ResultLog, sleep, testJob, waitFor } from './support/jobs.js';
@@ -335,6 +335,34 @@ export function jobQueueContract(factory: QueueFactory): void {
       await sleep(400);
       expect(starts.map((s) => s.id).sort()).to.deep.equal([a, c, e].sort());
       expect(results.results).to.have.length(3);
+    });
+
+    it('withdraw() aborts a running job where it runs and drops a queued one: neither runs again nor ends with a result', async () => {
+      const { queue, peer } = await factory.create(BASE);
+      const results = new ResultLog(queue);
+      const [running, queued, later] = [testJob(), testJob(), testJob()];
+      const reasons: unknown[] = [];
+      // The consumer in another process (NATS: its own connection), as an agent is: it stops only when told.
+      const { starts } = scriptedConsumer(await peer(), 1, async (job, ctl) => {
+        if (job.spec.id !== running.spec.id) return undefined;
+        await new Promise((resolve) => ctl.signal.addEventListener('abort', resolve, { once: true }));
+        reasons.push(ctl.signal.reason);
+        // What an aborted capture answers: a failure the queue would retry, were the job not withdrawn.
+        return { kind: 'retry', reason: 'capture aborted' };
+      });
+      await queue.enqueue(running);
+      await waitFor('the running job to start', () => starts.length === 1);
+      await queue.enqueue(queued);
+      await queue.withdraw([running.spec.id, queued.spec.id, 999_999_999]);
+      await waitFor('the running job to be aborted', () => reasons.length === 1);
+      expect(reasons[0]).to.be.instanceOf(JobWithdrawn).and.to.include({ id: running.spec.id });
+      // The slot is free again and the queue goes on with other jobs.
+      await queue.enqueue(later);
+      await waitFor('the later job', () => results.of(later.spec.id).length === 1);
+      await sleep(BASE.ackWaitMs + 500);
+      expect(starts.map((s) => s.id)).to.deep.equal([running.spec.id, later.spec.id]);
+      expect(results.results.map((r) => r.id)).to.deep.equal([later.spec.id]);
+      expect((await queue.depth()).chrome).to.equal(0);
     });
 
     it('depth() counts waiting jobs per browser', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bearer, expectEnvelope, json, PASSWORD, signup, signupAdmin, uniqueEmail, type Answer } from '../support/auth-helpers.js';
+import { bearer, expectEnvelope, json, PASSWORD, signup, signupAdmin, uniqueEmail, verifyEmail, type Answer } from '../support/auth-helpers.js';
 import { captureLog } from '../support/log-capture.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 
@@ -25,6 +25,8 @@ describe('admin: users, credits, impersonation and the outbox', function () {
     api = await startTestApi('pglite', { SHOTFARM_SIGNUP_CREDITS: '100' }, { logger: log.logger });
     admin = await signupAdmin(api);
     user = await signup(api, { name: 'Plain User', company: 'Plain Co' });
+    // The signup credits come with the verified email.
+    await verifyEmail(api, user.user.email);
   });
   after(async () => api?.stop());
 
@@ -56,7 +58,7 @@ describe('admin: users, credits, impersonation and the outbox', function () {
     expect(rows.map((r) => r.id)).to.deep.equal([...rows.map((r) => r.id)].sort((a, b) => b - a));
     const listed = rows.find((r) => r.id === user.user.id);
     expect(listed).to.have.all.keys('id', 'email', 'email_verified', 'signup_provider', 'name', 'roles', 'company', 'created_at');
-    expect(listed).to.deep.include({ email: user.user.email, name: 'Plain User', roles: ['user'], email_verified: false, signup_provider: 'email' });
+    expect(listed).to.deep.include({ email: user.user.email, name: 'Plain User', roles: ['user'], email_verified: true, signup_provider: 'email' });
     expect(listed.company).to.deep.equal({ id: user.user.company.id, name: 'Plain Co', email: user.user.email, balance: 100 });
     expect(rows.find((r) => r.id === admin.user.id).roles).to.deep.equal(['user', 'admin']);
     expect(JSON.stringify(rows)).to.not.include('argon2');

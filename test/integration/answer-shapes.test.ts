@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { z } from 'zod';
 import { ROUTES } from '../../api/route-table.js';
-import { bearer, json, PASSWORD, signupAdmin, uniqueEmail } from '../support/auth-helpers.js';
+import { bearer, json, outboxToken, PASSWORD, signupAdmin, uniqueEmail } from '../support/auth-helpers.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 
 /** The 200 shape a route declares (and openapi.json documents): the envelope around `data`, or its own JSON. */
@@ -41,6 +41,8 @@ describe('answers match the shapes openapi.json documents', function () {
     const email = uniqueEmail('shapes');
     const signedUp = await expectShape('post', '/auth/signup', '/auth/signup', json({ email, password: PASSWORD, name: 'Shape' }));
     const key = signedUp.api_key.key as string;
+    // Credits come with a verified email (the screenshots below spend them).
+    await expectShape('post', '/auth/verify-email', '/auth/verify-email', json({ token: await outboxToken(api.database.db, email, 'verify_email') }));
     await expectShape('post', '/auth/login', '/auth/login', json({ email, password: PASSWORD }));
     await expectShape('get', '/auth/session', '/auth/session');
     await expectShape('post', '/auth/forgot-password', '/auth/forgot-password', json({ email }));
@@ -111,6 +113,7 @@ describe('answers match the shapes openapi.json documents', function () {
     await expectShape('get', '/billing/payment-methods', '/billing/payment-methods', { key });
     await expectShape('post', '/admin/impersonate', '/admin/impersonate', json({ user_id: signedUp.user.id }, bearer(admin.token)));
     await expectShape('post', '/auth/logout', '/auth/logout', { method: 'POST' });
+    await expectShape('post', '/auth/change-password', '/auth/change-password', { ...json({ current_password: PASSWORD, password: `${PASSWORD} changed` }), key });
     await expectShape('get', '/screenshot/delete', `/screenshot/delete?id=${shot.id}`, { key });
 
     await expectShape('get', '/healthz', '/healthz');
@@ -124,7 +127,6 @@ describe('answers match the shapes openapi.json documents', function () {
         'get /openapi.json',
         'post /auth/impersonation/end',
         'post /auth/reset-password',
-        'post /auth/verify-email',
         'post /billing/cancel',
         'post /billing/subscribe',
       ].sort(),

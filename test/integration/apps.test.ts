@@ -57,6 +57,8 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
         S3_ACCESS_KEY: S3RVER_CREDENTIALS.accessKey,
         S3_SECRET_KEY: S3RVER_CREDENTIALS.secretKey,
         S3_BUCKET: 'shotfarm-apps-test',
+        // The bucket hosting=s3 may upload into with the service's credentials (batch-hosting.test.ts tests the refusals).
+        SHOTFARM_HOSTING_BUCKETS: 'hosted-batches',
         // Quick retries keep the retry tests short: 50 ms, 100 ms, then the third attempt is the last.
         SHOTFARM_APP_MAX_ATTEMPTS: '3',
         SHOTFARM_APP_RETRY_SECONDS: '0.05',
@@ -312,12 +314,12 @@ describe('apps: configurations, runs, retries, events (embedded, real browser, s
       }
       const listed = (await call(api.url, '/app/list?limit=100', { key: acct.key })).body.data;
       expect(listed.map((a: any) => a.app_id)).not.to.include(`_hosting_batch_${batchId}`);
-      // The hidden configuration holds the service's credentials: its secrets are sealed like any other.
+      // The hidden configuration names the bucket; the service's credentials are read from S3_* when each run starts.
       const hidden = await api.database
         .db('app_configs')
         .where({ app_id: `_hosting_batch_${batchId}` })
         .first('settings');
-      expect(hidden.settings.secret_key).to.match(/^enc:v1:/);
+      expect(hidden.settings).not.to.have.any.keys('access_key', 'secret_key');
     });
   });
 });

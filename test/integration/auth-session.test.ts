@@ -69,7 +69,8 @@ for (const kind of DATABASE_KINDS) {
       const data = res.body.data;
       expect(data).to.have.all.keys('token', 'user', 'api_key');
       expect(data.token.split('.')).to.have.length(3);
-      expectUserSession(data.user, { email, name: 'Ada', companyName: 'Analytical Engines', balance: SIGNUP_CREDITS });
+      // No credits before the email is verified (issue 25; auth-signup-credits.test.ts grants them on verification).
+      expectUserSession(data.user, { email, name: 'Ada', companyName: 'Analytical Engines', balance: 0 });
       expect(data.api_key).to.have.all.keys('key', 'name');
       expect(data.api_key.key).to.match(/^sf_/);
       expect(data.api_key.name).to.be.a('string');
@@ -78,7 +79,7 @@ for (const kind of DATABASE_KINDS) {
       const user = await db('users').where({ id: data.user.id }).first();
       expect(user.password_hash).to.match(/^\$argon2id\$/);
       expect(user.password_hash).to.not.include(PASSWORD);
-      expect(await db('credit_ledger').where({ company_id: data.user.company.id }).select('delta', 'reason')).to.deep.equal([{ delta: SIGNUP_CREDITS, reason: 'signup credits' }]);
+      expect(await db('credit_ledger').where({ company_id: data.user.company.id }).select('delta', 'reason')).to.deep.equal([]);
       // The key is stored hashed only, and belongs to the new user.
       const key = await db('api_keys').where({ company_id: data.user.company.id }).first();
       expect(JSON.stringify(key)).to.not.include(data.api_key.key);
@@ -87,7 +88,7 @@ for (const kind of DATABASE_KINDS) {
       // Both credentials work at once.
       const info = await call(api.url, '/account/info', { key: data.api_key.key });
       expect(info.status).to.equal(200);
-      expect(info.body.data).to.include({ company_id: data.user.company.id, balance: SIGNUP_CREDITS });
+      expect(info.body.data).to.include({ company_id: data.user.company.id, balance: 0 });
       const me = await call(api.url, '/auth/me', { headers: bearer(data.token) });
       expect(me.status).to.equal(200);
       expect(me.body.data).to.deep.equal({ ...data.user, impersonated_by: null });

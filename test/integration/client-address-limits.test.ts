@@ -53,6 +53,26 @@ for (const kind of DATABASE_KINDS) {
       expect((await postFrom('127.0.0.14', api.url, '/auth/login', { email: uniqueEmail('spray'), password: 'a guess' })).status).to.equal(401);
     });
 
+    it('behind one NAT address, a spray of wrong passwords makes the address wait seconds, not 15 minutes: an honest user behind it logs in after retry_after', async () => {
+      const honest = uniqueEmail('behind-nat');
+      await signup(api, { email: honest });
+      for (let i = 0; i < MAX_FAILURES * 5; i++) expect((await postFrom('127.0.0.15', api.url, '/auth/login', { email: uniqueEmail('sprayed'), password: 'a guess' })).status).to.equal(401);
+      const waiting = expectEnvelope(await postFrom('127.0.0.15', api.url, '/auth/login', { email: honest, password: PASSWORD }), 429, 'RATE_LIMIT_EXCEEDED');
+      // The first delay of an address past its free failures is 2 s (api/auth/login-limiter.ts).
+      expect(waiting.retry_after).to.be.within(1, 2);
+      await new Promise((r) => setTimeout(r, waiting.retry_after * 1000 + 200));
+      expect((await postFrom('127.0.0.15', api.url, '/auth/login', { email: honest, password: PASSWORD })).status).to.equal(200);
+    });
+
+    it('a burst of parallel guesses at one account is counted one by one: exactly SHOTFARM_LOGIN_MAX_FAILURES passwords are checked', async () => {
+      const email = uniqueEmail('burst');
+      await signup(api, { email });
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => postFrom('127.0.0.16', api.url, '/auth/login', { email, password: `parallel guess ${i}` })));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 401)).to.have.length(MAX_FAILURES);
+      expect(statuses.filter((s) => s === 429)).to.have.length(20 - MAX_FAILURES);
+    });
+
     for (const [path, body, answer, from] of [
       ['/auth/signup', { email: 'not an email', password: PASSWORD }, 400, '127.0.0.21'],
       ['/auth/forgot-password', { email: 'nobody@example.test' }, 200, '127.0.0.22'],

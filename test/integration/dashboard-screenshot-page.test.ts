@@ -4,7 +4,7 @@ import net from 'node:net';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { PASSWORD, signup, uniqueEmail } from '../support/auth-helpers.js';
+import { PASSWORD, signup, uniqueEmail, verifyEmail } from '../support/auth-helpers.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
 
@@ -85,6 +85,7 @@ describe('dashboard screenshot page: full-size shots, downloads, error sentence,
     api = await startTestApi('pglite', { SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_SIGNUP_CREDITS: '100' }, { agent: true });
     email = uniqueEmail('shotpage');
     key = (await signup(api, { email })).api_key.key;
+    await verifyEmail(api, email);
     create = async (query: string): Promise<number> => {
       const res = await call(api.url, `/screenshot/create?${query}`, { key });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);

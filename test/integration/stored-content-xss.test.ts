@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../core/config/load-config.js';
 import { launchChromium } from '../../drivers/playwright/launch-browser.js';
-import { json, PASSWORD, signup } from '../support/auth-helpers.js';
+import { json, PASSWORD, signup, verifyEmail } from '../support/auth-helpers.js';
 import { listenOnLoopback } from '../support/loopback-server.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 import { until } from '../support/wait-until.js';
@@ -102,6 +102,7 @@ describe("stored outputs never run on the service's origin (a hostile captured p
     api = await startTestApi('pglite', { SHOTFARM_SIGNUP_CREDITS: '100' });
     base = api.plane.url;
     const user = await signup(api);
+    await verifyEmail(api, user.user.email);
     key = user.api_key.key;
     companyId = user.user.company.id;
 

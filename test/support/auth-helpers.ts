@@ -49,3 +49,12 @@ export async function outboxToken(db: Db, to: string, purpose: 'verify_email' | 
   expect(token, String(row.body_text)).to.be.a('string');
   return token as string;
 }
+
+/**
+ * Verifies an address through the link of its verification email, as its owner would: an account opened by
+ * signup gets its credits (SHOTFARM_SIGNUP_CREDITS) only then.
+ */
+export async function verifyEmail(api: TestApi, email: string): Promise<void> {
+  const res = await call(api.url, '/auth/verify-email', json({ token: await outboxToken(api.database.db, email, 'verify_email') }));
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+}

@@ -303,10 +303,18 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
   },
   {
     params: ['language'],
-    pass: [{ query: 'country=fr&language=en-GB', expect: { language: 'en-GB', timezone: 'Europe/Paris' } }],
+    pass: [
+      { query: 'country=fr&language=en-GB', expect: { language: 'en-GB', timezone: 'Europe/Paris' } },
+      // A bare language (issue 25: the original clients send lang=fr) is written in each record's country.
+      { query: 'language=en', expect: { language: 'en-US', country: 'us' } },
+      { query: 'country=ca&lang=fr', expect: { language: 'fr-CA', timezone: 'America/Toronto' } },
+      { query: 'country=ca,be&lang=fr', expect: { country: 'be', language: 'fr-BE' }, records: 2, at: 1 },
+    ],
     fail: [
-      { query: 'language=en', field: 'language' },
       { query: 'language=EN-gb', field: 'language' },
+      { query: 'language=EN', field: 'language' },
+      { query: 'lang=f', field: 'lang' },
+      { query: 'lang=fra', field: 'lang' },
     ],
   },
   {

@@ -64,6 +64,16 @@ export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<Tes
 }
 
 /**
+ * A second connection pool to a Postgres test database, as another API replica has: stopping it closes its
+ * connections and leaves the database to its owner. Embedded PGlite is one process's: it has no replicas.
+ */
+export async function openReplicaConnection(of: TestDatabase): Promise<TestDatabase> {
+  if (of.url === null) throw new Error('an embedded (PGlite) database has no replicas');
+  const db = await connectDatabase({ databaseUrl: of.url });
+  return { kind: of.kind, db, url: of.url, drop: () => db.destroy() };
+}
+
+/**
  * Runs `during` while a test database is away, as a restarting server would be: every connection to it
  * is terminated and new ones are refused; afterwards it accepts connections again, whatever happened.
  */

@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,21 +32,35 @@ const S3rver = require('s3rver') as new (options: S3rverOptions) => S3rverInstan
 /** The one account s3rver knows. */
 export const S3RVER_CREDENTIALS = { accessKey: 'S3RVER', secretKey: 'S3RVER' } as const;
 
+/** One request as the server received it. */
+export interface S3rverRequest {
+  method: string;
+  /** path and query, e.g. `/bucket/key?acl` */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
 export interface RunningS3rver {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://<address>:<port>` */
   endpoint: string;
+  /** every request received so far, in order: what reached the server, whatever it stored (s3rver keeps no ACL) */
+  requests: S3rverRequest[];
   /** Stops the server (open connections included) and removes its data; safe to call twice. */
   stop(): Promise<void>;
 }
 
-export async function startS3rver(): Promise<RunningS3rver> {
+/** `address`: any loopback address (127.0.0.0/8), so one suite can run servers the egress guard tells apart. */
+export async function startS3rver(address = '127.0.0.1'): Promise<RunningS3rver> {
   const directory = await mkdtemp(join(tmpdir(), 'shotfarm-s3rver-'));
   // Port 0: the OS picks a free port, so parallel runs never collide.
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
-  const address = await server.run();
+  const server = new S3rver({ address, port: 0, silent: true, directory });
+  const bound = await server.run();
+  const requests: S3rverRequest[] = [];
+  server.httpServer?.on('request', (req: IncomingMessage) => requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers }));
   let stopping: Promise<void> | null = null;
   return {
-    endpoint: `http://127.0.0.1:${address.port}`,
+    endpoint: `http://${address}:${bound.port}`,
+    requests,
     stop(): Promise<void> {
       stopping ??= (async () => {
         const closed = server.close();

@@ -21,7 +21,7 @@ import { driverAdapters } from '../../drivers/driver-adapters.js';
 import { gridAdapters } from '../../grid/grid-adapters.js';
 import { createAgent, type AgentOptions } from '../../node-agent/create-agent.js';
 import type { NodeAgent } from '../../node-agent/node-agent.js';
-import { openTestDatabase, type TestDatabase } from './databases.js';
+import { openReplicaConnection, openTestDatabase, type TestDatabase } from './databases.js';
 
 export interface TestAccount {
   companyId: number;
@@ -58,8 +58,13 @@ export interface TestApi {
  * Starts a control plane on a free loopback port over a test database, with settings from `env`
  * (on top of quiet defaults). Each suite gets its own data dir and database.
  */
-export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<string, string> = {}, opts: { agent?: boolean; agentOptions?: AgentOptions; logger?: Logger } = {}): Promise<TestApi> {
-  const database = await openTestDatabase(kind);
+export async function startTestApi(
+  kind: 'pglite' | 'postgres',
+  env: Record<string, string> = {},
+  opts: { agent?: boolean; agentOptions?: AgentOptions; logger?: Logger; replicaOf?: TestDatabase } = {},
+): Promise<TestApi> {
+  // A replica of another suite's API: the same Postgres database through a pool of its own, left to its owner at stop().
+  const database = opts.replicaOf ? await openReplicaConnection(opts.replicaOf) : await openTestDatabase(kind);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-test-'));
   const jwtSecret = 'test-secret-test-secret-test-secret-0123456789';
   const config = loadConfig({
@@ -69,6 +74,8 @@ export async function startTestApi(kind: 'pglite' | 'postgres', env: Record<stri
     LOG_LEVEL: 'silent',
     JWT_SECRET: jwtSecret,
     SHOTFARM_RATE_LIMIT_PER_MINUTE: '0',
+    // Suites sign up many users from 127.0.0.1; the signup limit's own tests set it.
+    SHOTFARM_SIGNUPS_PER_ADDRESS_PER_DAY: '0',
     // Every suite's test site listens on 127.0.0.1; the SSRF suite turns the egress guard back on.
     SHOTFARM_ALLOW_PRIVATE_TARGETS: 'true',
     // Three missed beats of 60 s: the contract suites' declared node outlives them.

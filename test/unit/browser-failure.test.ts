@@ -2,18 +2,21 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { CaptureOutput } from '../../core/capture-spec.js';
 import { ERROR_CAUSES } from '../../core/error-cause.js';
+import { errorText } from '../../drivers/shared/error-text.js';
 import { browserErrorOf, browserFailure } from '../../node-agent/browser-failure.js';
 import { certificateFailure, certificateFlaw, type CertificateFacts } from '../../node-agent/egress/tls-certificate.js';
 import { repoPath } from '../support/repo-path.js';
 
-const unreached = (warning: string): CaptureOutput => ({ responseCode: null, images: [], warnings: [`The page could not be reached: ${warning}`] }) as unknown as CaptureOutput;
+/** The drivers' warning for a navigation that failed with this error message (worded by drivers/shared/error-text.ts). */
+const unreachedWarning = (message: string): string => `The page could not be reached: ${errorText(new Error(message))}.`;
+const unreached = (message: string): CaptureOutput => ({ responseCode: null, images: [], warnings: [unreachedWarning(message)] }) as unknown as CaptureOutput;
 const NOW = new Date('2026-06-01T00:00:00Z');
 const sound: CertificateFacts = { validFrom: new Date('2026-01-01'), validTo: new Date('2027-01-01'), names: ['shop.example'], matchesHost: true, selfSigned: false, trusted: true };
 const at = { host: 'shop.example', port: 443 };
 
 describe('what the browser said of a page it could not reach (unit)', () => {
-  // What each engine reports, as the drivers' warning carries it: Playwright's Chromium and Firefox, and
-  // CDP's errorText through the Selenium driver.
+  // What each engine reports (Playwright's Chromium and Firefox, and CDP's errorText through the Selenium
+  // driver), as the drivers' warning words it.
   const cases: [string, string, string][] = [
     ['page.goto: net::ERR_NAME_NOT_RESOLVED at http://shop.example/', 'dns', 'Could not resolve host shop.example.'],
     ['page.goto: NS_ERROR_UNKNOWN_HOST', 'dns', 'Could not resolve host shop.example.'],
@@ -31,7 +34,7 @@ describe('what the browser said of a page it could not reach (unit)', () => {
     ['net::ERR_CERT_AUTHORITY_INVALID', 'tls_untrusted', 'The TLS certificate of shop.example is not signed by a trusted authority (strict_ssl is on).'],
     ['page.goto: net::ERR_SSL_PROTOCOL_ERROR at https://shop.example/', 'tls', 'The TLS handshake with shop.example failed (ERR_SSL_PROTOCOL_ERROR).'],
     ['page.goto: net::ERR_FAILED at https://shop.example/', 'unreachable', 'shop.example:443 could not be reached (ERR_FAILED).'],
-    ['page.goto: Protocol error (browsingContext.navigate): unknown error', 'unreachable', 'shop.example:443 could not be reached (Protocol error (browsingContext.navigate): unknown error).'],
+    ['page.goto: Protocol error (browsingContext.navigate): unknown error', 'unreachable', 'shop.example:443 could not be reached (the browser could not load it and gave no reason).'],
   ];
   for (const [warning, cause, error] of cases) {
     it(`${warning} → ${cause}`, async () => {
@@ -43,8 +46,9 @@ describe('what the browser said of a page it could not reach (unit)', () => {
   }
 
   it('names the host of the URL the browser names (a redirect), else the requested one', () => {
-    expect(browserErrorOf(['The page could not be reached: page.goto: net::ERR_CONNECTION_REFUSED at http://b.example:8080/x'])?.url).to.equal('http://b.example:8080/x');
-    expect(browserErrorOf(['The page could not be reached: NS_ERROR_UNKNOWN_HOST'])?.url).to.equal(null);
+    expect(browserErrorOf([unreachedWarning('page.goto: net::ERR_CONNECTION_REFUSED at http://b.example:8080/x')])?.url).to.equal('http://b.example:8080/x');
+    expect(browserErrorOf([unreachedWarning('page.goto: net::ERR_CONNECTION_REFUSED at http://b.example:8080/(x)')])?.url).to.equal('http://b.example:8080/(x)');
+    expect(browserErrorOf([unreachedWarning('page.goto: NS_ERROR_UNKNOWN_HOST')])?.url).to.equal(null);
   });
 
   it('a page that answered, or no such warning: nothing to say', async () => {

@@ -4,7 +4,7 @@ import { QUEUE_TIERS, type CaptureJob, type CaptureResult } from '../../../core/
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export const encodeJson = (value: CaptureJob | CaptureResult): Uint8Array => encoder.encode(JSON.stringify(value));
+export const encodeJson = (value: CaptureJob | CaptureResult | number[]): Uint8Array => encoder.encode(JSON.stringify(value));
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -30,4 +30,10 @@ export function decodeResult(data: Uint8Array): CaptureResult {
     throw new Error('result message is not a CaptureResult');
   }
   return value as unknown as CaptureResult;
+}
+
+/** The record ids of a withdrawal message (subjects.ts `withdrawnSubject`); anything else is no id. */
+export function decodeIds(data: Uint8Array): number[] {
+  const value: unknown = JSON.parse(decoder.decode(data));
+  return Array.isArray(value) ? value.filter((id): id is number => Number.isInteger(id) && id > 0) : [];
 }

@@ -80,6 +80,27 @@ export class JobStateStore {
   }
 
   /**
+   * Withdraws a job whatever its state (its record was deleted): `queued` or `started` becomes `cancelled`,
+   * so a later delivery of it (a retry, an ack-wait redelivery) is dropped at claim. Returns the state it
+   * was in and its stream sequence, or null when the queue holds no state for it (it ended, or never was).
+   */
+  async withdraw(id: number): Promise<{ was: JobState['state']; seq?: number } | null> {
+    for (let round = 0; round < MAX_CAS_ROUNDS; round += 1) {
+      const entry = await this.kv.get(key(id));
+      if (!entry || entry.operation !== 'PUT') return null;
+      const current = decode(entry.value);
+      if (current.state === 'cancelled') return { was: 'cancelled', seq: current.seq };
+      try {
+        await this.kv.update(key(id), encode({ ...current, state: 'cancelled' }), entry.revision);
+        return { was: current.state, seq: current.seq };
+      } catch (err) {
+        if (!isRevisionConflict(err)) throw err;
+      }
+    }
+    throw new Error(`job ${id}: its state kept changing while it was being withdrawn`);
+  }
+
+  /**
    * Cancels a job that is queued and not started. Returns whether it was, and its stream sequence
    * when known (the enqueuer may not have recorded it yet; the agent that pulls it then drops it).
    */

@@ -1,8 +1,8 @@
 import type { Subscription } from '@nats-io/transport-node';
 import type { BrowserName } from '../../../core/capture-spec.js';
-import type { CaptureJob, JobHandler } from '../../../core/contracts/job-queue.js';
+import { JobWithdrawn, type CaptureJob, type JobHandler } from '../../../core/contracts/job-queue.js';
 import { runDelivery } from '../run-delivery.js';
-import { decodeJob } from './job-codec.js';
+import { decodeIds, decodeJob } from './job-codec.js';
 import { LoopingConsumer } from './looping-consumer.js';
 import { MessageAck, pullNoWait, type PulledMessage } from './pull-message.js';
 import type { QueueContext } from './queue-context.js';
@@ -20,6 +20,8 @@ import type { Lane } from './subjects.js';
 export class NatsJobConsumer extends LoopingConsumer {
   private readonly subscriptions: Subscription[] = [];
   private readonly rotation: FairRotation;
+  /** the jobs this consumer holds, by record id: a withdrawal message aborts them */
+  private readonly withdrawals = new Map<number, AbortController>();
   private lastDiscovery = 0;
 
   constructor(
@@ -43,6 +45,18 @@ export class NatsJobConsumer extends LoopingConsumer {
         }),
       );
     }
+    this.subscriptions.push(
+      ctx.nc.subscribe(ctx.names.withdrawnSubject, {
+        callback: (_err, msg) => {
+          if (!msg) return;
+          try {
+            for (const id of decodeIds(msg.data)) this.withdrawals.get(id)?.abort(new JobWithdrawn(id));
+          } catch (err) {
+            ctx.log.warn({ err }, 'queue: ignoring an unreadable withdrawal message');
+          }
+        },
+      }),
+    );
     this.startLoop();
   }
 
@@ -99,6 +113,18 @@ export class NatsJobConsumer extends LoopingConsumer {
       return;
     }
     const id = job.spec.id;
+    // Listening before the claim: a withdrawal between claim and handler start still reaches the handler.
+    const withdrawal = new AbortController();
+    if (id !== 0) this.withdrawals.set(id, withdrawal);
+    try {
+      await this.claimAndRun(job, pulled, ack, withdrawal.signal);
+    } finally {
+      if (this.withdrawals.get(id) === withdrawal) this.withdrawals.delete(id);
+    }
+  }
+
+  private async claimAndRun(job: CaptureJob, pulled: PulledMessage, ack: MessageAck, withdrawn: AbortSignal): Promise<void> {
+    const id = job.spec.id;
     try {
       const { jobState } = await this.ctx.handles();
       if (id !== 0 && (await jobState.claim(id)) === 'cancelled') {
@@ -130,7 +156,7 @@ export class NatsJobConsumer extends LoopingConsumer {
         retry: (delayMs) => ack.nak(delayMs),
         working: () => ack.working(),
       },
-      { handler: this.handler, tuning: this.ctx.tuning, publishResult: (r) => this.ctx.publishResult(r), signal: this.ctx.closing, log: this.ctx.log },
+      { handler: this.handler, tuning: this.ctx.tuning, publishResult: (r) => this.ctx.publishResult(r), signal: AbortSignal.any([this.ctx.closing, withdrawn]), log: this.ctx.log },
     );
   }
 }

@@ -8,7 +8,8 @@ import { ANY_COUNTRY } from '../country-routing.js';
  * - stream `<prefix>_jobs` (work-queue retention) holds `<prefix>.jobs.<browser>.<tier>.<country|any>.<company>`
  *   (one subject per account and lane, so agents can take turns between accounts: see fair-rotation.ts);
  * - stream `<prefix>_results` (work-queue retention) holds `<prefix>.results`;
- * - KV bucket `<prefix>_jobstate` holds each queued job's state (queued / started / cancelled).
+ * - KV bucket `<prefix>_jobstate` holds each queued job's state (queued / started / cancelled);
+ * - subject `<prefix>.withdrawn` (no stream) carries the ids of running jobs withdrawn, to the agents.
  */
 export class QueueNames {
   readonly prefix: string;
@@ -18,6 +19,11 @@ export class QueueNames {
   readonly jobStateBucket: string;
   /** the one durable consumer every `onResult` shares, so each result is applied by one api process */
   readonly resultsConsumer = 'recorder';
+  /**
+   * where the api says which running jobs are withdrawn (their records deleted): plain NATS, no stream,
+   * every agent listens and aborts those it runs
+   */
+  readonly withdrawnSubject: string;
 
   constructor(prefix: string) {
     this.prefix = assertPrefix(prefix);
@@ -25,6 +31,7 @@ export class QueueNames {
     this.resultsStream = `${prefix}_results`;
     this.resultsSubject = `${prefix}.results`;
     this.jobStateBucket = `${prefix}_jobstate`;
+    this.withdrawnSubject = `${prefix}.withdrawn`;
   }
 
   /** every job subject: the jobs stream's subject filter */
