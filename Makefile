@@ -97,9 +97,9 @@ IMAGE_CHECK = bash test/containers/build-image.sh && $(CONTAINER_MOCHA) dist/tes
 test-image: container-deps build ## build the image (Dockerfile) and check it: non-root, Node, size, a capture
 	$(IMAGE_CHECK)
 
-test-containers: test-image ## the compose farm too: captures in both browsers, scaling agents, an agent killed
+test-containers: test-image ## the compose farm too: captures in both browsers, scaling agents, an agent killed; the Kubernetes manifests with podman kube play
 	bash test/containers/standin-images.sh
-	$(CONTAINER_MOCHA) dist/test/containers/farm.containers.js
+	$(CONTAINER_MOCHA) dist/test/containers/farm.containers.js dist/test/containers/kube.containers.js
 
 clean: ## remove build output
 	rm -rf dist

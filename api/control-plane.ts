@@ -149,7 +149,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   apps.runner.start();
   // In the background: the API answers meanwhile, and a crawl that cannot advance logs why.
   void crawls.resume().catch((err: unknown) => log.error({ err }, 'could not resume interrupted crawls'));
-  metrics.watch({ queueDepth: () => queue.depth(), queueAges: () => queue.oldestWaiting(), nodes: () => registry.list(), appRuns: () => appRunCounts(db) });
+  metrics.watch({ queueDepth: () => queue.depth(), queueAges: () => queue.oldestWaiting(), nodes: () => registry.list(), agentSlots: config.agent.slots, appRuns: () => appRunCounts(db) });
   const results = queue.onResult(async (result) => {
     await recorder.apply(result);
   });

@@ -21,7 +21,7 @@ export interface JobRunnerOptions {
  * Encoding a video or a PDF and storing outputs run after the page's deadline; a capture that has not
  * returned 60 s past its deadline is stuck (hung browser), and the job is retried on another browser.
  */
-const HARD_LIMIT_MARGIN_MS = 60_000;
+export const HARD_LIMIT_MARGIN_MS = 60_000;
 /** Long captures tell the queue they are alive this often, well inside any ack deadline (30 s+). */
 const WORKING_INTERVAL_MS = 10_000;
 

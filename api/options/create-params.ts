@@ -18,7 +18,7 @@ const MAX_VIEWPORT = 10_000;
 /** A full-page capture taller than this is cut: 100,000 px is already ~100 screens of content. */
 const MAX_PAGE_HEIGHT = 100_000;
 /** The whole job's deadline may be at most 5 minutes; beyond that a page is not going to load. */
-const MAX_WAIT_SECONDS = 300;
+export const MAX_WAIT_SECONDS = 300;
 
 const urlItem = custom(z.string().min(1).max(MAX_URL_LENGTH).describe('http or https URL'), false, (raw) => {
   const s = Array.isArray(raw) && typeof raw[0] === 'string' ? raw[0] : '';

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { BROWSERS } from '../capture-spec.js';
 import { QUEUE_TIERS, type LaneAge } from '../contracts/job-queue.js';
 import type { NodeStatus } from '../contracts/node-registry.js';
+import { agentsNeededByBrowser } from './agents-needed.js';
 
 /** What the process's metrics read when Prometheus scrapes; each part is given by the process that has it. */
 export interface MetricSources {
@@ -11,6 +12,8 @@ export interface MetricSources {
   queueAges?: () => Promise<LaneAge[]>;
   /** the farm's live nodes (the control plane's registry) */
   nodes?: () => Promise<NodeStatus[]>;
+  /** capture slots of one agent (SHOTFARM_AGENT_SLOTS, shared by the api and its agents): with the three above, the agents needed */
+  agentSlots?: number;
   /** app runs counted by app type and status (the control plane's database) */
   appRuns?: () => Promise<{ type: string; status: string; count: number }[]>;
   /** jobs this node works on (an agent) */
@@ -81,7 +84,11 @@ export class FarmMetrics {
    */
   watch(sources: MetricSources): void {
     const registers = [this.registry];
-    const { queueDepth, queueAges, nodes, appRuns, inFlight, poolSizes, treeRss } = sources;
+    const { appRuns, inFlight, poolSizes, treeRss, agentSlots } = sources;
+    // One read of each shared source per scrape, whichever gauges read it.
+    const queueDepth = sources.queueDepth && perScrape(sources.queueDepth);
+    const queueAges = sources.queueAges && perScrape(sources.queueAges);
+    const nodes = sources.nodes && perScrape(sources.nodes);
     if (queueDepth) {
       new Gauge({
         name: 'shotfarm_queue_depth',
@@ -110,6 +117,20 @@ export class FarmMetrics {
       });
     }
     if (nodes) this.nodeGauges(nodes);
+    if (queueDepth && queueAges && nodes && agentSlots) {
+      new Gauge({
+        name: 'shotfarm_agents_needed',
+        help: 'Agents the queue needs now (jobs waiting and in flight over the slots per agent; one more when the oldest waiting job is stranded), per browser, and `any` for agents offering every browser: the autoscaling signal',
+        labelNames: ['browser'],
+        registers,
+        async collect() {
+          const read = await Promise.all([queueDepth(), queueAges(), nodes()]).catch(() => null);
+          // An unreadable queue or registry leaves the last values: a scale-down must not follow an outage.
+          if (!read) return;
+          for (const [browser, n] of Object.entries(agentsNeededByBrowser(...read, agentSlots))) this.set({ browser }, n);
+        },
+      });
+    }
     if (appRuns) {
       new Gauge({
         name: 'shotfarm_app_runs',
@@ -158,14 +179,7 @@ export class FarmMetrics {
 
   /** Nodes by state (active, draining) and slots by state (busy, free), read from the registry at each scrape. */
   private nodeGauges(nodes: () => Promise<NodeStatus[]>): void {
-    // One registry read serves both gauges of a scrape (prom-client collects them one after the other).
-    let pending: Promise<NodeStatus[]> | null = null;
-    const read = (): Promise<NodeStatus[]> => {
-      pending ??= nodes()
-        .catch(() => [])
-        .finally(() => setTimeout(() => (pending = null), 0));
-      return pending;
-    };
+    const read = (): Promise<NodeStatus[]> => nodes().catch(() => []);
     new Gauge({
       name: 'shotfarm_nodes',
       help: 'Live nodes of the farm, by state',
@@ -206,4 +220,16 @@ export class FarmMetrics {
   async text(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+/**
+ * `read` shared by the gauges of one scrape (prom-client starts every gauge's collect at once, in one turn
+ * of the event loop): the first caller starts the read, the others get its promise, the next scrape reads again.
+ */
+function perScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => {
+    pending ??= read().finally(() => setTimeout(() => (pending = null), 0));
+    return pending;
+  };
 }

@@ -186,10 +186,13 @@ describe('metrics of the control plane: app runs and results by status', functio
       10_000,
     );
     expect(sampleSum(waiting, 'shotfarm_queue_oldest_age_seconds', { browser: 'brave', tier: 'bulk' }), 'an empty lane').to.equal(0);
+    // The scaling signal: two firefox jobs wait and no agent has a slot, so at least one agent is needed.
+    expect(sampleSum(waiting, 'shotfarm_agents_needed', { browser: 'firefox' }), 'agents needed for the waiting batch').to.be.at.least(1);
     const cancelled = await call(api.url, `/batch/cancel?id=${created.body.data[0].id}`, { method: 'POST', key: acct.key });
     expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
     const samples = await scrape();
     expect(sampleSum(samples, 'shotfarm_results_total', { status: 'cancelled' })).to.equal(2);
     expect(age(samples), 'the lane is empty again').to.equal(0);
+    expect(sampleSum(samples, 'shotfarm_agents_needed', { browser: 'firefox' }), 'no firefox work left').to.equal(0);
   });
 });
