@@ -154,6 +154,10 @@ bench-ad-lists: build ## benchmark (seconds): CPU to parse the ad filter lists (
 bench-popups: build ## benchmark (~3 min): capture time with hide_popups / hide_ads off and on, on a plain page and on their fixtures, chrome and firefox
 	node dist/test/bench/popup-ad-cost.js
 
+.PHONY: bench-readiness
+bench-readiness: build ## benchmark (~4 min): each readiness option and condition off and on, on a plain page and on its fixture (ms and CPU), and the blank check's CPU per capture, chrome and firefox
+	node dist/test/bench/readiness-cost.js
+
 .PHONY: dashboard
 dashboard: ## rebuild the web dashboard (api/dashboard/ui → api/dashboard/public, which is committed)
 	@# The runner loader reads the TypeScript config in memory: no temporary file in node_modules (which may be shared).

@@ -30,7 +30,7 @@ const MARGIN_MS = 60_000;
 export async function captureOnce(config: Config, url: string, opts: OneOffOptions, print: (line: string) => void, log: Logger = createLogger('silent')): Promise<number> {
   const query = new URLSearchParams({ ...opts.options, url }).toString();
   // Validation is the API's own: a bad option is refused with the same message the API gives.
-  const [draft] = buildCreateRequest(parseQuery(query), { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 0 }).drafts;
+  const [draft] = buildCreateRequest(parseQuery(query), { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 0, maxCapturePixels: config.farm.maxCapturePixels }).drafts;
   if (!draft) throw new Error('no capture to run');
   const spec = draft.spec;
   // The same driver registration as an agent's: SHOTFARM_DRIVER (--driver) picks it.
@@ -73,6 +73,7 @@ export async function captureOnce(config: Config, url: string, opts: OneOffOptio
           response_code: output.responseCode,
           browser: handle.info,
           warnings: output.warnings,
+          blank: output.blank,
           files: written,
           timings: output.timings,
         },

@@ -153,6 +153,10 @@ export interface PlainSpecFields {
   shotInterval: number;
   /** also save the rendered HTML */
   html: boolean;
+  /** a `waitFor` or `waitForHidden` not met in time ends the record as `error` instead of capturing anyway */
+  waitStrict: boolean;
+  /** the record ends as `error` when the capture looks blank */
+  failOnBlank: boolean;
 }
 
 /**
@@ -172,6 +176,26 @@ export interface BuiltSpecFields {
   userAgent: string | null;
   /** CSS selector of the element to capture; falls back to the page when not found in time */
   target: string | null;
+  /**
+   * Readiness (drivers/shared/readiness.ts runs them after the steps, in this order): wait until an element
+   * matching `waitFor` is visible, until nothing matching `waitForHidden` is; click each of `clicks` in
+   * order, hover `hover`; hide every `hideSelectors` match and add the `css` style sheet. null and [] are
+   * "not asked"; a spec stored before these fields existed has none of them (readinessOf reads it so).
+   */
+  waitFor: string | null;
+  waitForHidden: string | null;
+  clicks: string[];
+  hover: string | null;
+  hideSelectors: string[];
+  css: string | null;
+  /**
+   * Conditions that end the record as `error` (cause condition_failed): the status of the page's document
+   * matches one of `failOnStatus` (`404`, `4xx`), an element matches `failIfSelector`, nothing matches
+   * `failUnlessSelector` (drivers/shared/conditions.ts).
+   */
+  failOnStatus: string[];
+  failIfSelector: string | null;
+  failUnlessSelector: string | null;
   cookies: Cookie[];
   headers: HttpHeader[];
   /** URL-encoded form body: when set, the first navigation is a POST with this body */
@@ -212,6 +236,14 @@ export interface CaptureOutput {
   browserInfo: string;
   /** options the driver could not honour, said plainly; shown on the record */
   warnings: string[];
+  /** the capture shows one colour, or nothing is visible on the page (drivers/shared/blank-check.ts) */
+  blank: boolean;
+  /**
+   * The plain sentence of the request's condition the page failed (fail_on_status, fail_if_selector,
+   * fail_unless_selector, fail_on_blank, a wait with wait_strict): the record ends `error`, cause
+   * condition_failed. null when every condition held.
+   */
+  conditionFailed: string | null;
   /** milliseconds spent in each phase, for the record's timings */
   timings: Record<string, number>;
 }

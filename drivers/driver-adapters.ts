@@ -20,7 +20,8 @@ export const driverAdapters: Pick<AdapterCatalog, 'browserDriver'> = {
         defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds,
         settleCapSeconds: config.agent.settleCapSeconds,
         pngEncoding: config.agent.pngEncoding,
-        maxPageHeight: config.agent.maxPageHeight,
+        limits: { maxPageHeight: config.agent.maxPageHeight, maxCapturePixels: config.farm.maxCapturePixels },
+        pageMemoryLimitMb: config.agent.pageMemoryLimitMb,
       }),
     null: async ({ config }) => {
       const { NullDriver } = await import('./null/null-driver.js');
@@ -35,7 +36,7 @@ export const driverAdapters: Pick<AdapterCatalog, 'browserDriver'> = {
         defaultMaxWaitSeconds: config.farm.captureTimeoutSeconds,
         settleCapSeconds: config.agent.settleCapSeconds,
         pngEncoding: config.agent.pngEncoding,
-        maxPageHeight: config.agent.maxPageHeight,
+        limits: { maxPageHeight: config.agent.maxPageHeight, maxCapturePixels: config.farm.maxCapturePixels },
       });
     },
   },

@@ -35,7 +35,8 @@ export interface RunStats {
  * The agent's job handler: capture → store the outputs → publish the result → ack. A browser crash,
  * a stuck browser or a storage/queue failure is retried (the queue redelivers with backoff and ends the
  * job with an error after its last attempt), except that a capture that used its whole deadline is
- * retried once at most (afterFailure); a page that cannot be reached is a terminal `error` result.
+ * retried once at most and one the page itself ended (it stopped responding, it passed the memory ceiling)
+ * is not retried (afterFailure); a page that cannot be reached is a terminal `error` result.
  */
 export class JobRunner {
   readonly stats: RunStats = { done: 0, failures: 0, lastError: '' };
@@ -85,6 +86,7 @@ export class JobRunner {
         userAgent: output.userAgent,
         browserInfo: output.browserInfo,
         warnings: output.warnings,
+        blank: output.blank,
         timings: { ...output.timings, queued: Math.max(0, started - job.enqueuedAt), capture: captured - started, store: stored - captured, total: Math.max(0, stored - job.enqueuedAt) },
         node: { id: this.opts.nodeId, host: this.opts.host },
         routing: job.egressCountry ? `agent:${job.egressCountry}` : job.proxy ? 'proxy' : 'any',
@@ -99,10 +101,10 @@ export class JobRunner {
     } catch (err) {
       // The abort was the withdrawal (JobQueue.withdraw): not a failure of this node or of the page.
       if (isWithdrawn(ctl.signal)) return this.withdrawn(log, started);
-      const reason = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
+      const outcome = afterFailure(err, Date.now() - started, deadlineMs, ctl.attempt);
+      const reason = outcome.reason;
       this.stats.failures += 1;
       this.stats.lastError = reason;
-      const outcome = afterFailure(reason, Date.now() - started, deadlineMs, ctl.attempt);
       this.observe(spec.browser, (Date.now() - started) / 1000, outcome.kind);
       log.warn({ attempt: ctl.attempt, browser: spec.browser, reason, outcome: outcome.kind }, outcome.kind === 'retry' ? 'capture failed; the queue will retry it' : 'capture failed for good');
       return outcome;

@@ -6,7 +6,7 @@ import { notFound, validationError, type FieldErrors } from '../../core/errors.j
 import { parseUrlList } from './url-list.js';
 import { validateTemplate } from '../../core/batch/filename-template.js';
 import { BATCH_MAX_DELAY_SECONDS, BATCH_OWN_PARAMS, BATCH_TRANSPORT_FIELDS } from './batch-params.js';
-import { buildCreateRequest, type ScreenshotDraft } from '../options/create-request.js';
+import { buildCreateRequest, createContextOf, type ScreenshotDraft } from '../options/create-request.js';
 import type { QueryTree } from '../options/query-input.js';
 import { collectParams, type ParamsOf } from '../options/read-params.js';
 import { ApiError, fieldError } from '../../core/errors.js';
@@ -89,7 +89,7 @@ export class BatchService {
         list.invalid.length > 0 ? `no valid URL; first problem on line ${list.invalid[0]?.line}: ${list.invalid[0]?.error}` : 'is required: one URL per line, or CSV/TSV with a url column',
       );
     // The same rules as GET /screenshot/create, for every option the batch applies to each URL.
-    const ctx = { pricing: this.config.pricing, cacheDefaultSeconds: this.config.cacheDefaultSeconds };
+    const ctx = createContextOf(this.config);
     const drafts: ScreenshotDraft[] = [];
     try {
       for (const entry of list.entries) drafts.push(...buildCreateRequest({ ...options, url: [entry.url] }, ctx).drafts);

@@ -11,6 +11,7 @@ import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import type { CrawlRow } from './crawl-record.js';
 import type { CrawlFrontier, FrontierUrl } from './crawl-frontier.js';
 import type { CrawlStore } from './crawl-store.js';
+import { createContextOf } from '../options/create-request.js';
 import { screenshotOutcome } from '../screenshots/screenshot-reads.js';
 
 /** A screenshot of a crawl that ended: from the recorder, or at once (a cache hit, a job that could not be queued). */
@@ -94,7 +95,7 @@ export class CrawlAdvancer {
     // The crawl's pages are the crawl creator's requests: same account, same key.
     const caller: Caller = { companyId: Number(crawl.company_id), apiKeyId: crawl.api_key_id === null ? null : Number(crawl.api_key_id), userId: null, credential: `crawl:${crawl.id}`, roles: [] };
     try {
-      const page = buildCrawlPage((crawl.options.screenshot ?? {}) as QueryTree, next.url, { pricing: this.config.pricing, cacheDefaultSeconds: this.config.cacheDefaultSeconds });
+      const page = buildCrawlPage((crawl.options.screenshot ?? {}) as QueryTree, next.url, createContextOf(this.config));
       const appConfigIds = await this.screenshots.appConfigIds(caller, page.apps);
       const [row] = await this.screenshots.createDrafts(caller, [page.draft], {
         bulk: true,

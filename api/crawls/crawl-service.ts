@@ -17,6 +17,7 @@ import { CrawlFrontier } from './crawl-frontier.js';
 import type { CrawlRow } from './crawl-record.js';
 import { CrawlStore } from './crawl-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
+import { createContextOf } from '../options/create-request.js';
 import { endedCrawlPages } from '../screenshots/screenshot-reads.js';
 
 /**
@@ -85,7 +86,7 @@ export class CrawlService {
    * balance check): nothing exists when any check fails.
    */
   async create(caller: Caller, input: QueryTree): Promise<CrawlRow> {
-    const request = buildCrawlRequest(input, { pricing: this.config.pricing, cacheDefaultSeconds: this.config.cacheDefaultSeconds });
+    const request = buildCrawlRequest(input, createContextOf(this.config));
     const appConfigIds = await this.screenshots.appConfigIds(caller, request.apps);
     const start = crawlKey(request.startUrl);
     if (!start) throw new Error(`a validated start URL has no crawl key: ${request.startUrl}`);

@@ -11,6 +11,7 @@ import * as monitors from './migrations/009-monitors.js';
 import * as heldCredits from './migrations/010-held-credits.js';
 import * as optionsFromSpec from './migrations/011-options-from-spec.js';
 import * as signupGrantsSessionsLimits from './migrations/012-signup-grants-sessions-limits.js';
+import * as blank from './migrations/013-blank.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010-held-credits': heldCredits,
   '011-options-from-spec': optionsFromSpec,
   '012-signup-grants-sessions-limits': signupGrantsSessionsLimits,
+  '013-blank': blank,
 };
 
 const source: Knex.MigrationSource<string> = {
@@ -59,4 +61,13 @@ export async function migrateUpTo(db: Knex, name: string): Promise<void> {
 /** Undoes the latest applied migration (its down()). */
 export async function migrateDownOne(db: Knex): Promise<void> {
   await db.migrate.down({ migrationSource: source });
+}
+
+/** Undoes the applied migrations that come after `name`, the latest first (a migration's down() under test, with later ones in the list). */
+export async function migrateDownTo(db: Knex, name: string): Promise<void> {
+  if (!(name in MIGRATIONS)) throw new Error(`no migration ${name}`);
+  const later = Object.keys(MIGRATIONS).slice(Object.keys(MIGRATIONS).indexOf(name) + 1);
+  const [done] = (await db.migrate.list({ migrationSource: source })) as [{ name: string }[] | string[], unknown];
+  const applied = new Set(done.map((m) => (typeof m === 'string' ? m : m.name)));
+  for (const next of later.reverse()) if (applied.has(next)) await db.migrate.down({ migrationSource: source, name: next });
 }

@@ -10,6 +10,7 @@ import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import type { MonitorRow, MonitorRunRow } from './monitor-record.js';
 import { checkMonitorLimits } from './monitor-limits.js';
 import { firstRun } from './monitor-schedule.js';
+import { createContextOf } from '../options/create-request.js';
 import { monitorRunsWithShots } from '../screenshots/screenshot-reads.js';
 
 /** A run whose screenshot was never created (the process stopped in between) is ended after this long. */
@@ -47,7 +48,7 @@ export class MonitorService {
   ) {}
 
   private get ctx(): MonitorContext {
-    return { pricing: this.config.pricing, cacheDefaultSeconds: this.config.cacheDefaultSeconds, minIntervalSeconds: this.config.monitors.minIntervalSeconds };
+    return { ...createContextOf(this.config), minIntervalSeconds: this.config.monitors.minIntervalSeconds };
   }
 
   async create(caller: Caller, input: QueryTree): Promise<MonitorRow> {

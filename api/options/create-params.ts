@@ -6,6 +6,7 @@ import { aka, bool, custom, int, listOf, longText, num, oneOf, text, toBool, toI
 import { paramsOf, type OptionTable, type SpecFieldsOf } from './option-table.js';
 import { paramNames } from './read-params.js';
 import { MAX_URL_LENGTH, normaliseTargetUrl } from './target-url.js';
+import { selector, selectorList, statusCodeOrClass } from './selector-params.js';
 
 /** At most this many URLs, countries and resulting records per create call (url × country). */
 export const MAX_URLS_PER_REQUEST = 100;
@@ -19,6 +20,10 @@ const MAX_VIEWPORT = 10_000;
 const MAX_PAGE_HEIGHT = 100_000;
 /** The whole job's deadline may be at most 5 minutes; beyond that a page is not going to load. */
 export const MAX_WAIT_SECONDS = 300;
+/** Clicks before a capture: a person opens a few tabs or menus, not a script's worth (use steps for that). */
+const MAX_CLICKS = 20;
+/** Selectors hidden in one capture: ad and widget lists of this size are what peers accept. */
+const MAX_HIDDEN_SELECTORS = 50;
 
 const urlItem = custom(z.string().min(1).max(MAX_URL_LENGTH).describe('http or https URL'), false, (raw) => {
   const s = Array.isArray(raw) && typeof raw[0] === 'string' ? raw[0] : '';
@@ -192,7 +197,7 @@ export const CAPTURE_OPTIONS = {
   referer: { param: httpUrl('Referer sent with the first request'), specPath: 'referer', record: shown },
   user_agent: {
     param: text(1024, 'User-Agent to use'),
-    defaultText: "the device's, else the browser's",
+    defaultText: "the device's, else the browser's own as a person's browser of that version sends it (no `Headless` token)",
     specPath: 'userAgent',
     record: { schema: z.string().optional(), column: 'the capture writes the User-Agent it used' },
   },
@@ -217,6 +222,40 @@ export const CAPTURE_OPTIONS = {
   shot_interval: { param: int(0, 60, 'seconds between shots'), default: 1, spec: 'shotInterval', record: shown },
   tag: { param: listOf(text(64, 'tag'), { max: 20, commas: true, description: 'tags (repeat or comma-separate)' }), specText: 'not in the spec', record: { column: 'list filters on it' } },
   target: { param: text(1024, 'CSS selector of the element to capture; falls back to the page when not found'), specPath: 'target', record: asText },
+  // Readiness (beyond-v1.md part 6), run in this order after the steps: waits, clicks and the hover, then hiding and the CSS.
+  wait_for: {
+    param: selector('CSS selector: capture once an element matches and is visible (at most max_wait, else 30 s; then captured anyway with a warning, unless wait_strict)'),
+    specPath: 'waitFor',
+    record: asText,
+  },
+  wait_for_hidden: {
+    param: selector('CSS selector: capture once nothing matching is visible, such as a spinner or a skeleton (bounded as wait_for)'),
+    specPath: 'waitForHidden',
+    record: asText,
+  },
+  wait_strict: {
+    param: bool('a wait_for or wait_for_hidden not met in time ends the record as `error` (cause condition_failed) instead of capturing anyway'),
+    default: false,
+    spec: 'waitStrict',
+    record: shown,
+  },
+  click: { param: selectorList(MAX_CLICKS, 'CSS selectors clicked in order (the first visible match of each) before the capture'), specText: '`clicks`', record: fromSpec((s) => s.clicks ?? []) },
+  hover: { param: selector('CSS selector of the element the mouse rests on at the capture'), specPath: 'hover', record: asText },
+  hide_selector: {
+    param: selectorList(MAX_HIDDEN_SELECTORS, 'CSS selectors of elements hidden (visibility: hidden) in the capture'),
+    specText: '`hideSelectors`',
+    record: fromSpec((s) => s.hideSelectors ?? []),
+  },
+  css: { param: longText(65_536, 'style sheet added before the capture, also on a page whose Content-Security-Policy forbids inline styles'), specPath: 'css', record: { shown: false } },
+  // Conditions: a page that fails one ends as `error` (cause condition_failed), which costs nothing.
+  fail_on_status: {
+    param: listOf(statusCodeOrClass, { max: 20, commas: true, description: 'status codes or classes (404, 4xx, 5xx) of the page that end the record as `error`' }),
+    specText: '`failOnStatus`',
+    record: fromSpec((s) => s.failOnStatus ?? []),
+  },
+  fail_if_selector: { param: selector('CSS selector: the record ends as `error` when an element matches it at the capture'), specPath: 'failIfSelector', record: asText },
+  fail_unless_selector: { param: selector('CSS selector: the record ends as `error` when nothing matches it at the capture'), specPath: 'failUnlessSelector', record: asText },
+  fail_on_blank: { param: bool('the record ends as `error` when the capture is blank (one colour, or nothing visible on the page)'), default: false, spec: 'failOnBlank', record: shown },
   apps: {
     param: listOf(text(100, 'user-defined app id', { re: /^[A-Za-z0-9_.:-]+$/, says: 'an app id of letters, digits, _ . : or -' }), {
       max: 10,

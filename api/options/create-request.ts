@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CaptureSpec, DeviceEmulation, Step, TrackerResult, TrackerSpec } from '../../core/capture-spec.js';
+import type { Config } from '../../core/config/config.js';
 import { countryDefaults, localeIn } from '../../core/countries.js';
 import { findDevice } from './devices.js';
 import { validationError, type FieldErrors } from '../../core/errors.js';
@@ -10,6 +11,7 @@ import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import type { QueryTree } from './query-input.js';
 import { collectParams, type ParamsOf } from './read-params.js';
 import { MAX_STEPS, MAX_TRACKERS, readItems, SKIPPED_STEP, stepSchema, trackerSchema } from './steps-and-trackers.js';
+import { viewportBudgetErrors } from './viewport-budget.js';
 
 export type CreateParams = ParamsOf<typeof CREATE_PARAMS>;
 /** The create options with the table's defaults filled in. */
@@ -51,7 +53,16 @@ export interface CreateRequest {
 export interface CreateContext {
   pricing: Pricing;
   cacheDefaultSeconds: number;
+  /** the pixel budget of one capture in device pixels (SHOTFARM_MAX_CAPTURE_MEGAPIXELS): a viewport above it is refused */
+  maxCapturePixels: number;
 }
+
+/** What create reads of the configuration. */
+export const createContextOf = (config: Pick<Config, 'pricing' | 'cacheDefaultSeconds' | 'farm'>): CreateContext => ({
+  pricing: config.pricing,
+  cacheDefaultSeconds: config.cacheDefaultSeconds,
+  maxCapturePixels: config.farm.maxCapturePixels,
+});
 
 /**
  * Validates and normalises a GET /screenshot/create query into one draft per url × country.
@@ -72,6 +83,7 @@ export function buildCreateRequest(query: QueryTree, ctx: CreateContext): Create
   if (!trackers.ok) Object.assign(fields, trackers.fields);
 
   const device = resolveDevice(p, addError);
+  if (device) for (const [field, message] of Object.entries(viewportBudgetErrors(p, device, ctx.maxCapturePixels))) addError(field, message);
   const geoGiven = p.geo_latitude !== undefined || p.geo_longitude !== undefined;
   const geoEnable = p.geo_enable ?? geoGiven;
   if (geoEnable && (p.geo_latitude === undefined || p.geo_longitude === undefined)) {
@@ -146,6 +158,9 @@ function resolveDevice(p: CreateParams, addError: (f: string, m: string) => void
   return { name: null, width, height, scale: o.device_scale, mobile: o.device_mobile, touch: o.device_touch, landscape: o.device_landscape, userAgent: null };
 }
 
+/** An optional text as the spec holds it: null when not given or empty. */
+const orNull = (value: string | undefined): string | null => (value !== undefined && value !== '' ? value : null);
+
 function draft(
   url: string,
   country: string,
@@ -186,6 +201,15 @@ function draft(
     device: { name: device.name, width: device.width, height: device.height, scale: device.scale, mobile: device.mobile, touch: device.touch, landscape: device.landscape },
     userAgent: p.user_agent ?? device.userAgent,
     target: p.target !== undefined && p.target !== '' ? p.target : null,
+    waitFor: orNull(p.wait_for),
+    waitForHidden: orNull(p.wait_for_hidden),
+    clicks: p.click ?? [],
+    hover: orNull(p.hover),
+    hideSelectors: p.hide_selector ?? [],
+    css: orNull(p.css),
+    failOnStatus: [...new Set(p.fail_on_status ?? [])],
+    failIfSelector: orNull(p.fail_if_selector),
+    failUnlessSelector: orNull(p.fail_unless_selector),
     cookies,
     headers,
     postData: p.post_data !== undefined && p.post_data !== '' ? p.post_data : null,
@@ -262,9 +286,17 @@ const HASHED_MARGIN_ORDER = ['top', 'right', 'bottom', 'left'];
 const inOrder = (o: Record<string, unknown>, keys: string[]): Record<string, unknown> =>
   Object.fromEntries([...keys.filter((k) => k in o), ...Object.keys(o).filter((k) => !keys.includes(k))].map((k) => [k, o[k]]));
 
+/**
+ * Fields added after records were stored whose empty value changes nothing the browser does: they are
+ * hashed only when set, so a request that does not use them keeps the cache key it had before them.
+ */
+const HASHED_WHEN_SET = ['waitFor', 'waitForHidden', 'waitStrict', 'clicks', 'hover', 'hideSelectors', 'css', 'failOnStatus', 'failIfSelector', 'failUnlessSelector', 'failOnBlank'];
+const isUnset = (value: unknown): boolean => value === null || value === undefined || value === false || (Array.isArray(value) && value.length === 0);
+
 /** The cache key: every option that changes what the browser produces (the id excluded). */
 export function hashSpec(spec: CaptureSpec): string {
   const fields: Record<string, unknown> = { ...spec, id: 0 };
+  for (const key of HASHED_WHEN_SET) if (isUnset(fields[key])) delete fields[key];
   if (spec.pdf) fields.pdf = inOrder({ ...spec.pdf, margin: inOrder(spec.pdf.margin, HASHED_MARGIN_ORDER) }, HASHED_PDF_ORDER);
   const ordered = Object.fromEntries([...HASHED_ORDER.filter((k) => k in fields), ...Object.keys(fields).filter((k) => !HASHED_ORDER.includes(k))].map((k) => [k, fields[k]]));
   return createHash('sha256').update(JSON.stringify(ordered)).digest('hex');

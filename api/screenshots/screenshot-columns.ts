@@ -9,6 +9,7 @@ const JSON_COLUMNS = ['final_urls', 'tag', 'steps', 'trackers', 'links', 'warnin
 /** The record's own columns (not options) that an answer needs, around the options'. */
 const OWN_COLUMNS = ['id', 'company_id', 'batch_id', 'crawl_id', 'status', 'error', 'error_cause', 'final_url', 'final_urls', 'response_code', 'cost', 'region'];
 const RESULT_COLUMNS = [
+  'blank',
   'steps',
   'trackers',
   'links',

@@ -36,6 +36,8 @@ export type ScreenshotRow = ScreenshotFields & {
   /** the AppStatus entries of the apps this record runs, from app_runs */
   apps: AppStatus[];
   timings: Record<string, number>;
+  /** the capture looked blank (drivers/shared/blank-check.ts); false while processing */
+  blank: boolean;
   browser_info: string;
   routing: string;
   node_id: string;
@@ -83,6 +85,7 @@ export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record'
     links: row.links,
     // Beyond the spec: what the capture could not honour, what ran, and where the time went.
     warnings: row.warnings,
+    blank: row.blank === true,
     browser_info: row.browser_info,
     routing: row.routing,
     node_id: row.node_id,

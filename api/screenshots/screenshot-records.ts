@@ -157,7 +157,7 @@ export class ScreenshotRecords {
   ): Promise<ScreenshotRow> {
     const source = await trx('screenshots')
       .where({ company_id: caller.companyId, id: sourceId })
-      .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'browser_info', 'node_id');
+      .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'blank', 'browser_info', 'node_id');
     const [row] = await trx('screenshots')
       .insert(
         toDbValues({
@@ -219,6 +219,8 @@ export class ScreenshotRecords {
         // After the request's own warnings (an ignored parameter), written when the record was created.
         warnings: db.raw('s.warnings || ?::jsonb', [JSON.stringify(result.warnings)]),
         timings: JSON.stringify(result.timings),
+        // An agent older than the field says nothing: not found blank.
+        blank: result.blank === true,
         browser_info: result.browserInfo,
         node_id: result.node.id,
         finished_at: db.fn.now(),
@@ -396,7 +398,7 @@ export class ScreenshotRecords {
           script_inline: '',
           steps: [],
           trackers: [],
-          capture_spec: { ...spec, cookies: [], headers: [], postData: null, scripts: [], scriptInline: null, steps: [], trackers: [] },
+          capture_spec: { ...spec, cookies: [], headers: [], postData: null, scripts: [], scriptInline: null, css: null, steps: [], trackers: [] },
         });
         return;
       }

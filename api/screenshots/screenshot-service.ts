@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
 import type { Db } from '../db/connect.js';
 import { fieldError, notFound } from '../../core/errors.js';
-import { buildCreateRequest } from '../options/create-request.js';
+import { buildCreateRequest, createContextOf } from '../options/create-request.js';
 import type { QueryTree } from '../options/query-input.js';
 import type { ScreenshotRow } from './screenshot-record.js';
 import type { Caller } from '../http/state.js';
@@ -41,7 +41,7 @@ export class ScreenshotService {
    * `processing`. Nothing is created when any check fails.
    */
   async create(caller: Caller, query: QueryTree): Promise<ScreenshotRow[]> {
-    const request = buildCreateRequest(query, { pricing: this.config.pricing, cacheDefaultSeconds: this.config.cacheDefaultSeconds });
+    const request = buildCreateRequest(query, createContextOf(this.config));
     const appConfigIds = await this.appConfigIds(caller, request.apps);
     return this.createDrafts(caller, request.drafts, { appConfigIds });
   }

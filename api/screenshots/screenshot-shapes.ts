@@ -52,6 +52,7 @@ export const Screenshot = z.looseObject({
   trackers: z.array(Tracker).optional(),
   links: z.array(z.string()).optional(),
   warnings: z.array(z.string()).optional().describe('beyond the spec: what the capture could not honour'),
+  blank: z.boolean().optional().describe('beyond the spec: the capture looks blank (one colour, or nothing visible on the page: no text, no image, no painted element)'),
 });
 
 export const ScreenshotInfo = Screenshot.extend({ has_html: z.boolean(), has_pdf: z.boolean(), has_video: z.boolean() });

@@ -60,6 +60,8 @@ export interface FarmConfig {
   maxBacklog: number;
   maxDeliveries: number;
   captureTimeoutSeconds: number;
+  /** the pixel budget of one capture, device pixels (width × height × device scale²): create refuses a viewport above it, an agent cuts a full page there */
+  maxCapturePixels: number;
   /** pages of one host a crawl has in flight at once */
   crawlHostConcurrency: number;
   heartbeatSeconds: number;
@@ -91,6 +93,8 @@ export interface AgentConfig {
   settleCapSeconds: number;
   /** the tallest full-page capture in CSS pixels; a taller page is cut there with a warning */
   maxPageHeight: number;
+  /** a browser process above this many resident MB during a capture is ended, and the capture with it */
+  pageMemoryLimitMb: number;
 }
 
 /** Which buckets of the service's S3 batches may host files in, how, and where readers find them. */

@@ -103,6 +103,7 @@ export function loadConfig(env: Env): Config {
       maxBacklog: read(S.maxBacklog),
       maxDeliveries: read(S.maxDeliveries),
       captureTimeoutSeconds: read(S.captureTimeoutSeconds),
+      maxCapturePixels: read(S.maxCapturePixels),
       crawlHostConcurrency: read(S.crawlHostConcurrency),
       heartbeatSeconds: read(S.heartbeatSeconds),
     },
@@ -126,6 +127,7 @@ export function loadConfig(env: Env): Config {
       pngEncoding: read(S.pngEncoding),
       settleCapSeconds: read(S.settleCapSeconds),
       maxPageHeight: read(S.maxPageHeight),
+      pageMemoryLimitMb: read(S.pageMemoryLimitMb),
     },
     apps: {
       secretsKey: read(S.secretsKey),

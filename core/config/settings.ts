@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { DEFAULT_PLANS } from '../billing/default-plans.js';
 import { BUILT_IN_AD_FILTER_LIST, parseAdFilterLists } from './ad-filter-lists.js';
 import { BROWSERS, type BrowserName } from '../capture-spec.js';
-import { DEFAULT_MAX_PAGE_HEIGHT, DRIVER_KINDS, PNG_ENCODINGS } from '../contracts/browser-driver.js';
+import { DEFAULT_MAX_PAGE_HEIGHT, DEFAULT_PAGE_MEMORY_LIMIT_MB, DRIVER_KINDS, PNG_ENCODINGS } from '../contracts/browser-driver.js';
 import { isCidrOrHost, parseCidr } from '../net/cidr.js';
+import { DEFAULT_MAX_CAPTURE_MEGAPIXELS } from '../pixel-budget.js';
 import { DEFAULT_PRICING, pricingSchema, type Pricing } from '../pricing.js';
 import { CLIENT_COMPAT_MODES, LOG_LEVELS, OFFLINE_PAYMENT_MODES } from './config.js';
 import { NATS_PREFIX_PATTERN, NATS_PREFIX_RULE } from './nats-prefix.js';
@@ -71,6 +72,9 @@ const pricing: Parser<Pricing> = (v) => {
     throw new InvalidSetting([err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : 'not valid JSON']);
   }
 };
+
+/** Megapixels in the setting, device pixels in the configuration. 2500 is the largest viewport the options take (10000 × 10000 at scale 5). */
+const megapixels: Parser<number> = (v) => Math.round(decimalNumber(2, 2500)(v) * 1_000_000);
 
 // Secrets are never repeated in a problem: start-up errors end in logs.
 const bootstrapKey: Parser<string> = (v) => {
@@ -380,6 +384,20 @@ export const SETTING = {
     parse: wholeNumber(100, 1_000_000),
     meaning:
       'Tallest full-page capture in CSS pixels (100 to 1000000); a taller page is cut there and the screenshot gets a warning naming this setting. It bounds the memory and time of one capture (`make bench-tall` measures a 100000 px page).',
+  }),
+  maxCapturePixels: setting({
+    name: 'SHOTFARM_MAX_CAPTURE_MEGAPIXELS',
+    default: String(DEFAULT_MAX_CAPTURE_MEGAPIXELS),
+    parse: megapixels,
+    meaning:
+      'Pixel budget of one capture in megapixels (2 to 2500, decimals allowed): width × height × device_scale² together. A create whose viewport alone is above it is refused (400 naming the fields); a full page above it is cut there, with a warning naming this setting. The default is 1280 × 100000 px at scale 1; see "Pixel budget and page memory" for what a capture at the budget costs.',
+  }),
+  pageMemoryLimitMb: setting({
+    name: 'SHOTFARM_PAGE_MEMORY_LIMIT_MB',
+    default: String(DEFAULT_PAGE_MEMORY_LIMIT_MB),
+    parse: wholeNumber(256, 1_048_576),
+    meaning:
+      "Memory ceiling of one browser process (a page's renderer), resident MB: a process above it during a capture is ended and the capture ends `error` (error_cause too_much_memory), not retried. Playwright browsers only: a Selenium Grid's browsers are out of the agent's sight.",
   }),
   pngEncoding: setting({
     name: 'SHOTFARM_PNG_ENCODING',

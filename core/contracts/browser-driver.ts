@@ -1,4 +1,5 @@
 import type { BrowserName, CaptureOutput, CaptureSpec } from '../capture-spec.js';
+import { DEFAULT_MAX_CAPTURE_MEGAPIXELS } from '../pixel-budget.js';
 
 /** `null` is the benchmark-and-test-only driver (drivers/null/null-driver.ts), never chosen by default. */
 export const DRIVER_KINDS = ['playwright', 'selenium', 'null'] as const;
@@ -22,6 +23,26 @@ export const PNG_ENCODINGS: readonly PngEncoding[] = ['fast', 'small'];
  * page, since a page can be made endlessly tall.
  */
 export const DEFAULT_MAX_PAGE_HEIGHT = 100_000;
+
+/**
+ * The memory ceiling of one browser process during a capture, resident MB (SHOTFARM_PAGE_MEMORY_LIMIT_MB;
+ * drivers/shared/process-memory-watch.ts). Measured here: the largest process of a Chromium full page at
+ * the whole pixel budget, in tiles, held 0.27–0.32 GB; Firefox's main process holds ~0.4 GB on a plain
+ * page, 0.56 GB during a 1280 × 100,000 full page. 2 GB leaves 4–6× that to real
+ * pages and stops a runaway one long before the 15.5 GB of issue 25 (or V8's own ~4 GB heap limit, which
+ * only bounds script objects).
+ */
+export const DEFAULT_PAGE_MEMORY_LIMIT_MB = 2048;
+
+/** The farm's limits on one capture, as the drivers apply them. */
+export interface CaptureLimits {
+  /** the tallest full page in CSS pixels (SHOTFARM_MAX_PAGE_HEIGHT) */
+  maxPageHeight: number;
+  /** the pixel budget in device pixels (SHOTFARM_MAX_CAPTURE_MEGAPIXELS) */
+  maxCapturePixels: number;
+}
+
+export const DEFAULT_CAPTURE_LIMITS: CaptureLimits = { maxPageHeight: DEFAULT_MAX_PAGE_HEIGHT, maxCapturePixels: DEFAULT_MAX_CAPTURE_MEGAPIXELS * 1_000_000 };
 
 /** How a browser process is started; one pool exists per (driver, browser, launch variant). */
 export interface LaunchOptions {

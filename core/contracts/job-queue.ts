@@ -43,7 +43,9 @@ export interface CaptureFile extends StoredObject {
 }
 
 /** What an agent reports for a job; applied by the recorder in api/, idempotently. */
-export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | 'pdf' | 'video'> {
+export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | 'pdf' | 'video' | 'blank' | 'conditionFailed'> {
+  /** the capture was blank (CaptureOutput.blank); optional on the wire: an agent older than the field sends none */
+  blank?: boolean;
   id: number;
   status: 'finished' | 'error';
   error: string;
@@ -59,8 +61,8 @@ export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | '
   routing: string;
 }
 
-/** What a job handler decides: done (ack), retry later (redeliver with backoff), or fail for good. */
-export type JobOutcome = { kind: 'done' } | { kind: 'retry'; reason: string } | { kind: 'fail'; reason: string };
+/** What a job handler decides: done (ack), retry later (redeliver with backoff), or fail for good (`cause`: the record's error_cause, capture_failed when absent). */
+export type JobOutcome = { kind: 'done' } | { kind: 'retry'; reason: string } | { kind: 'fail'; reason: string; cause?: ErrorCause };
 
 export interface JobControl {
   /** tell the queue the job is still being worked on (extends its ack deadline) */

@@ -49,6 +49,8 @@ class NullBrowserHandle implements BrowserHandle {
       userAgent: 'shotfarm null driver',
       browserInfo: this.info,
       warnings: [],
+      blank: false,
+      conditionFailed: null,
       timings: { null_delay: this.options.delayMs },
     };
   }

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
-import type { PngEncoding } from '../../core/contracts/browser-driver.js';
+import type { CaptureLimits, PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
 import { runCapturePipeline } from '../shared/capture-pipeline.js';
 import type { AdBlocker } from './ad-blocker.js';
@@ -18,8 +18,8 @@ export interface CaptureServices {
   /** the longest settle wait after load (SHOTFARM_SETTLE_CAP_SECONDS), in ms */
   settleCapMs: number;
   pngEncoding: PngEncoding;
-  /** the tallest full-page capture in CSS pixels (SHOTFARM_MAX_PAGE_HEIGHT) */
-  maxPageHeight: number;
+  /** the farm's limits on one capture: tallest full page, pixel budget */
+  limits: CaptureLimits;
 }
 
 /**

@@ -12,11 +12,17 @@ import path from 'node:path';
  * process that started the wrapper; when node is gone it stops Firefox (TERM, then KILL 2 s later).
  * Playwright's own close and kill still work: the wrapper leads the process group Playwright kills.
  * Non-interactive sh gives a background child /dev/null as stdin, which BiDi mode does not use.
+ * A --shotfarm-browser=<id> argument is for the wrapper's own command line, where the memory ceiling
+ * finds the browser (drivers/shared/process-memory-watch.ts): it is dropped before Firefox starts.
  */
 function script(binary: string): string {
   return `#!/bin/sh
 # shotfarm: run ${binary} and stop it when the node process that launched us is gone (drivers/playwright/die-with-parent.ts).
 node_pid=$PPID
+for arg do
+  shift
+  case "$arg" in --shotfarm-browser=*) ;; *) set -- "$@" "$arg" ;; esac
+done
 ${JSON.stringify(binary)} "$@" &
 browser=$!
 trap 'kill -TERM "$browser" 2>/dev/null' TERM INT HUP

@@ -1,5 +1,6 @@
 import { chromium, firefox, type Browser } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '../shared/chromium-flags.js';
+import type { BrowserProcessMark } from '../shared/process-memory-watch.js';
 import { withProfilePreferences } from './chromium-profile.js';
 import { dieWithParent } from './die-with-parent.js';
 import { FIREFOX_DARK_PREFS, FIREFOX_PREFS, firefoxProxyPrefs } from './launch-flags.js';
@@ -22,11 +23,12 @@ const LEAVE_SIGNALS_TO_US = { handleSIGINT: false, handleSIGTERM: false, handleS
  * every request no capture's context claims (a popup or a keepalive request outliving its context, the
  * browser's own traffic) goes there and gets 407, and nothing goes direct. Loopback is not bypassed
  * (`<-loopback>`). Each capture's context still sets its own proxy with its own credentials on top.
+ * `mark` (an unknown switch, which Chromium ignores) finds the browser's process for the memory ceiling.
  */
-export function launchChromium(executablePath: string, egressProxy: string | null = null): Promise<Browser> {
+export function launchChromium(executablePath: string, egressProxy: string | null = null, mark: BrowserProcessMark | null = null): Promise<Browser> {
   return chromium.launch({
     executablePath: withProfilePreferences(executablePath),
-    args: CHROMIUM_FLAGS,
+    args: [...CHROMIUM_FLAGS, ...(mark ? [mark.arg] : [])],
     ...(egressProxy ? { proxy: { server: egressProxy, bypass: '<-loopback>' } } : {}),
     timeout: LAUNCH_TIMEOUT_MS,
     ...LEAVE_SIGNALS_TO_US,
@@ -37,10 +39,11 @@ export function launchChromium(executablePath: string, egressProxy: string | nul
  * The one way a Firefox is launched: stock Firefox ESR over WebDriver BiDi, dark mode being a launch pref,
  * and `egressProxy` the proxy of the whole browser as for Chromium (firefoxProxyPrefs).
  */
-export function launchFirefox(executablePath: string, dark = false, egressProxy: string | null = null): Promise<Browser> {
+export function launchFirefox(executablePath: string, dark = false, egressProxy: string | null = null, mark: BrowserProcessMark | null = null): Promise<Browser> {
   return firefox.launch({
     channel: 'moz-firefox', // stock Firefox over WebDriver BiDi (playwright-core 1.64.1; 1.65 breaks ESR)
     executablePath: dieWithParent(executablePath),
+    args: mark ? [mark.arg] : [], // for the launcher script only, which drops it
     firefoxUserPrefs: { ...FIREFOX_PREFS, ...(dark ? FIREFOX_DARK_PREFS : {}), ...(egressProxy ? firefoxProxyPrefs(egressProxy) : {}) },
     timeout: LAUNCH_TIMEOUT_MS,
     ...LEAVE_SIGNALS_TO_US,

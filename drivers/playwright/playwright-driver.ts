@@ -1,8 +1,17 @@
 import type { Browser } from 'playwright-core';
 import type { BrowserName } from '../../core/capture-spec.js';
 import { SETTLE_CAP_DEFAULT_SECONDS } from '../../core/config/settings.js';
-import { DEFAULT_MAX_PAGE_HEIGHT, type BrowserDriver, type BrowserHandle, type LaunchOptions, type PngEncoding } from '../../core/contracts/browser-driver.js';
+import {
+  DEFAULT_CAPTURE_LIMITS,
+  DEFAULT_PAGE_MEMORY_LIMIT_MB,
+  type BrowserDriver,
+  type BrowserHandle,
+  type CaptureLimits,
+  type LaunchOptions,
+  type PngEncoding,
+} from '../../core/contracts/browser-driver.js';
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
+import { BrowserProcessMark, ProcessMemoryWatch } from '../shared/process-memory-watch.js';
 import { VideoEncoder } from '../video/video-encoder.js';
 import { AdBlocker } from './ad-blocker.js';
 import type { CaptureServices } from './capture-job.js';
@@ -26,8 +35,10 @@ export interface PlaywrightDriverOptions {
   settleCapSeconds?: number;
   /** Chromium's PNG compression effort (core/contracts/browser-driver.ts); fast by default */
   pngEncoding?: PngEncoding;
-  /** the tallest full-page capture in CSS pixels; core/contracts/browser-driver.ts's default */
-  maxPageHeight?: number;
+  /** the farm's limits on one capture (tallest full page, pixel budget); core/contracts/browser-driver.ts's defaults */
+  limits?: CaptureLimits;
+  /** the memory ceiling of one browser process during a capture, MB (SHOTFARM_PAGE_MEMORY_LIMIT_MB) */
+  pageMemoryLimitMb?: number;
 }
 
 const DEFAULT_CHROMIUM = '/usr/lib/chromium/chromium';
@@ -50,7 +61,7 @@ export class PlaywrightDriver implements BrowserDriver {
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
       settleCapMs: (options.settleCapSeconds ?? SETTLE_CAP_DEFAULT_SECONDS) * 1000,
       pngEncoding: options.pngEncoding ?? 'fast',
-      maxPageHeight: options.maxPageHeight ?? DEFAULT_MAX_PAGE_HEIGHT,
+      limits: options.limits ?? DEFAULT_CAPTURE_LIMITS,
     };
   }
 
@@ -59,28 +70,30 @@ export class PlaywrightDriver implements BrowserDriver {
   }
 
   async launch(browser: BrowserName, opts: LaunchOptions): Promise<BrowserHandle> {
-    const { playwrightBrowser, engine, info } = await this.start(browser, opts);
-    return new PlaywrightHandle(playwrightBrowser, engine, info, this.services);
+    const mark = new BrowserProcessMark();
+    const { playwrightBrowser, engine, info } = await this.start(browser, opts, mark);
+    const memory = new ProcessMemoryWatch(() => mark.find(), this.options.pageMemoryLimitMb ?? DEFAULT_PAGE_MEMORY_LIMIT_MB);
+    return new PlaywrightHandle(playwrightBrowser, engine, info, this.services, memory);
   }
 
-  private async start(browser: BrowserName, opts: LaunchOptions): Promise<{ playwrightBrowser: Browser; engine: Engine; info: string }> {
+  private async start(browser: BrowserName, opts: LaunchOptions, mark: BrowserProcessMark): Promise<{ playwrightBrowser: Browser; engine: Engine; info: string }> {
     switch (browser) {
       case 'chrome': {
-        const playwrightBrowser = await launchChromium(opts.executablePath ?? this.options.chromiumPath ?? DEFAULT_CHROMIUM, opts.egressProxy ?? null);
+        const playwrightBrowser = await launchChromium(opts.executablePath ?? this.options.chromiumPath ?? DEFAULT_CHROMIUM, opts.egressProxy ?? null, mark);
         const engine: Engine = { browser, name: 'chromium', braveEmulation: false, launchedDark: false };
         return { playwrightBrowser, engine, info: `chromium ${playwrightBrowser.version()}` };
       }
       case 'brave': {
         // A real Brave binary brings its own shields and identity; without one, Chromium emulates them.
         const real = opts.executablePath !== undefined;
-        const playwrightBrowser = await launchChromium(opts.executablePath ?? this.options.chromiumPath ?? DEFAULT_CHROMIUM, opts.egressProxy ?? null);
+        const playwrightBrowser = await launchChromium(opts.executablePath ?? this.options.chromiumPath ?? DEFAULT_CHROMIUM, opts.egressProxy ?? null, mark);
         const engine: Engine = { browser, name: 'chromium', braveEmulation: !real, launchedDark: false };
         const info = real ? `brave (chromium ${playwrightBrowser.version()}, ${opts.executablePath})` : `chromium ${playwrightBrowser.version()} (brave emulation)`;
         return { playwrightBrowser, engine, info };
       }
       case 'firefox': {
         const dark = opts.dark === true;
-        const playwrightBrowser = await launchFirefox(opts.executablePath ?? this.options.firefoxPath ?? DEFAULT_FIREFOX, dark, opts.egressProxy ?? null);
+        const playwrightBrowser = await launchFirefox(opts.executablePath ?? this.options.firefoxPath ?? DEFAULT_FIREFOX, dark, opts.egressProxy ?? null, mark);
         const engine: Engine = { browser, name: 'firefox', braveEmulation: false, launchedDark: dark };
         return { playwrightBrowser, engine, info: `firefox ${playwrightBrowser.version()} (webdriver bidi${dark ? ', dark' : ''})` };
       }

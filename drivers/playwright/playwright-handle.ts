@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import type { BrowserName, CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
+import type { ProcessMemoryWatch } from '../shared/process-memory-watch.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { runCapture, type CaptureServices } from './capture-job.js';
 import type { Engine } from './engine.js';
@@ -34,6 +35,8 @@ export class PlaywrightHandle implements BrowserHandle {
     private readonly engine: Engine,
     readonly info: string,
     private readonly services: CaptureServices,
+    /** the memory ceiling of this browser's processes (null: none, a browser not launched here) */
+    private readonly memory: ProcessMemoryWatch | null = null,
   ) {}
 
   get browser(): BrowserName {
@@ -44,7 +47,8 @@ export class PlaywrightHandle implements BrowserHandle {
     if (spec.browser !== this.engine.browser) {
       return Promise.reject(new Error(`this handle runs ${this.engine.browser}, the spec asks for ${spec.browser}`));
     }
-    return runCapture(this.playwrightBrowser, this.engine, this.info, spec, signal, this.services).then((output) => {
+    const run = (runSignal: AbortSignal): Promise<CaptureOutput> => runCapture(this.playwrightBrowser, this.engine, this.info, spec, runSignal, this.services);
+    return (this.memory ? this.memory.guard(signal, run) : run(signal)).then((output) => {
       this.provenAt = Date.now();
       return output;
     });

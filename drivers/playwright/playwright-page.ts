@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
-import type { PngEncoding } from '../../core/contracts/browser-driver.js';
+import type { CaptureLimits, PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
 import type { AdFilterMatches } from '../shared/ad-filter-matches.js';
 import type { CapturePage, ScreencastRecording } from '../shared/capture-adapter.js';
@@ -28,12 +28,12 @@ export class PlaywrightPage implements CapturePage {
     readonly browserInfo: string,
     private readonly videoEncoder: VideoEncoder,
     pngEncoding: PngEncoding,
-    maxPageHeight: number,
+    limits: CaptureLimits,
     /** hide_ads' account of what its filters matched; null without hide_ads */
     private readonly ads: AdFilterMatches | null = null,
   ) {
     this.documentResponse = new DocumentResponse(page);
-    this.shots = new PlaywrightShots(page, spec, engine, pngEncoding, maxPageHeight);
+    this.shots = new PlaywrightShots(page, spec, engine, pngEncoding, limits);
     this.steps = new PlaywrightSteps(page);
   }
 

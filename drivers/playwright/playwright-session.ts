@@ -5,6 +5,7 @@ import type { CaptureSession } from '../shared/capture-adapter.js';
 import { applyBraveEmulation } from './brave-emulation.js';
 import type { CaptureServices } from './capture-job.js';
 import type { Engine } from './engine.js';
+import { applyPersonIdentity } from './person-identity.js';
 import { PlaywrightPage } from './playwright-page.js';
 
 /** One capture's fresh BrowserContext. */
@@ -31,9 +32,12 @@ export class PlaywrightSession implements CaptureSession {
     if (spec.size === 'page') await context.addInitScript(prepareFullPage, SCROLL_WATCH_KEY);
     const page = await context.newPage();
     if (engine.braveEmulation) await applyBraveEmulation(page, spec);
+    // A person's User-Agent and client hints by default (no `HeadlessChrome`); a request's user_agent is the
+    // context's (context-options.ts). Firefox sends its own, which names no headless mode.
+    else if (engine.name === 'chromium' && spec.userAgent === null) await applyPersonIdentity(page, spec, engine.browser === 'brave' ? 'Brave' : null);
     // Brave blocks by itself (its shields); hide_ads asks the same of chrome and firefox, and only hide_ads reports what matched.
     const ads = spec.hideAds || engine.braveEmulation ? await this.services.adBlocker.enable(page) : null;
-    return new PlaywrightPage(page, spec, engine, this.info, this.services.videoEncoder, this.services.pngEncoding, this.services.maxPageHeight, spec.hideAds ? ads : null);
+    return new PlaywrightPage(page, spec, engine, this.info, this.services.videoEncoder, this.services.pngEncoding, this.services.limits, spec.hideAds ? ads : null);
   }
 
   abort(): void {

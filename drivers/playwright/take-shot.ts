@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import { DEFAULT_MAX_PAGE_HEIGHT, type PngEncoding } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_CAPTURE_LIMITS, type CaptureLimits, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { OUTPUT_TIMEOUT_MS, withinOutputTime } from '../shared/output-timeout.js';
 import { cdpViewportScreenshot } from '../shared/cdp-screenshots.js';
 import type { ShotSource } from '../shared/shot-taker.js';
@@ -35,7 +35,7 @@ export class PlaywrightShots implements ShotSource {
     private readonly spec: CaptureSpec,
     private readonly engine: Engine,
     private readonly pngEncoding: PngEncoding,
-    private readonly maxPageHeight = DEFAULT_MAX_PAGE_HEIGHT,
+    private readonly limits: CaptureLimits = DEFAULT_CAPTURE_LIMITS,
   ) {}
 
   async element(selector: string, timeoutMs: number): Promise<Buffer> {
@@ -46,7 +46,7 @@ export class PlaywrightShots implements ShotSource {
 
   fullPage(warnings: string[]): Promise<Buffer> {
     const hasTouch = this.engine.name === 'chromium' && this.spec.device.touch;
-    const options = { maxHeight: this.spec.maxHeight, maxPageHeight: this.maxPageHeight, hasTouch, encoding: this.pngEncoding };
+    const options = { maxHeight: this.spec.maxHeight, limits: this.limits, hasTouch, encoding: this.pngEncoding };
     // Time-limited call by call inside (a tiled capture makes many calls).
     return withRepaintRetry(() => fullPageScreenshot(this.page, this.engine, options, warnings));
   }

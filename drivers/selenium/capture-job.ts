@@ -1,7 +1,7 @@
 import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import { runCapturePipeline } from '../shared/capture-pipeline.js';
-import type { PngEncoding } from '../../core/contracts/browser-driver.js';
+import type { CaptureLimits, PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
 import type { AdBlocker } from './ad-blocker.js';
 import { sessionCapabilities } from './capabilities.js';
@@ -19,8 +19,8 @@ export interface CaptureServices {
   /** the longest settle wait after load (SHOTFARM_SETTLE_CAP_SECONDS), in ms */
   settleCapMs: number;
   pngEncoding: PngEncoding;
-  /** the tallest full-page capture in CSS pixels (SHOTFARM_MAX_PAGE_HEIGHT) */
-  maxPageHeight: number;
+  /** the farm's limits on one capture: tallest full page, pixel budget */
+  limits: CaptureLimits;
 }
 
 /**

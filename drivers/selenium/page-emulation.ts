@@ -1,4 +1,5 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
+import { personIdentity, type BrowserVersion } from '../shared/person-user-agent.js';
 import type { CdpSession } from './cdp-session.js';
 
 /**
@@ -21,6 +22,12 @@ export async function applyEmulation(cdp: CdpSession, spec: CaptureSpec): Promis
   }
   if (spec.cookies.length > 0) {
     await cdp.send('Network.setCookies', { cookies: spec.cookies.map((cookie) => ({ name: cookie.name, value: cookie.value, url: spec.url })) });
+  }
+  // A person's User-Agent and client hints by default, as the Playwright driver sends them (a request's
+  // user_agent is the session's --user-agent switch, capabilities.ts). Accept-Language stays the profile's.
+  if (spec.userAgent === null) {
+    const version = await cdp.send<BrowserVersion>('Browser.getVersion');
+    await cdp.send('Emulation.setUserAgentOverride', personIdentity(version, null, null, spec.device.mobile));
   }
   if (spec.timezone) await cdp.send('Emulation.setTimezoneOverride', { timezoneId: spec.timezone });
   if (spec.geo) {

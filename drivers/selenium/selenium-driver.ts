@@ -1,6 +1,6 @@
 import type { BrowserName } from '../../core/capture-spec.js';
 import { SETTLE_CAP_DEFAULT_SECONDS } from '../../core/config/settings.js';
-import { DEFAULT_MAX_PAGE_HEIGHT, type BrowserDriver, type BrowserHandle, type LaunchOptions, type PngEncoding } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_CAPTURE_LIMITS, type BrowserDriver, type BrowserHandle, type CaptureLimits, type LaunchOptions, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { CHROMIUM_FLAGS } from '../shared/chromium-flags.js';
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { VideoEncoder } from '../video/video-encoder.js';
@@ -21,8 +21,8 @@ export interface SeleniumDriverOptions {
   settleCapSeconds?: number;
   /** Chromium's PNG compression effort (core/contracts/browser-driver.ts); fast by default */
   pngEncoding?: PngEncoding;
-  /** the tallest full-page capture in CSS pixels; core/contracts/browser-driver.ts's default */
-  maxPageHeight?: number;
+  /** the farm's limits on one capture (tallest full page, pixel budget); core/contracts/browser-driver.ts's defaults */
+  limits?: CaptureLimits;
 }
 
 /**
@@ -55,7 +55,7 @@ export class SeleniumDriver implements BrowserDriver {
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
       settleCapMs: (options.settleCapSeconds ?? SETTLE_CAP_DEFAULT_SECONDS) * 1000,
       pngEncoding: options.pngEncoding ?? 'fast',
-      maxPageHeight: options.maxPageHeight ?? DEFAULT_MAX_PAGE_HEIGHT,
+      limits: options.limits ?? DEFAULT_CAPTURE_LIMITS,
     };
   }
 

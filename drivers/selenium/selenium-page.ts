@@ -1,6 +1,6 @@
 import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
-import type { PngEncoding } from '../../core/contracts/browser-driver.js';
+import type { CaptureLimits, PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { AdFilterMatches } from '../shared/ad-filter-matches.js';
 import type { CapturePage, ScreencastRecording } from '../shared/capture-adapter.js';
 import { addScriptTag } from '../shared/add-script-tag.js';
@@ -40,9 +40,9 @@ export class SeleniumPage implements CapturePage {
     private readonly ads: AdFilterMatches | null,
     private readonly videoEncoder: VideoEncoder,
     pngEncoding: PngEncoding,
-    maxPageHeight: number,
+    limits: CaptureLimits,
   ) {
-    this.shots = new SeleniumShots(driver, cdp, spec, pngEncoding, maxPageHeight);
+    this.shots = new SeleniumShots(driver, cdp, spec, pngEncoding, limits);
     this.steps = new SeleniumSteps(driver, cdp);
   }
 

@@ -49,7 +49,7 @@ export class SeleniumSession implements CaptureSession {
     if (spec.size === 'page') await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: fullPageInitSource() });
     const ads = spec.hideAds ? new AdFilterMatches(await this.services.adBlocker.load()) : null;
     await RequestInterceptor.start(cdp, new URL(spec.url).href, spec.postData, ads);
-    return new SeleniumPage(driver, cdp, spec, browserInfo, new DocumentResponse(cdp), ads, this.services.videoEncoder, this.services.pngEncoding, this.services.maxPageHeight);
+    return new SeleniumPage(driver, cdp, spec, browserInfo, new DocumentResponse(cdp), ads, this.services.videoEncoder, this.services.pngEncoding, this.services.limits);
   }
 
   abort(): void {

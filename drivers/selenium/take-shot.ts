@@ -1,6 +1,6 @@
 import type { WebDriver } from 'selenium-webdriver';
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import { DEFAULT_MAX_PAGE_HEIGHT, type PngEncoding } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_CAPTURE_LIMITS, type CaptureLimits, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
 import { cdpViewportScreenshot } from '../shared/cdp-screenshots.js';
 import type { ShotSource } from '../shared/shot-taker.js';
@@ -20,7 +20,7 @@ export class SeleniumShots implements ShotSource {
     private readonly cdp: CdpSession,
     private readonly spec: CaptureSpec,
     private readonly pngEncoding: PngEncoding,
-    private readonly maxPageHeight = DEFAULT_MAX_PAGE_HEIGHT,
+    private readonly limits: CaptureLimits = DEFAULT_CAPTURE_LIMITS,
   ) {}
 
   async element(selector: string, timeoutMs: number): Promise<Buffer> {
@@ -29,8 +29,9 @@ export class SeleniumShots implements ShotSource {
   }
 
   fullPage(warnings: string[]): Promise<Buffer> {
-    const options = { maxHeight: this.spec.maxHeight, maxPageHeight: this.maxPageHeight, hasTouch: this.spec.device.touch, encoding: this.pngEncoding };
-    return withTimeout(fullPageScreenshot(this.driver, this.cdp, viewportOf(this.spec), options, warnings), OUTPUT_TIMEOUT_MS, 'the full-page screenshot timed out');
+    const options = { maxHeight: this.spec.maxHeight, limits: this.limits, hasTouch: this.spec.device.touch, encoding: this.pngEncoding };
+    // Time-limited call by call inside (a tiled capture makes many calls).
+    return fullPageScreenshot(this.driver, this.cdp, viewportOf(this.spec), options, warnings);
   }
 
   async viewport(): Promise<Buffer> {

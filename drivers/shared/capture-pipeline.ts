@@ -2,17 +2,20 @@ import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import { lazyLoadScroll } from '../page-scripts/lazy-load-scroll.js';
 import { linksAndUserAgent } from '../page-scripts/links-and-user-agent.js';
 import { SCROLL_WATCH_KEY } from '../page-scripts/full-page-init.js';
+import { blankCheck } from './blank-check.js';
 import type { CaptureSession, ScreencastRecording } from './capture-adapter.js';
+import { blankCondition, selectorConditions, statusCondition } from './conditions.js';
 import { Deadline } from './deadline.js';
 import { errorText } from './error-text.js';
 import { withinOutputTime } from './output-timeout.js';
 import { expectResponsive } from './page-responds.js';
 import { PhaseClock } from './phase-clock.js';
 import { PopupHider } from './popup-hider.js';
+import { runReadiness } from './readiness.js';
 import { runScripts } from './run-scripts.js';
 import { installSettleWatch, needsSettleWatch, settlePage } from './settle-page.js';
 import { runSteps } from './run-steps.js';
-import { takeShots } from './shots-loop.js';
+import { takeShots, type ShotsTaken } from './shots-loop.js';
 
 export interface PipelineSettings {
   /** the deadline used when a spec's maxWait is 0 ("service default"), in ms */
@@ -26,8 +29,10 @@ export interface PipelineSettings {
 /**
  * One capture, the same for every driver: `open` gives a fresh context or session, closed in `finally`
  * whatever happens (without waiting for the close). The order of the phases is the order a person would see: load, the page
- * settling (wait_until), scripts, steps, delay, then the shots; outputs that change the page (the PDF's measurement resizes the viewport) come
- * after the video has stopped. Waiting ends at the job's deadline (maxWait); producing outputs is
+ * settling (wait_until), scripts, steps, readiness (waits, clicks and the hover, hidden elements and CSS: readiness.ts), delay,
+ * then the shots and the blank check; outputs that change the page (the PDF's measurement resizes the viewport) come
+ * after the video has stopped. A condition of the request the page fails (conditions.ts, a strict wait) ends the
+ * capture there with its sentence in `conditionFailed`: no shot and no output is produced for a record that ends `error`. Waiting ends at the job's deadline (maxWait); producing outputs is
  * bounded by OUTPUT_TIMEOUT_MS. Only the abort signal (job cancelled) makes it throw; everything else
  * that partly fails is a warning.
  */
@@ -57,39 +62,56 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
 
     await page.open(deadline, warnings);
     clock.lap('load');
+    // The request's conditions end the record as `error` (cost 0) with one plain sentence; once one fails,
+    // nothing else is waited for or produced. fail_on_status is known as soon as the document answered.
+    let conditionFailed = statusCondition(spec, page.responseCode());
     // No settling, scripts or steps on a page that was never reached: the browser shows its own error page
     // then (the egress guard refuses a private page at the connection), and the request's scripts would run
     // in the refused URL's origin for nothing a capture needs.
-    if (page.responseCode() !== null) {
+    const reached = page.responseCode() !== null;
+    if (reached && conditionFailed === null) {
       if (settles) {
         await settlePage(page, spec.waitUntil, settings.settleCapMs, deadline, warnings);
         clock.lap('settle');
       }
       await runScripts(page.addScriptTag, spec, deadline, warnings);
       await runSteps(page.steps, spec.steps, deadline, warnings);
-    } else if (spec.scripts.length > 0 || spec.scriptInline !== null || spec.steps.length > 0) {
+    } else if (!reached && (spec.scripts.length > 0 || spec.scriptInline !== null || spec.steps.length > 0)) {
       warnings.push('The page could not be reached: its scripts and steps were not run.');
     }
     clock.lap('scripts_steps');
-    if (spec.delay > 0) {
-      const slept = await deadline.sleep(spec.delay * 1000);
-      if (slept < spec.delay * 1000 - 1) warnings.push(`max_wait passed during the ${spec.delay} s delay; captured after ${(slept / 1000).toFixed(1)} s.`);
+    // Readiness: waits, clicks and the hover, hidden elements and CSS (each its own timings entry).
+    if (reached && conditionFailed === null) conditionFailed = await runReadiness(page, spec, deadline, warnings, clock);
+    if (conditionFailed === null) {
+      if (spec.delay > 0) {
+        const slept = await deadline.sleep(spec.delay * 1000);
+        if (slept < spec.delay * 1000 - 1) warnings.push(`max_wait passed during the ${spec.delay} s delay; captured after ${(slept / 1000).toFixed(1)} s.`);
+      }
+      if (spec.size === 'page' && !deadline.passed) {
+        await deadline
+          .race(page.evaluate(lazyLoadScroll, { maxHeight: spec.maxHeight, budgetMs: deadline.remaining(), watchKey: SCROLL_WATCH_KEY }), 'the scroll through the page')
+          .catch((error: unknown) => warnings.push(`Lazy content may be missing: ${errorText(error)}.`));
+      }
+      clock.lap('wait');
+      // The page as the shots will show it: a step or a click may have loaded another document.
+      if (reached) conditionFailed = statusCondition(spec, page.responseCode()) ?? (await selectorConditions(page, spec));
     }
-    if (spec.size === 'page' && !deadline.passed) {
-      await deadline
-        .race(page.evaluate(lazyLoadScroll, { maxHeight: spec.maxHeight, budgetMs: deadline.remaining(), watchKey: SCROLL_WATCH_KEY }), 'the scroll through the page')
-        .catch((error: unknown) => warnings.push(`Lazy content may be missing: ${errorText(error)}.`));
-    }
-    clock.lap('wait');
 
     // A page whose scripts never yield would make every output below wait out its own timeout: it ends here.
     // A page never reached has no scripts of its own; on Chromium a navigation still waiting for a silent
     // host holds any script until it commits, which the probe would take for a hung page.
-    if (page.responseCode() !== null) await expectResponsive(page);
-    const { images, finalUrls, trackers } = await takeShots(page, spec, deadline, warnings, popups);
+    if (reached) await expectResponsive(page);
+    const { images, finalUrls, trackers }: ShotsTaken = conditionFailed === null ? await takeShots(page, spec, deadline, warnings, popups) : { images: [], finalUrls: [], trackers: [] };
     clock.lap('shots');
+    // Every capture of a page is checked for blankness; a page never reached, or a step's navigation that
+    // failed, shows the browser's own error page (no web URL), whose document a page script cannot read.
+    const showsWebPage = (finalUrls[finalUrls.length - 1] ?? '') !== '';
+    const blank = reached && showsWebPage && conditionFailed === null ? await blankCheck(page, images, warnings) : null;
+    conditionFailed ??= blankCondition(spec, blank);
+    if (reached) clock.lap('blank_check');
 
-    const html = spec.html ? await withinOutputTime(page.html(), 'the HTML') : null;
+    const produce = conditionFailed === null;
+    const html = spec.html && produce ? await withinOutputTime(page.html(), 'the HTML') : null;
     const { links, userAgent } = await withinOutputTime(page.evaluate(linksAndUserAgent), 'collecting links').catch((error: unknown) => {
       warnings.push(`Links could not be collected: ${errorText(error)}.`);
       return { links: [], userAgent: spec.userAgent ?? '' };
@@ -97,7 +119,7 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     clock.lap('html_links');
 
     let video: CaptureOutput['video'] = null;
-    if (screencast && spec.video) {
+    if (screencast && spec.video && produce) {
       const recording = screencast;
       screencast = null;
       video = await recording.stop(signal).then(
@@ -111,7 +133,7 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
       clock.lap('video');
     }
     let pdf: Buffer | null = null;
-    if (spec.pdf) {
+    if (spec.pdf && produce) {
       pdf = await page.pdf(spec.pdf).catch((error: unknown) => {
         signal.throwIfAborted();
         warnings.push(`The PDF could not be rendered on ${spec.browser}: ${errorText(error)}.`);
@@ -133,6 +155,8 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
       userAgent,
       browserInfo: page.browserInfo,
       warnings,
+      blank: blank !== null,
+      conditionFailed,
       timings: clock.total(),
     };
   } finally {

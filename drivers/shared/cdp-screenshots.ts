@@ -1,4 +1,7 @@
 import type { PngEncoding } from '../../core/contracts/browser-driver.js';
+import { withinOutputTime } from './output-timeout.js';
+import type { PageSize } from './page-height-cut.js';
+import { CHROMIUM_TILE_DEVICE_PIXELS, tiledShot, tileRows } from './tiled-shot.js';
 
 /** Sends one CDP command on the page's session (Playwright's CDPSession or the Selenium relay). */
 export type CdpSend = (method: string, params: Record<string, unknown>) => Promise<unknown>;
@@ -44,24 +47,33 @@ export async function cdpViewportScreenshot(send: CdpSend, viewport: { width: nu
   return captureClip(send, { x: cssLayoutViewport.pageX, y: cssLayoutViewport.pageY, ...viewport }, scale, false, encoding);
 }
 
-/** The full page's rectangle, cut at `maxHeight` CSS pixels (0 = no cut). */
-export function fullPageClip(size: { width: number; height: number }, maxHeight: number): Clip {
-  return { x: 0, y: 0, width: size.width, height: maxHeight > 0 ? Math.min(size.height, maxHeight) : size.height };
-}
-
 /**
  * The full scrollable page (`size` and device scale measured by page-scripts/document-size.ts, the
- * formula Playwright's fullPage uses, hence the same rectangle and pixels), captured beyond the
- * viewport when it does not fit.
+ * formula Playwright's fullPage uses, hence the same rectangle and pixels), its `area` from the top left
+ * (page-height-cut.ts: the request's max height, the farm's maximum and pixel budget), captured beyond the
+ * viewport when it does not fit: in one shot, or in tiles stitched (tiled-shot.ts) when it is larger than
+ * one, each within the output time limit.
  */
 export async function cdpFullPageScreenshot(
   send: CdpSend,
-  size: { width: number; height: number; deviceScale: number },
+  size: PageSize,
   viewport: { width: number; height: number },
-  options: { maxHeight: number; hasTouch: boolean; encoding: PngEncoding },
+  area: { width: number; height: number },
+  options: { hasTouch: boolean; encoding: PngEncoding },
 ): Promise<Buffer> {
   const fitsViewport = size.width <= viewport.width && size.height <= viewport.height;
-  const png = await captureClip(send, fullPageClip(size, options.maxHeight), size.deviceScale, !fitsViewport, options.encoding);
+  const shoot = (clip: Clip): Promise<Buffer> => withinOutputTime(captureClip(send, clip, size.deviceScale, !fitsViewport, options.encoding), 'the full-page screenshot');
+  // The page's scripts are held while the tiles are taken, so every tile shows the same page: a page that
+  // changes itself would otherwise meet itself at the seams, and one that grows every frame (fixtures'
+  // endless-growth.html) took 16.8 s for 25 tiles as it grew from 1.2 to 4.5 million px, 9.1 s held.
+  const tiled = area.height > tileRows(area.width, size.deviceScale, CHROMIUM_TILE_DEVICE_PIXELS);
+  if (tiled) await withinOutputTime(send('Emulation.setScriptExecutionDisabled', { value: true }), 'holding the page still');
+  let png: Buffer;
+  try {
+    png = await tiledShot({ x: 0, y: 0, ...area }, size.deviceScale, CHROMIUM_TILE_DEVICE_PIXELS, options.encoding, shoot);
+  } finally {
+    if (tiled) await withinOutputTime(send('Emulation.setScriptExecutionDisabled', { value: false }), 'releasing the page').catch(() => undefined);
+  }
   // Capturing beyond the viewport resets touch emulation in Chromium; Playwright restores it the same way.
   if (!fitsViewport && options.hasTouch) await send('Emulation.setTouchEmulationEnabled', { enabled: true });
   return png;

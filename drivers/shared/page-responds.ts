@@ -1,4 +1,5 @@
 import type { CapturePage } from './capture-adapter.js';
+import { PageFault } from './page-fault.js';
 import { withTimeout } from './with-timeout.js';
 
 /**
@@ -9,7 +10,7 @@ import { withTimeout } from './with-timeout.js';
  */
 export const RESPONSE_PROBE_MS = 3_000;
 
-export const UNRESPONSIVE_PAGE = 'The page stopped responding: its scripts never yield (an endless loop or runaway memory), so nothing could be captured';
+export const UNRESPONSIVE_PAGE = 'The page stopped responding: its scripts never yield (an endless loop or runaway memory), so nothing could be captured.';
 
 /**
  * A probe that fails because the document it ran in went away (the browser's own error page replaced it, a
@@ -18,8 +19,9 @@ export const UNRESPONSIVE_PAGE = 'The page stopped responding: its scripts never
 const DOCUMENT_REPLACED = /execution context was destroyed|cannot find context|navigat/i;
 
 /**
- * Rejects with UNRESPONSIVE_PAGE when the page does not answer a trivial script within RESPONSE_PROBE_MS,
- * or fails it for any reason but a replaced document (a renderer that ran out of memory and crashed).
+ * Rejects with UNRESPONSIVE_PAGE (a PageFault: not retried) when the page does not answer a trivial script
+ * within RESPONSE_PROBE_MS, or fails it for any reason but a replaced document (a renderer that ran out of
+ * memory and crashed).
  */
 export async function expectResponsive(page: Pick<CapturePage, 'evaluate'>): Promise<void> {
   const answered = page
@@ -27,8 +29,10 @@ export async function expectResponsive(page: Pick<CapturePage, 'evaluate'>): Pro
     .then(
       () => undefined,
       (error: unknown) => {
-        if (!DOCUMENT_REPLACED.test(String(error))) throw new Error(UNRESPONSIVE_PAGE);
+        if (!DOCUMENT_REPLACED.test(String(error))) throw new PageFault(UNRESPONSIVE_PAGE, 'unresponsive');
       },
     );
-  await withTimeout(answered, RESPONSE_PROBE_MS, UNRESPONSIVE_PAGE);
+  await withTimeout(answered, RESPONSE_PROBE_MS, UNRESPONSIVE_PAGE).catch((error: unknown) => {
+    throw error instanceof PageFault ? error : new PageFault(UNRESPONSIVE_PAGE, 'unresponsive');
+  });
 }

@@ -3,7 +3,7 @@ import type { Deadline } from './deadline.js';
 import { errorText } from './error-text.js';
 
 /** Default and longest wait of one step, in seconds, as the Step doc comment in core states. */
-const STEP_TIMEOUT_DEFAULT_S = 10;
+export const STEP_TIMEOUT_DEFAULT_S = 10;
 const STEP_TIMEOUT_MAX_S = 30;
 /** The `wait` step's longest pause, in seconds (Step doc: 0 to 30). */
 const WAIT_STEP_MAX_S = 30;
@@ -11,7 +11,7 @@ const WAIT_STEP_MAX_S = 30;
  * After a step, how long to let a navigation it started reach `load`: long enough for a same-site
  * form post, short enough that a step on a page that keeps loading costs little.
  */
-const SETTLE_AFTER_STEP_MS = 5_000;
+export const SETTLE_AFTER_STEP_MS = 5_000;
 
 /**
  * What a driver does for each step command. A `selector` is the CSS selector of the first matching

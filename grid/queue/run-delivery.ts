@@ -1,4 +1,5 @@
 import { isWithdrawn, type CaptureJob, type CaptureResult, type JobHandler, type JobOutcome } from '../../core/contracts/job-queue.js';
+import type { ErrorCause } from '../../core/error-cause.js';
 import type { Logger } from '../../core/logger.js';
 import { retryDelayMs } from './backoff.js';
 import { giveUpResult } from './give-up-result.js';
@@ -52,7 +53,7 @@ export async function runDelivery(delivery: Delivery, ctx: DeliveryContext): Pro
     } else if (outcome.kind === 'done') {
       await delivery.ack();
     } else if (outcome.kind === 'fail') {
-      await giveUp(delivery, ctx, outcome.reason);
+      await giveUp(delivery, ctx, outcome.reason, outcome.cause);
     } else if (attempt >= max) {
       await giveUp(delivery, ctx, `gave up after ${attempt} attempts: ${outcome.reason}`);
     } else {
@@ -73,8 +74,8 @@ async function handle(delivery: Delivery, ctx: DeliveryContext): Promise<JobOutc
   }
 }
 
-async function giveUp(delivery: Delivery, ctx: DeliveryContext, error: string): Promise<void> {
+async function giveUp(delivery: Delivery, ctx: DeliveryContext, error: string, cause?: ErrorCause): Promise<void> {
   // Publish first: if publishing fails the job is not terminated, so a later delivery publishes it.
-  await ctx.publishResult(giveUpResult(delivery.job, error, ctx.tuning.node));
+  await ctx.publishResult(giveUpResult(delivery.job, error, ctx.tuning.node, cause));
   await delivery.terminate();
 }

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { DEFAULT_MAX_PAGE_HEIGHT, PNG_ENCODINGS, type PngEncoding } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_CAPTURE_LIMITS, PNG_ENCODINGS, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { fullPageScreenshot } from '../../drivers/playwright/full-page-screenshot.js';
 import type { Engine } from '../../drivers/playwright/engine.js';
 import { PlaywrightShots } from '../../drivers/playwright/take-shot.js';
+import { CHROMIUM_TILE_DEVICE_PIXELS, tileRows } from '../../drivers/shared/tiled-shot.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
 import { useChromiumAndSite } from '../support/chromium-and-site.js';
 import { imageSize, rawPixels } from '../support/media-probe.js';
@@ -44,7 +45,7 @@ describe("chromium screenshots through CDP give Playwright's pixels", function (
       it(`full page, ${encoding} encoding, device scale ${scale}`, async function () {
         await onPage('/steps.html', { viewport: { width: 800, height: 600 }, deviceScaleFactor: scale }, async (page) => {
           await page.locator('#late').waitFor(); // the page shows it 1 s after load: both shots must see the same page
-          const ours = await fullPageScreenshot(page, engine, { maxHeight: 0, maxPageHeight: DEFAULT_MAX_PAGE_HEIGHT, hasTouch: false, encoding }, []);
+          const ours = await fullPageScreenshot(page, engine, { maxHeight: 0, limits: DEFAULT_CAPTURE_LIMITS, hasTouch: false, encoding }, []);
           // caret 'initial': Playwright would otherwise hide text carets, which the CDP route does not touch.
           await expectSamePixels(ours, await page.screenshot({ fullPage: true, caret: 'initial' }));
         });
@@ -66,9 +67,20 @@ describe("chromium screenshots through CDP give Playwright's pixels", function (
     });
   });
 
+  // 1600 px wide, long.html's 5,000 px are 2 tiles at scale 1.5 and 4 at scale 2 (drivers/shared/tiled-shot.ts).
+  for (const scale of [1.5, 2]) {
+    it(`full page larger than one tile, device scale ${scale}: the stitched tiles are Playwright's one shot`, async function () {
+      await onPage('/long.html', { viewport: { width: 1600, height: 600 }, deviceScaleFactor: scale }, async (page) => {
+        expect(5000, 'the page is taller than one tile').to.be.above(tileRows(1600, scale, CHROMIUM_TILE_DEVICE_PIXELS));
+        const ours = await fullPageScreenshot(page, engine, { maxHeight: 0, limits: DEFAULT_CAPTURE_LIMITS, hasTouch: false, encoding: 'fast' }, []);
+        await expectSamePixels(ours, await page.screenshot({ fullPage: true, caret: 'initial' }));
+      });
+    });
+  }
+
   it('full page clipped to a max height', async function () {
     await onPage('/long.html', { viewport: { width: 800, height: 600 } }, async (page) => {
-      const ours = await fullPageScreenshot(page, engine, { maxHeight: 1500, maxPageHeight: DEFAULT_MAX_PAGE_HEIGHT, hasTouch: false, encoding: 'fast' }, []);
+      const ours = await fullPageScreenshot(page, engine, { maxHeight: 1500, limits: DEFAULT_CAPTURE_LIMITS, hasTouch: false, encoding: 'fast' }, []);
       expect(await imageSize(ours)).to.deep.equal({ width: 800, height: 1500 });
       await expectSamePixels(ours, await page.screenshot({ fullPage: true, caret: 'initial', clip: { x: 0, y: 0, width: 800, height: 1500 } }));
     });

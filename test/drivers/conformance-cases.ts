@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { BrowserName, CaptureOutput, CaptureSpec, TrackerSpec, VideoSpec } from '../../core/capture-spec.js';
 import type { LaunchOptions } from '../../core/contracts/browser-driver.js';
 import { NO_AD_FILTER_WARNING } from '../../drivers/shared/ad-filter-matches.js';
+import { chromiumBrands } from '../../drivers/shared/person-user-agent.js';
 import { attackScript } from '../support/hostile-site.js';
 import type { PacketListener } from '../support/packet-listener.js';
 import { imageSize, near, pdfPages, pixel, probeVideo } from '../support/media-probe.js';
@@ -647,6 +648,168 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
       const headers = readPreJson<EchoedRequest>(output.html, 'echo').headers;
       expect(headers['sec-ch-ua']).to.match(/"Brave";v="\d+"/);
       expect(headers['accept-language']).to.match(/^fr-FR/);
+    },
+  },
+  // ---- readiness, conditions, blank detection, a person's User-Agent (beyond-v1.md part 6) ----
+  {
+    name: 'the spinner fixture: captured at load, its loading overlay is in the picture',
+    spec: ({ site }) => ({ url: site.url('/readiness/spinner.html?ms=never'), waitUntil: 'load' }),
+    check: async (output) => expect(near(await pixel(output.images[0]!, 400, 200), [0xee, 0xee, 0xee])).to.equal(true),
+  },
+  {
+    name: 'wait_for_hidden: captured once the spinner has left, the content in the picture',
+    spec: ({ site }) => ({ url: site.url('/readiness/spinner.html?ms=1500'), waitUntil: 'load', waitForHidden: '.spinner' }),
+    check: async (output) => {
+      expect(near(await pixel(output.images[0]!, 400, 200), [0, 0x80, 0])).to.equal(true);
+      expect(output.timings.wait_for_hidden).to.be.a('number');
+      expect(output.warnings).to.deep.equal([]);
+      expect(output.blank).to.equal(false);
+    },
+  },
+  {
+    name: 'wait_for: captured once the content is visible',
+    spec: ({ site }) => ({ url: site.url('/readiness/spinner.html?ms=1500'), waitUntil: 'load', waitFor: '#content' }),
+    check: async (output) => {
+      expect(near(await pixel(output.images[0]!, 400, 200), [0, 0x80, 0])).to.equal(true);
+      expect(output.timings.wait_for).to.be.a('number');
+      expect(output.warnings).to.deep.equal([]);
+    },
+  },
+  {
+    name: 'wait_for not met within max_wait: captured anyway, with a warning naming the selector',
+    spec: ({ site }) => ({ url: site.url('/readiness/spinner.html?ms=never'), waitUntil: 'load', waitFor: '#content', maxWait: 3 }),
+    check: (output, { elapsedMs }) => {
+      expect(output.images).to.have.length(1);
+      expect(output.conditionFailed).to.equal(null);
+      expect(output.warnings.join(' ')).to.match(/wait_for: nothing matching "#content" was visible after \d+\.\d s; captured anyway\./);
+      expect(elapsedMs).to.be.below(10_000);
+    },
+  },
+  {
+    name: 'wait_strict: a spinner still there at max_wait ends the capture with condition_failed',
+    spec: ({ site }) => ({ url: site.url('/readiness/spinner.html?ms=never'), waitUntil: 'load', waitForHidden: '.spinner', waitStrict: true, maxWait: 3 }),
+    check: (output) => {
+      expect(output.conditionFailed).to.match(/^wait_for_hidden: "\.spinner" was still visible after \d+\.\d s\.$/);
+      expect(output.images).to.deep.equal([]);
+      expect(output.responseCode).to.equal(200);
+    },
+  },
+  {
+    name: "click: tabs clicked in order, the last one's panel in the picture",
+    spec: ({ site }) => ({ url: site.url('/readiness/tabs.html'), html: true, clicks: ['#tab-specs', '#tab-reviews'] }),
+    check: async (output) => {
+      expect(readPreText(output.html, 'clicks')).to.equal('tab-specs,tab-reviews');
+      expect(near(await pixel(output.images[0]!, 400, 200), [0xff, 0x80, 0])).to.equal(true);
+      expect(output.timings.click).to.be.a('number');
+      expect(output.warnings).to.deep.equal([]);
+    },
+  },
+  {
+    name: 'hover: the menu opens its submenu',
+    spec: ({ site }) => ({ url: site.url('/readiness/tabs.html'), html: true, hover: '#menu' }),
+    check: async (output) => {
+      expect(readPreText(output.html, 'hovered')).to.equal('yes');
+      expect(near(await pixel(output.images[0]!, 250, 500), [0xff, 0xff, 0])).to.equal(true);
+      // the overview panel is still the one shown: nothing was clicked
+      expect(near(await pixel(output.images[0]!, 400, 200), [0, 0, 0xff])).to.equal(true);
+      expect(output.timings.hover).to.be.a('number');
+    },
+  },
+  {
+    name: 'the CSP fixture: its policy is in force (its own inline style is refused) and the promo shows',
+    spec: ({ site }) => ({ url: site.url('/readiness/csp.html') }),
+    check: async (output) => {
+      expect(near(await pixel(output.images[0]!, 400, 300), [0xff, 0xff, 0xff])).to.equal(true);
+      expect(near(await pixel(output.images[0]!, 400, 50), [0xff, 0, 0])).to.equal(true);
+    },
+  },
+  {
+    name: 'hide_selector and css on a page whose Content-Security-Policy forbids inline styles',
+    spec: ({ site }) => ({ url: site.url('/readiness/csp.html'), hideSelectors: ['#promo'], css: 'body { background: #008000 !important; }' }),
+    check: async (output) => {
+      expect(near(await pixel(output.images[0]!, 400, 300), [0, 0x80, 0])).to.equal(true);
+      // the promo's box stays (visibility: hidden) and shows the body's background through
+      expect(near(await pixel(output.images[0]!, 400, 50), [0, 0x80, 0])).to.equal(true);
+      expect(output.timings).to.include.keys('hide_selector', 'css');
+      expect(output.warnings).to.deep.equal([]);
+    },
+  },
+  {
+    name: 'fail_on_status 4xx: a 404 page ends with condition_failed, no picture',
+    spec: ({ site }) => ({ url: site.url('/missing'), failOnStatus: ['5xx', '4xx'] }),
+    check: (output) => {
+      expect(output.conditionFailed).to.equal('fail_on_status: the page answered with status 404 (4xx).');
+      expect(output.images).to.deep.equal([]);
+      expect(output.responseCode).to.equal(404);
+    },
+  },
+  {
+    name: 'fail_on_status 5xx: a 404 page is captured as usual',
+    spec: ({ site }) => ({ url: site.url('/missing'), failOnStatus: ['5xx', '403'] }),
+    check: (output) => {
+      expect(output.conditionFailed).to.equal(null);
+      expect(output.images).to.have.length(1);
+    },
+  },
+  {
+    name: 'fail_if_selector: an element that matches ends with condition_failed',
+    spec: ({ site }) => ({ url: site.url('/missing'), failIfSelector: 'h1' }),
+    check: (output) => expect(output.conditionFailed).to.equal('fail_if_selector: an element matches "h1".'),
+  },
+  {
+    name: 'fail_unless_selector: checked after the clicks; a panel never shown fails, the clicked one passes',
+    spec: ({ site }) => ({ url: site.url('/readiness/tabs.html'), clicks: ['#tab-specs'], failUnlessSelector: '#panel-specs:not([hidden])' }),
+    check: async (output) => {
+      expect(output.conditionFailed).to.equal(null);
+      expect(near(await pixel(output.images[0]!, 400, 200), [0, 0x80, 0])).to.equal(true);
+    },
+  },
+  {
+    name: 'fail_unless_selector: nothing matches, condition_failed',
+    spec: ({ site }) => ({ url: site.url('/readiness/tabs.html'), failUnlessSelector: '#panel-reviews:not([hidden])' }),
+    check: (output) => expect(output.conditionFailed).to.equal('fail_unless_selector: nothing matches "#panel-reviews:not([hidden])".'),
+  },
+  {
+    name: 'blank: an empty white page is blank, with a warning; still a finished capture',
+    spec: ({ site }) => ({ url: site.url('/readiness/blank.html') }),
+    check: (output) => {
+      expect(output.blank).to.equal(true);
+      expect(output.warnings).to.deep.equal(['The capture looks blank: it shows one colour.']);
+      expect(output.conditionFailed).to.equal(null);
+      expect(output.images).to.have.length(1);
+    },
+  },
+  {
+    name: 'blank: a gradient page with nothing on it is blank by its content',
+    spec: ({ site }) => ({ url: site.url('/readiness/blank-gradient.html') }),
+    check: (output) => {
+      expect(output.blank).to.equal(true);
+      expect(output.warnings).to.deep.equal(['The capture looks blank: nothing is visible on the page.']);
+    },
+  },
+  {
+    name: 'fail_on_blank: a blank page ends with condition_failed',
+    spec: ({ site }) => ({ url: site.url('/readiness/blank.html'), failOnBlank: true }),
+    check: (output) => expect(output.conditionFailed).to.equal('fail_on_blank: the capture is blank (it shows one colour).'),
+  },
+  {
+    name: "a person's User-Agent: a site that blocks HeadlessChrome shows the article; the hints match the version",
+    spec: ({ site }) => ({ url: site.url('/ua-gate'), html: true }),
+    check: (output, { browser }) => {
+      expect(output.responseCode).to.equal(200);
+      const seen = readPreJson<{ userAgent: string; secChUa: string | null }>(output.html, 'seen');
+      expect(output.userAgent).to.equal(seen.userAgent);
+      expect(seen.userAgent).to.not.match(/Headless/i);
+      if (browser === 'firefox') {
+        expect(seen.userAgent).to.match(/Firefox\/\d+/);
+        expect(seen.secChUa).to.equal(null);
+      } else {
+        // The brand list that browser of that version sends, GREASE brand included (test/drivers/person-user-agent.test.ts
+        // checks the list against a plain Chromium's own).
+        const major = /Chrome\/(\d+)\./.exec(seen.userAgent)?.[1] ?? '';
+        const brands = chromiumBrands(major, browser === 'brave' ? 'Brave' : null);
+        expect(seen.secChUa).to.equal(brands.map((b) => `"${b.brand}";v="${b.version}"`).join(', '));
+      }
     },
   },
   {

@@ -1,32 +1,17 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import sharp from 'sharp';
 import { loadConfig } from '../../core/config/load-config.js';
-import { DEFAULT_MAX_PAGE_HEIGHT } from '../../core/contracts/browser-driver.js';
+import { DEFAULT_CAPTURE_LIMITS, DEFAULT_MAX_PAGE_HEIGHT } from '../../core/contracts/browser-driver.js';
 import type { BrowserName } from '../../core/capture-spec.js';
 import type { Engine } from '../../drivers/playwright/engine.js';
 import { launchChromium, launchFirefox } from '../../drivers/playwright/launch-browser.js';
 import { PlaywrightShots } from '../../drivers/playwright/take-shot.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
 import { imageSize } from '../support/media-probe.js';
-import { BAND_HEIGHT, bandColour } from '../support/tall-page.js';
+import { wrongRows } from '../support/tall-page.js';
 import { TestSite } from '../support/test-site.js';
 
 const WIDTH = 640;
-
-/** Rows whose pixel in column `x` is not its band's colour (at device scale 1), as "row: got vs wanted". */
-async function wrongRows(png: Buffer, x: number): Promise<string[]> {
-  const { height } = await imageSize(png);
-  // One column, so the check holds 4 bytes per row rather than the whole picture.
-  const column = await sharp(png, { limitInputPixels: false }).extract({ left: x, top: 0, width: 1, height }).removeAlpha().raw().toBuffer();
-  const wrong: string[] = [];
-  for (let y = 0; y < height && wrong.length < 5; y += 1) {
-    const want = bandColour(Math.floor(y / BAND_HEIGHT));
-    const got = [column[y * 3]!, column[y * 3 + 1]!, column[y * 3 + 2]!];
-    if (got.some((value, channel) => Math.abs(value - want[channel]!) > 2)) wrong.push(`${y}: ${got.join(',')} vs ${want.join(',')}`);
-  }
-  return wrong;
-}
 
 /**
  * Full-page captures of very tall pages (issue 17, item 3): Firefox refuses one screenshot taller than
@@ -59,7 +44,7 @@ for (const [browser, name, launch] of [
         const url = site.url(`/tall?h=${pageHeight}`);
         await page.goto(url);
         const warnings: string[] = [];
-        const png = await new PlaywrightShots(page, captureSpec(browser, url, { size: 'page' }), engine, 'fast', maxPageHeight).fullPage(warnings);
+        const png = await new PlaywrightShots(page, captureSpec(browser, url, { size: 'page' }), engine, 'fast', { ...DEFAULT_CAPTURE_LIMITS, maxPageHeight }).fullPage(warnings);
         return { png, warnings };
       } finally {
         await context.close();

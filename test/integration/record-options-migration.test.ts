@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { toDbValues } from '../../api/screenshots/screenshot-columns.js';
 import { ScreenshotStore } from '../../api/screenshots/screenshot-store.js';
-import { migrateDownOne, migrateLatest, migrateUpTo } from '../../api/db/migrate.js';
+import { migrateDownTo, migrateLatest, migrateUpTo } from '../../api/db/migrate.js';
 import { DEFAULT_PRICING } from '../../core/pricing.js';
 import { buildCreateRequest } from '../../api/options/create-request.js';
 import { parseQuery } from '../../api/options/query-input.js';
 import { toScreenshotRecord } from '../../api/screenshots/screenshot-record.js';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { repoPath } from '../support/repo-path.js';
+import { DEFAULT_CAPTURE_LIMITS } from '../../core/contracts/browser-driver.js';
 
 /**
  * Records written while every option had its column (schema 009), with the answers they gave then:
@@ -105,7 +106,7 @@ for (const kind of DATABASE_KINDS)
     });
 
     it('the same requests stored now give the same answers (ids and times aside) and the same cache keys', async () => {
-      const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600 };
+      const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600, maxCapturePixels: DEFAULT_CAPTURE_LIMITS.maxCapturePixels };
       const drafts = QUERIES.flatMap((q) => buildCreateRequest(parseQuery(q), ctx).drafts);
       expect(drafts.length).to.equal(5);
       const ids: number[] = [];
@@ -125,7 +126,8 @@ for (const kind of DATABASE_KINDS)
     });
 
     it('down() puts every column back with the value the record had', async () => {
-      await migrateDownOne(t.db);
+      // 011's down(), and before it those of the migrations after it
+      await migrateDownTo(t.db, '010-held-credits');
       const rows = (await t
         .db('screenshots')
         .whereBetween('id', [1, 6])

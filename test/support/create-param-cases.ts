@@ -105,11 +105,14 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
     pass: [
       { query: 'screen_width=1&screen_height=1', expect: { screen_width: 1, screen_height: 1 } },
       { query: '', expect: { screen_width: 1280, screen_height: 800 } },
+      { query: 'screen_width=10000&screen_height=10000', expect: { screen_width: 10000, screen_height: 10000 } },
     ],
     fail: [
       { query: 'screen_width=0', field: 'screen_width' },
       { query: 'screen_height=abc', field: 'screen_height' },
       { query: 'screen_width=100000', field: 'screen_width' },
+      // each alone is accepted; together above the pixel budget (128 megapixels by default) they are not
+      { query: 'screen_width=10000&screen_height=10000&device_scale=2', field: 'screen_width' },
     ],
   },
   {
@@ -347,6 +350,7 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
     fail: [
       { query: 'device_scale=0', field: 'device_scale' },
       { query: 'device_scale=6', field: 'device_scale' },
+      { query: 'screen_width=10000&screen_height=10000&device_scale=1.2', field: 'device_scale' },
       { query: 'device_mobile=2', field: 'device_mobile' },
       { query: 'device_touch=x', field: 'device_touch' },
       { query: 'device_landscape=z', field: 'device_landscape' },
@@ -439,6 +443,44 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
     params: ['priority'],
     pass: [{ query: 'priority=10', expect: { priority: 10 } }],
     fail: [{ query: 'priority=11', field: 'priority' }],
+  },
+  {
+    // Readiness and conditions (shared/spec/beyond-v1.md part 6). click and hide_selector come repeated or as
+    // comma lists, split at the commas outside brackets and quotes; css is kept (not shown, as script_inline).
+    params: ['wait_for', 'wait_for_hidden', 'wait_strict', 'click', 'hover', 'hide_selector', 'css', 'fail_on_status', 'fail_if_selector', 'fail_unless_selector', 'fail_on_blank'],
+    pass: [
+      {
+        query: '',
+        expect: {
+          wait_for: '',
+          wait_for_hidden: '',
+          wait_strict: false,
+          click: [],
+          hover: '',
+          hide_selector: [],
+          fail_on_status: [],
+          fail_if_selector: '',
+          fail_unless_selector: '',
+          fail_on_blank: false,
+        },
+      },
+      { query: `wait_for=${q('#content')}&wait_for_hidden=${q('.spinner')}&wait_strict=1`, expect: { wait_for: '#content', wait_for_hidden: '.spinner', wait_strict: true } },
+      { query: `click=${q('#tab-a')}&click=${q('#tab-b, [title="a,b"]')}`, expect: { click: ['#tab-a', '#tab-b', '[title="a,b"]'] } },
+      { query: `hide_selector=${q(':is(.chat, .promo),#ad')}&hover=${q('nav > a')}&css=${q('body { color: red }')}`, expect: { hide_selector: [':is(.chat, .promo)', '#ad'], hover: 'nav > a' } },
+      { query: 'fail_on_status=404,5XX&fail_on_status=4xx', expect: { fail_on_status: ['404', '5xx', '4xx'] } },
+      { query: `fail_if_selector=${q('.error')}&fail_unless_selector=${q('#main')}&fail_on_blank=true`, expect: { fail_if_selector: '.error', fail_unless_selector: '#main', fail_on_blank: true } },
+    ],
+    fail: [
+      { query: 'fail_on_status=600', field: 'fail_on_status' },
+      { query: 'fail_on_status=4x', field: 'fail_on_status' },
+      { query: 'fail_on_status=abc', field: 'fail_on_status' },
+      { query: 'wait_strict=maybe', field: 'wait_strict' },
+      { query: `wait_for=${'a'.repeat(1025)}`, field: 'wait_for' },
+      { query: `wait_for=${q('#a\n#b')}`, field: 'wait_for' },
+      { query: Array.from({ length: 21 }, (_, i) => `click=%23b${i}`).join('&'), field: 'click' },
+      { query: `css=${q('a'.repeat(70_000))}`, field: 'css' },
+      { query: 'fail_on_blank=2', field: 'fail_on_blank' },
+    ],
   },
 ];
 

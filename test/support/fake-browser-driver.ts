@@ -4,7 +4,6 @@ import type { CapturePage, CaptureSession, ScreencastRecording } from '../../dri
 import type { Deadline } from '../../drivers/shared/deadline.js';
 import type { StepActions } from '../../drivers/shared/run-steps.js';
 import { abortableSleep } from '../../drivers/shared/abortable-sleep.js';
-import { NULL_DRIVER_PNG } from '../../drivers/null/null-driver.js';
 
 /**
  * Test doubles of the browser side, for the unit tier (no browser process): a BrowserDriver whose handles
@@ -12,8 +11,8 @@ import { NULL_DRIVER_PNG } from '../../drivers/null/null-driver.js';
  * pipeline makes. Only tests import this file; production code never does.
  */
 
-/** A real 4×3 PNG: the one the null driver answers with. */
-export const TINY_PNG = NULL_DRIVER_PNG;
+/** A real 4×3 PNG of two colours (black and white halves): the shot of a fake page that shows something, not blank. */
+export const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWNgAIP/YABhY+MAACgNEe8WTzQlAAAAAElFTkSuQmCC', 'base64');
 
 /** How the next captures of a fake handle behave. */
 export type FakeCaptureMode = 'ok' | 'fail' | 'hang' | 'slow';
@@ -58,6 +57,8 @@ export class FakeBrowserHandle implements BrowserHandle {
       userAgent: 'fake',
       browserInfo: this.info,
       warnings: [],
+      blank: false,
+      conditionFailed: null,
       timings: {},
     };
   }
@@ -133,6 +134,12 @@ export interface FakePageBehaviour {
   openThrows: boolean;
   /** open() waits this long (ms) before it returns, or until the session is aborted */
   openMs: number;
+  /** what evaluate() answers for a page function, by its name, instead of fakeEvaluateResult's */
+  answers: Map<string, unknown>;
+  /** the picture every shot gives */
+  shot: Buffer;
+  /** the URL the page shows ('' for the browser's own error page) */
+  shownUrl: string;
 }
 
 /**
@@ -141,7 +148,16 @@ export interface FakePageBehaviour {
  */
 export class FakeCaptureSession implements CaptureSession {
   readonly calls: string[] = [];
-  readonly behaviour: FakePageBehaviour = { responseCode: 200, unresponsive: false, failing: new Set(), openThrows: false, openMs: 0 };
+  readonly behaviour: FakePageBehaviour = {
+    responseCode: 200,
+    unresponsive: false,
+    failing: new Set(),
+    openThrows: false,
+    openMs: 0,
+    answers: new Map(),
+    shot: TINY_PNG,
+    shownUrl: 'http://fake.test/',
+  };
   closes = 0;
   aborts = 0;
   private readonly aborted = new AbortController();
@@ -192,15 +208,15 @@ export class FakeCaptureSession implements CaptureSession {
       shots: {
         element: async (selector: string): Promise<Buffer> => {
           await call(`element ${selector}`);
-          return TINY_PNG;
+          return behaviour.shot;
         },
         fullPage: async (): Promise<Buffer> => {
           await call('fullPage');
-          return TINY_PNG;
+          return behaviour.shot;
         },
         viewport: async (): Promise<Buffer> => {
           await call('viewport');
-          return TINY_PNG;
+          return behaviour.shot;
         },
       },
       steps,
@@ -230,11 +246,11 @@ export class FakeCaptureSession implements CaptureSession {
       evaluate: async <A extends [] | [unknown], R>(fn: (...args: A) => R, ..._args: A): Promise<Awaited<R>> => {
         await call(`evaluate ${fn.name || 'anonymous'}`);
         if (behaviour.unresponsive) await new Promise<never>((_resolve, reject) => sessionAbort.addEventListener('abort', () => reject(sessionAbort.reason as Error), { once: true }));
-        return fakeEvaluateResult(fn.name) as Awaited<R>;
+        return (behaviour.answers.has(fn.name) ? behaviour.answers.get(fn.name) : fakeEvaluateResult(fn.name)) as Awaited<R>;
       },
       shownUrl: async (): Promise<string> => {
         await call('shownUrl');
-        return 'http://fake.test/';
+        return behaviour.shownUrl;
       },
       responseCode: (): number | null => behaviour.responseCode,
       html: async (): Promise<string> => {
@@ -253,5 +269,9 @@ export class FakeCaptureSession implements CaptureSession {
 function fakeEvaluateResult(name: string): unknown {
   if (name === 'linksAndUserAgent') return { links: ['http://fake.test/a'], userAgent: 'fake agent' };
   if (name === 'waitSettled') return { settled: true };
+  if (name === 'hasVisibleContent') return true;
+  if (name === 'waitForSelectorState') return { met: true, invalid: false };
+  if (name === 'selectorPresent') return { met: false, invalid: false };
+  if (name === 'adoptStyleSheet') return { rules: 0, invalid: [] };
   return undefined;
 }

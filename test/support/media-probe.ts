@@ -8,9 +8,9 @@ import sharp from 'sharp';
 
 const run = promisify(execFile);
 
-/** Pixel size of a PNG, decoded. */
+/** Pixel size of a PNG, from its header (no pixel limit: only the header is read). */
 export async function imageSize(png: Buffer): Promise<{ width: number; height: number }> {
-  const { width, height } = await sharp(png).metadata();
+  const { width, height } = await sharp(png, { limitInputPixels: false }).metadata();
   return { width: width ?? 0, height: height ?? 0 };
 }
 

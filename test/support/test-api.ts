@@ -171,3 +171,16 @@ export async function call(base: string, pathAndQuery: string, init: RequestInit
   }
   return { status: res.status, body, headers: res.headers };
 }
+
+/** Creates one screenshot and waits for its record to leave `processing`: the record and how long it took. */
+export async function createAndWait(base: string, key: string, query: string, limitMs = 150_000): Promise<{ record: Record<string, any>; ms: number }> {
+  const started = Date.now();
+  const created = await call(base, `/screenshot/create?${query}`, { key });
+  if (created.status !== 200) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const id = created.body.data[0].id;
+  for (;;) {
+    const info = await call(base, `/screenshot/info?id=${id}&wait=30`, { key });
+    if (info.body.data.status !== 'processing') return { record: info.body.data, ms: Date.now() - started };
+    if (Date.now() - started > limitMs) throw new Error(`the record is still processing after ${limitMs} ms`);
+  }
+}

@@ -34,6 +34,8 @@ function cookiesOf(header: string | undefined): Record<string, string> {
  *   and document.referrer in <pre id="docref">.
  * - /redirect/N: a chain of N 302s ending at /echo?redirected=N.
  * - /missing: 404.  /never: accepts and never answers.  /lazy.png: counted image.
+ * - /ua-gate: 403 "Access denied" to a User-Agent naming HeadlessChrome, else the article with the
+ *   User-Agent and client hints it got as JSON in <pre id="seen">.
  * - /ads-page?token=T: a page pulling an ad script and banner whose hits are counted per token.
  * - /slow/MS/PATH: PATH (with the query), answered after MS milliseconds: the late resources of the
  *   settle fixtures (test/fixtures/site/settle/).  /tile.png?color=RRGGBB: a 64×64 PNG of one colour.
@@ -135,6 +137,13 @@ export class TestSite {
       }
       case '/missing':
         return send(404, TYPES['.html']!, '<!doctype html><title>missing</title><h1>Not found</h1>');
+      case '/ua-gate': {
+        // What many sites answer a headless browser: a block page instead of the article a person gets.
+        const agent = request.headers['user-agent'] ?? '';
+        if (/HeadlessChrome/.test(agent)) return send(403, TYPES['.html']!, '<!doctype html><title>Access denied</title><h1 id="blocked">Access denied: automated browser</h1>');
+        const seen = { userAgent: agent, secChUa: request.headers['sec-ch-ua'] ?? null, secChUaPlatform: request.headers['sec-ch-ua-platform'] ?? null };
+        return send(200, TYPES['.html']!, `<!doctype html><title>Article</title><h1 id="article">The article</h1><pre id="seen">${escapeHtml(JSON.stringify(seen))}</pre>`);
+      }
       case '/never':
         return; // never answered: the socket stays open until the site closes
       case '/tile.png': {

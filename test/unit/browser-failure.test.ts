@@ -109,7 +109,7 @@ describe('error_cause codes in the client docs (unit)', () => {
     const docs = readFileSync(repoPath('docs/api-clients.md'), 'utf8');
     const section = docs.slice(docs.indexOf('## When there is no page'), docs.indexOf('## Automation steps'));
     const named = new Set([...section.matchAll(/^\| `([a-z_]+)` \| `/gm)].map((m) => m[1]));
-    for (const m of section.matchAll(/`(no_image|capture_failed|cancelled|not_queued)`/g)) named.add(m[1]);
+    for (const m of section.matchAll(/`(unresponsive|too_much_memory|no_image|capture_failed|cancelled|not_queued)`/g)) named.add(m[1]);
     expect([...named].sort()).to.deep.equal(Object.keys(ERROR_CAUSES).sort());
   });
 });

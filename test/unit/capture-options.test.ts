@@ -30,8 +30,9 @@ import { bool, int } from '../../api/options/param-kinds.js';
 import { collectParams } from '../../api/options/read-params.js';
 import { toScreenshotRecord, type ScreenshotRow } from '../../api/screenshots/screenshot-record.js';
 import { repoPath } from '../support/repo-path.js';
+import { DEFAULT_CAPTURE_LIMITS } from '../../core/contracts/browser-driver.js';
 
-const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600 };
+const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600, maxCapturePixels: DEFAULT_CAPTURE_LIMITS.maxCapturePixels };
 
 /**
  * A CaptureSpec field of a throwaway option. The option table names only fields CaptureSpec writes out

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import sharp from 'sharp';
 import type { CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
 import { runCapturePipeline, type PipelineSettings } from '../../drivers/shared/capture-pipeline.js';
 import { UNRESPONSIVE_PAGE } from '../../drivers/shared/page-responds.js';
@@ -42,6 +43,7 @@ describe('capture pipeline (fake page)', function () {
       'evaluate anonymous',
       'fullPage',
       'shownUrl',
+      'evaluate hasVisibleContent',
       'html',
       'evaluate linksAndUserAgent',
       'stopScreencast',
@@ -161,6 +163,167 @@ describe('capture pipeline (fake page)', function () {
     expect(output.warnings).to.include('The page could not be reached: its scripts and steps were not run.');
     expect(output.responseCode).to.equal(null);
     expect(output.images).to.have.length(1);
+  });
+
+  it('readiness runs after the steps and before the delay and the shots: the waits, the clicks in order, the hover, hiding, the CSS; each a timings entry', async function () {
+    const session = new FakeCaptureSession();
+    const output = await run(
+      session,
+      spec({
+        steps: [{ command: 'type', selector: '#q', value: 'x' }],
+        waitFor: '#content',
+        waitForHidden: '.spinner',
+        clicks: ['#tab-a', '#tab-b'],
+        hover: '#menu',
+        hideSelectors: ['#ad'],
+        css: 'body { color: red }',
+        size: 'page',
+      }),
+    );
+    const from = session.calls.indexOf('step:type');
+    expect(session.calls.slice(from, session.calls.indexOf('fullPage') + 1)).to.deep.equal([
+      'step:type',
+      'evaluate waitForSelectorState',
+      'evaluate waitForSelectorState',
+      'step:click',
+      'step:click',
+      'step:hover',
+      'evaluate adoptStyleSheet',
+      'evaluate adoptStyleSheet',
+      'evaluate lazyLoadScroll',
+      'evaluate anonymous',
+      'fullPage',
+    ]);
+    expect(Object.keys(output.timings)).to.include.members(['wait_for', 'wait_for_hidden', 'click', 'hover', 'hide_selector', 'css', 'blank_check']);
+    expect(output.warnings).to.deep.equal([]);
+    expect(output.conditionFailed).to.equal(null);
+    expect(output.blank).to.equal(false);
+  });
+
+  it('a spec stored before the readiness fields existed runs no readiness and no condition', async function () {
+    const session = new FakeCaptureSession();
+    const old = spec() as Partial<CaptureSpec>;
+    for (const key of ['waitFor', 'waitForHidden', 'waitStrict', 'clicks', 'hover', 'hideSelectors', 'css', 'failOnStatus', 'failIfSelector', 'failUnlessSelector', 'failOnBlank'] as const)
+      delete old[key];
+    session.behaviour.responseCode = 404;
+    const output = await run(session, old as CaptureSpec);
+    expect(output.images).to.have.length(1);
+    expect(output.conditionFailed).to.equal(null);
+    expect(session.calls.filter((call) => /waitForSelectorState|adoptStyleSheet|selectorPresent|step:/.test(call))).to.deep.equal([]);
+  });
+
+  it('a click that fails is a warning naming it, and the next click still runs', async function () {
+    const session = new FakeCaptureSession();
+    session.behaviour.failing.add('step:click');
+    const output = await run(session, spec({ clicks: ['#a', '#b'] }));
+    expect(output.warnings).to.deep.equal(['click 1 ("#a") failed: step:click was told to fail.', 'click 2 ("#b") failed: step:click was told to fail.']);
+    expect(output.images).to.have.length(1);
+    expect(output.conditionFailed).to.equal(null);
+  });
+
+  it('a wait not met is a warning naming the selector and the capture goes on; with wait_strict it ends with its sentence and no shot', async function () {
+    const notMet = (): FakeCaptureSession => {
+      const session = new FakeCaptureSession();
+      session.behaviour.answers.set('waitForSelectorState', { met: false, invalid: false });
+      return session;
+    };
+    const best = await run(notMet(), spec({ waitFor: '#content', clicks: ['#tab'] }));
+    expect(best.images).to.have.length(1);
+    expect(best.conditionFailed).to.equal(null);
+    expect(best.warnings).to.have.length(1);
+    expect(best.warnings[0]).to.match(/^wait_for: nothing matching "#content" was visible after \d+\.\d s; captured anyway\.$/);
+
+    const session = notMet();
+    const strict = await run(session, spec({ waitForHidden: '.spinner', waitStrict: true, clicks: ['#tab'] }));
+    expect(strict.conditionFailed).to.match(/^wait_for_hidden: ".spinner" was still visible after \d+\.\d s\.$/);
+    expect(strict.images).to.deep.equal([]);
+    expect(session.calls).to.not.include('step:click');
+    expect(session.calls).to.not.include('viewport');
+  });
+
+  it('a selector the browser refuses is said so: a warning for a best-attempt wait and for hide_selector', async function () {
+    const session = new FakeCaptureSession();
+    session.behaviour.answers.set('waitForSelectorState', { met: false, invalid: true });
+    session.behaviour.answers.set('adoptStyleSheet', { rules: 1, invalid: ['##'] });
+    const output = await run(session, spec({ waitFor: '##', hideSelectors: ['##', '#ad'] }));
+    expect(output.warnings).to.deep.equal(['wait_for: "##" is not a valid CSS selector; captured anyway.', 'hide_selector: "##" is not a valid CSS selector; nothing was hidden for it.']);
+  });
+
+  it('fail_on_status ends the capture once the document answered: nothing is waited for or shot, the sentence names the status', async function () {
+    const session = new FakeCaptureSession();
+    session.behaviour.responseCode = 404;
+    const output = await run(session, spec({ waitUntil: 'settled', failOnStatus: ['5xx', '4xx'], steps: [{ command: 'click', selector: '#go' }], clicks: ['#tab'], html: true }));
+    expect(output.conditionFailed).to.equal('fail_on_status: the page answered with status 404 (4xx).');
+    expect(output.images).to.deep.equal([]);
+    expect(output.html).to.equal(null);
+    expect(session.calls.filter((call) => /waitSettled|step:|viewport|^html$/.test(call))).to.deep.equal([]);
+    expect(output.responseCode).to.equal(404);
+    expect(session.closes).to.equal(1);
+  });
+
+  it('fail_on_status names a code as given; a status not listed fails nothing', async function () {
+    const session = new FakeCaptureSession();
+    session.behaviour.responseCode = 503;
+    expect((await run(session, spec({ failOnStatus: ['503'] }))).conditionFailed).to.equal('fail_on_status: the page answered with status 503.');
+    const passing = new FakeCaptureSession();
+    passing.behaviour.responseCode = 503;
+    expect((await run(passing, spec({ failOnStatus: ['4xx', '502'] }))).conditionFailed).to.equal(null);
+  });
+
+  it('fail_if_selector and fail_unless_selector are checked after the readiness, on the page the shots would show', async function () {
+    const present = new FakeCaptureSession();
+    present.behaviour.answers.set('selectorPresent', { met: true, invalid: false });
+    const failedIf = await run(present, spec({ failIfSelector: '.error', clicks: ['#tab'] }));
+    expect(failedIf.conditionFailed).to.equal('fail_if_selector: an element matches ".error".');
+    expect(present.calls.indexOf('evaluate selectorPresent')).to.be.above(present.calls.indexOf('step:click'));
+    expect(failedIf.images).to.deep.equal([]);
+    const absent = new FakeCaptureSession();
+    expect((await run(absent, spec({ failUnlessSelector: '#main' }))).conditionFailed).to.equal('fail_unless_selector: nothing matches "#main".');
+    const invalid = new FakeCaptureSession();
+    invalid.behaviour.answers.set('selectorPresent', { met: false, invalid: true });
+    expect((await run(invalid, spec({ failIfSelector: '##' }))).conditionFailed).to.equal('fail_if_selector: "##" is not a valid CSS selector.');
+  });
+
+  it('every capture is checked for blankness: a one-colour shot is blank with a warning, and ends the record with fail_on_blank', async function () {
+    const oneColour = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+    const session = new FakeCaptureSession();
+    session.behaviour.shot = oneColour;
+    const output = await run(session, spec());
+    expect(output.blank).to.equal(true);
+    expect(output.warnings).to.deep.equal(['The capture looks blank: it shows one colour.']);
+    expect(output.conditionFailed).to.equal(null);
+    const failing = new FakeCaptureSession();
+    failing.behaviour.shot = oneColour;
+    expect((await run(failing, spec({ failOnBlank: true }))).conditionFailed).to.equal('fail_on_blank: the capture is blank (it shows one colour).');
+  });
+
+  it('a page whose shot has colours but on which nothing is visible is blank too', async function () {
+    const session = new FakeCaptureSession();
+    session.behaviour.answers.set('hasVisibleContent', false);
+    const output = await run(session, spec());
+    expect(output.blank).to.equal(true);
+    expect(output.warnings).to.deep.equal(['The capture looks blank: nothing is visible on the page.']);
+  });
+
+  it("the browser's own error page (a step's navigation failed: no web URL shown) is not checked for blankness", async function () {
+    const session = new FakeCaptureSession();
+    session.behaviour.shownUrl = '';
+    session.behaviour.answers.set('hasVisibleContent', false);
+    const output = await run(session, spec({ failOnBlank: true }));
+    expect(output.blank).to.equal(false);
+    expect(output.conditionFailed).to.equal(null);
+    expect(session.calls).to.not.include('evaluate hasVisibleContent');
+  });
+
+  it('an unreached page is not checked for blankness', async function () {
+    const session = new FakeCaptureSession();
+    session.behaviour.responseCode = null;
+    session.behaviour.answers.set('hasVisibleContent', false);
+    const output = await run(session, spec({ failOnBlank: true }));
+    expect(output.blank).to.equal(false);
+    expect(output.conditionFailed).to.equal(null);
   });
 
   it('an unresponsive page (evaluate never answers) ends with the unresponsive error, its session closed', async function () {

@@ -27,6 +27,15 @@ describe('captureVerdict: what a capture without an answer says', () => {
     });
   });
 
+  it('a condition the page failed ends as condition_failed with its sentence, also when no image was taken', () => {
+    const sentence = 'fail_on_status: the page answered with status 404 (4xx).';
+    expect(captureVerdict({ responseCode: 404, images: [], warnings: [], conditionFailed: sentence } as unknown as CaptureOutput)).to.deep.equal({
+      status: 'error',
+      error: sentence,
+      cause: 'condition_failed',
+    });
+  });
+
   it('a page that answered, even 404, is a finished capture', () => {
     expect(captureVerdict({ responseCode: 404, images: [Buffer.from('png')], warnings: [] } as unknown as CaptureOutput)).to.deep.equal({ status: 'finished' });
   });

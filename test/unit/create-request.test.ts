@@ -7,8 +7,9 @@ import { buildCreateRequest } from '../../api/options/create-request.js';
 import { CREATE_PARAM_NAMES } from '../../api/options/create-params.js';
 import { parseQuery } from '../../api/options/query-input.js';
 import { CREATE_PARAM_CASES, caseQuery } from '../support/create-param-cases.js';
+import { DEFAULT_CAPTURE_LIMITS } from '../../core/contracts/browser-driver.js';
 
-const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 86400 };
+const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 86400, maxCapturePixels: DEFAULT_CAPTURE_LIMITS.maxCapturePixels };
 const build = (query: string) => buildCreateRequest(parseQuery(query), ctx);
 
 function failureOf(query: string): Record<string, string[]> {

@@ -170,8 +170,8 @@ describe('ScreenshotService (no browser, in-memory database)', function () {
     queue.down = true;
     const rows = await service.create(caller, parseQuery('url=http://a.test/1&url=http://a.test/2')).catch((e: unknown) => e);
     expect(rows, 'a plain create of several URLs is one request: refused').to.be.instanceOf(ApiError);
-    const { buildCreateRequest } = await import('../../api/options/create-request.js');
-    const drafts = buildCreateRequest(parseQuery('url=http://b.test/1&url=http://b.test/2'), { pricing: config.pricing, cacheDefaultSeconds: 0 }).drafts;
+    const { buildCreateRequest, createContextOf } = await import('../../api/options/create-request.js');
+    const drafts = buildCreateRequest(parseQuery('url=http://b.test/1&url=http://b.test/2'), { ...createContextOf(config), cacheDefaultSeconds: 0 }).drafts;
     const batch = await service.createDrafts(caller, drafts, {
       bulk: true,
       prepare: async (trx) => {

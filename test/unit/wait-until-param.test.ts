@@ -4,8 +4,10 @@ import { ApiError } from '../../core/errors.js';
 import { DEFAULT_PRICING } from '../../core/pricing.js';
 import { buildCreateRequest } from '../../api/options/create-request.js';
 import { parseQuery } from '../../api/options/query-input.js';
+import { DEFAULT_CAPTURE_LIMITS } from '../../core/contracts/browser-driver.js';
 
-const build = (query: string) => buildCreateRequest(parseQuery(`url=http://site.test/page${query}`), { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 86400 });
+const build = (query: string) =>
+  buildCreateRequest(parseQuery(`url=http://site.test/page${query}`), { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 86400, maxCapturePixels: DEFAULT_CAPTURE_LIMITS.maxCapturePixels });
 
 describe('wait_until (create parameter)', function () {
   it('defaults to settled', function () {

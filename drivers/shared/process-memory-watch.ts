@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { CaptureOutput } from '../../core/capture-spec.js';
+import { PageFault } from './page-fault.js';
+import { childrenByWalk, childrenOf, commandLine, processTreeResidents } from './process-tree.js';
+
+/**
+ * How often a browser's processes are looked at while a capture runs. Issue 25's page grew its renderer
+ * by ~350 MB/s (15.5 GB in 45 s) and a script allocating in a loop grows ~0.4–1 GB/s, so a process is
+ * ended at most ~100–250 MB past the ceiling. A look reads two /proc files per process and thread of the
+ * browser (~100 files for a Chromium with one page): about a millisecond, four times a second, only while
+ * a capture runs.
+ */
+const WATCH_INTERVAL_MS = 250;
+
+/** The record's sentence for a capture whose browser passed the ceiling. */
+export function pageMemorySentence(limitMb: number): string {
+  return `The page used more than ${limitMb % 1024 === 0 ? `${limitMb / 1024} GB` : `${limitMb} MB`} of memory and was stopped.`;
+}
+
+/**
+ * A mark on a launched browser's command line (an argument the browser ignores; Firefox's launcher script
+ * drops it, drivers/playwright/die-with-parent.ts) by which its first process is found among this
+ * process's children: Playwright does not say which process it started.
+ */
+export class BrowserProcessMark {
+  readonly arg = `--shotfarm-browser=${randomUUID()}`;
+  private pid: number | null = null;
+
+  /** The browser's first process (the root of its tree), or null when it is not running. */
+  find(): number | null {
+    if (this.pid !== null && this.marks(this.pid)) return this.pid;
+    this.pid = null;
+    for (const child of childrenOf(process.pid) ?? childrenByWalk()?.get(process.pid) ?? []) if (this.marks(child)) return (this.pid = child);
+    return null;
+  }
+
+  private marks(pid: number): boolean {
+    return commandLine(pid)?.split('\0').includes(this.arg) ?? false;
+  }
+}
+
+/**
+ * The memory ceiling of one browser (SHOTFARM_PAGE_MEMORY_LIMIT_MB): while captures run in it, any process
+ * of its tree (a renderer, Firefox's content process, the browser itself) resident above the ceiling is
+ * killed. Killing a renderer crashes the pages it holds, so their capture fails fast and ends with
+ * pageMemorySentence, never retried (a PageFault); the only capture in the browser is also aborted at
+ * once (a crashed page's capture would otherwise sit out its waits: a 3 s delay, measured). Which page
+ * grew is not known to the farm: with several captures in one browser (SHOTFARM_CAPTURES_PER_BROWSER
+ * above 1) a capture that failed or took no image while a process of its browser was killed is taken for
+ * the one, and the others keep their pictures.
+ */
+export class ProcessMemoryWatch {
+  private inFlight = 0;
+  private kills = 0;
+  private timer: NodeJS.Timeout | null = null;
+  /** aborts the captures in flight, when there is only one */
+  private readonly aborts = new Set<AbortController>();
+
+  constructor(
+    private readonly root: () => number | null,
+    private readonly limitMb: number,
+  ) {}
+
+  /** Runs one capture under the ceiling; `capture` runs until `signal` (the job's, or a kill's) aborts. */
+  async guard(signal: AbortSignal, capture: (signal: AbortSignal) => Promise<CaptureOutput>): Promise<CaptureOutput> {
+    const killsBefore = this.kills;
+    const killed = new AbortController();
+    this.aborts.add(killed);
+    if ((this.inFlight += 1) === 1) this.timer = setInterval(() => this.look(), WATCH_INTERVAL_MS).unref();
+    try {
+      const output = await capture(AbortSignal.any([signal, killed.signal])).catch((error: unknown) => {
+        throw this.kills > killsBefore ? this.fault() : error;
+      });
+      if (this.kills === killsBefore) return output;
+      if (output.images.length === 0) throw this.fault();
+      return { ...output, warnings: [...output.warnings, `${pageMemorySentence(this.limitMb).slice(0, -1)} after its screenshot was taken.`] };
+    } finally {
+      this.aborts.delete(killed);
+      if ((this.inFlight -= 1) === 0 && this.timer) clearInterval(this.timer);
+    }
+  }
+
+  private fault(): PageFault {
+    return new PageFault(pageMemorySentence(this.limitMb), 'too_much_memory');
+  }
+
+  private look(): void {
+    const root = this.root();
+    if (root === null) return;
+    const killsBefore = this.kills;
+    for (const { pid, bytes } of processTreeResidents(root)) {
+      if (bytes <= this.limitMb * 1024 * 1024) continue;
+      try {
+        process.kill(pid, 'SIGKILL');
+        this.kills += 1;
+      } catch {
+        // gone already
+      }
+    }
+    if (this.kills > killsBefore && this.aborts.size === 1) for (const killed of this.aborts) killed.abort(this.fault());
+  }
+}
