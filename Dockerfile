@@ -18,6 +18,7 @@ RUN --mount=type=secret,id=npm_ca \
 # ---- build: TypeScript to dist/, without the tests ----
 FROM deps AS build
 COPY tsconfig.json ./
+COPY bin ./bin
 COPY api ./api
 COPY core ./core
 COPY drivers ./drivers
@@ -25,9 +26,9 @@ COPY grid ./grid
 COPY node-agent ./node-agent
 COPY plugins ./plugins
 # tsconfig.json as it is, less the test folder (and the mocha types only the tests use).
-RUN echo '{"extends":"./tsconfig.json","include":["core","drivers","api","node-agent","plugins","grid"],"compilerOptions":{"types":["node"],"incremental":false}}' > tsconfig.image.json \
+RUN echo '{"extends":"./tsconfig.json","include":["bin","core","drivers","api","node-agent","plugins","grid"],"compilerOptions":{"types":["node"],"incremental":false}}' > tsconfig.image.json \
  && npx tsc -p tsconfig.image.json \
- && chmod +x dist/api/cli.js
+ && chmod +x dist/bin/shotfarm.js
 
 # ---- production dependencies only (independent of the sources, so cached across code changes) ----
 FROM deps AS prod-deps
@@ -50,7 +51,7 @@ COPY package.json ./
 COPY api/dashboard/public ./api/dashboard/public
 COPY drivers/brave/filters ./drivers/brave/filters
 COPY container/entrypoint.sh /usr/local/bin/shotfarm-entrypoint
-RUN ln -s /app/dist/api/cli.js /usr/local/bin/shotfarm
+RUN ln -s /app/dist/bin/shotfarm.js /usr/local/bin/shotfarm
 # The settings' defaults (CHROMIUM_PATH, FIREFOX_PATH, ffmpeg on PATH) are where Debian puts the browsers.
 ENV SHOTFARM_DATA_DIR=/data
 # Not root: the browsers run with the node user's rights (Chromium's own sandbox is off, --no-sandbox).

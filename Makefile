@@ -43,10 +43,10 @@ node_modules/.package-lock.json: package.json package-lock.json
 build: node_modules/.package-lock.json ## install npm dependencies and compile to dist/ (with the plugin SDK's type declarations)
 	npx tsc -p tsconfig.json
 	npx tsc -p tsconfig.sdk.json
-	chmod +x dist/api/cli.js
+	chmod +x dist/bin/shotfarm.js
 
 run: system-deps build ## install what is missing, build, start the embedded all-in-one service on :8080
-	node dist/api/cli.js serve
+	node dist/bin/shotfarm.js serve
 
 # Prettier formats the code (its settings: .prettierrc.json; what it leaves alone: .prettierignore). `npx prettier
 # --write .` fixes what the check finds.

@@ -5,15 +5,98 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 
 /**
  * The layering of ../shared/ARCHITECTURE.md, as zones: files under `target` may not import from `from`.
- * api/cli.ts is the one composition root that may reach drivers/ and node-agent/ (embedded mode).
+ * bin/ holds the process entries (thin composition roots) and may import every folder; nothing imports bin/.
  */
 export const LAYERING_ZONES = [
-  { target: './core', from: ['./drivers', './grid', './plugins', './node-agent', './api', './test'], message: 'core/ imports nothing of its siblings.' },
-  { target: './drivers', from: ['./grid', './plugins', './node-agent', './api', './test'], message: 'drivers/ may import only core/.' },
-  { target: './grid', from: ['./drivers', './plugins', './node-agent', './api', './test'], message: 'grid/ may import only core/.' },
-  { target: './plugins', from: ['./drivers', './grid', './node-agent', './api', './test'], message: 'plugins/ may import only core/.' },
-  { target: './node-agent', from: ['./plugins', './api', './test', './core/db'], message: 'node-agent/ may import core (never its database), drivers/ and grid/.' },
-  { target: ['./api/!(cli).ts', './api/*/**'], from: ['./drivers', './node-agent', './test'], message: 'api/ reaches drivers/ and node-agent/ only in the composition root api/cli.ts.' },
+  { target: './core', from: ['./bin', './drivers', './grid', './plugins', './node-agent', './api', './test'], message: 'core/ imports nothing of its siblings.' },
+  { target: './drivers', from: ['./bin', './grid', './plugins', './node-agent', './api', './test'], message: 'drivers/ may import only core/.' },
+  { target: './grid', from: ['./bin', './drivers', './plugins', './node-agent', './api', './test'], message: 'grid/ may import only core/.' },
+  { target: './plugins', from: ['./bin', './drivers', './grid', './node-agent', './api', './test'], message: 'plugins/ may import only core/.' },
+  {
+    target: './node-agent',
+    from: ['./bin', './plugins', './api', './test'],
+    message: 'node-agent/ may import core/, drivers/ and grid/: never the control plane (an agent holds no database credentials).',
+  },
+  { target: './api', from: ['./bin', './drivers', './node-agent', './test'], message: 'api/ is the control plane: it may import core/, grid/ and plugins/ (bin/serve.ts composes it with an agent).' },
+  { target: './bin', from: ['./test'], message: 'bin/ holds the process entries: tests are not part of them.' },
+];
+
+/**
+ * The control plane's features (api/<feature>/: routes, parameters, response shapes, service, store) and what
+ * each offers the others: its named services, listed here once, in the spirit of Playwright's per-folder
+ * DEPS.list. Everything else in a feature's folder is its own. Its response shapes (`<feature>-shapes.ts`) are
+ * public too: answers nest each other (a crawl lists Screenshots) and the dashboard types its pages with them.
+ * accounts/ is the floor every feature stands on (companies, keys, the ledger): all of it is open to them.
+ */
+export const FEATURE_SERVICES = {
+  screenshots: [
+    'screenshot-service.ts', // create, list, get, delete: what batches, crawls and monitors create through
+    'screenshot-records.ts', // the records module: the one writer (end, cancel, scrub) the farm and features call
+    'screenshot-record.ts', // the record's types and its answer
+    'screenshot-reads.ts', // the table's read model for every other feature
+    'screenshot-store.ts', // a record with its app runs (the app runner reads them)
+    'record-draft.ts', // the draft a stored record was created from (a batch retry)
+  ],
+  batches: [],
+  crawls: [],
+  monitors: [],
+  apps: ['app-event-emitter.ts', 'batch-hosting.ts'],
+  billing: ['billing.ts', 'plan-usage.ts', 'plan-catalog.ts'],
+  auth: ['auth-service.ts', 'auth-params.ts', 'session-cookie.ts', 'user-session.ts', 'operator-users.ts'],
+  accounts: null,
+  admin: [],
+  retrieval: ['file-access.ts', 'image-links.ts', 'signed-file-links.ts', 'stored-content.ts', 'content-disposition.ts', 'thumbnail-render.ts', 'link-token.ts'],
+  farm: ['farm-dispatcher.ts', 'result-recorder.ts', 'browser-activity.ts'],
+};
+const FEATURES = Object.keys(FEATURE_SERVICES);
+/** The composition of the control plane: the only files of api/ that import every feature (and their routes). */
+const COMPOSITION = ['./api/app.ts', './api/route-table.ts', './api/control-plane.ts', './api/api-adapters.ts', './api/app-deps.ts'];
+const feature = (f) => `./api/${f}`;
+const shapesOf = (f) => `./${f.replace(/s$/, '')}-shapes.ts`;
+
+/**
+ * The zones inside api/: options/ (the option table, request parsing) and db/ (connect, migrate, migrations)
+ * import nothing else of api/, so a migration keeps its own copy of what it needs; http/ (middleware, route
+ * descriptors, OpenAPI) imports them and the handlers' dependency types (app-deps.ts); a feature imports http/,
+ * options/, db/, accounts/ and the other features' named services; the dashboard's sources import only shapes.
+ */
+// (A glob zone's exceptions are matched against absolute paths, hence import.meta.dirname.)
+export const FEATURE_ZONES = [
+  {
+    target: './api/options',
+    from: ['./api/*/**', './api/*.ts'],
+    except: [`${import.meta.dirname}/api/options/**`],
+    message: 'api/options/ (the option table, request parsing) imports nothing else of api/.',
+  },
+  {
+    target: './api/db',
+    from: ['./api/*/**', './api/*.ts'],
+    except: [`${import.meta.dirname}/api/db/**`],
+    message: 'api/db/ imports nothing else of api/: a migration keeps its own copy of what it needs.',
+  },
+  {
+    target: './api/http',
+    from: [...FEATURES.map(feature), './api/dashboard', ...COMPOSITION.filter((f) => f !== './api/app-deps.ts')],
+    message: 'api/http/ (middleware, route descriptors, OpenAPI) imports no feature: the handlers get their services through RouteDeps (api/app-deps.ts).',
+  },
+  ...FEATURES.flatMap((target) => [
+    {
+      target: feature(target),
+      from: [...COMPOSITION, './api/dashboard'],
+      message: `api/${target}/ is a feature: the composition (app.ts, route-table.ts, control-plane.ts) imports it, not the other way.`,
+    },
+    ...FEATURES.filter((other) => other !== target && FEATURE_SERVICES[other] !== null).map((other) => ({
+      target: feature(target),
+      from: feature(other),
+      except: [...FEATURE_SERVICES[other].map((f) => `./${f}`), shapesOf(other)],
+      message: `api/${target}/ reaches api/${other}/ only through its named services (${[...FEATURE_SERVICES[other], shapesOf(other).slice(2)].join(', ')}): FEATURE_SERVICES in eslint.config.js.`,
+    })),
+  ]),
+  {
+    target: './api/dashboard/ui',
+    from: ['./api/!(dashboard)/**/!(*-shapes).ts', './api/*.ts'],
+    message: "The dashboard's sources import only the features' response shapes (`import type` from <feature>-shapes.ts).",
+  },
 ];
 
 export default tseslint.config(
@@ -22,9 +105,15 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      // The modules import-x reads to follow imports (no-cycle): TypeScript's, parsed by typescript-eslint.
+      // Without these it reads .js only, and no-cycle would pass every .ts file unread.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
     rules: {
-      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: LAYERING_ZONES }],
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...LAYERING_ZONES, ...FEATURE_ZONES] }],
       // An import the resolver cannot find would slip past the layering rule: make it an error.
       'import-x/no-unresolved': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -49,8 +138,10 @@ export default tseslint.config(
       '@typescript-eslint/return-await': ['error', 'in-try-catch'],
     },
   },
-  // The composition roots hand process.env to loadConfig; tests build configs from their own env maps.
-  { files: ['api/cli.ts', 'node-agent/main.ts', 'test/**/*.ts'], rules: { 'no-restricted-properties': 'off' } },
+  // No import circle in core/ or api/ (type-only imports aside: they vanish from the built files).
+  { files: ['core/**/*.ts', 'api/**/*.ts'], rules: { 'import-x/no-cycle': 'error' } },
+  // The commander tree hands process.env to loadConfig for every process root; tests build configs from their own env maps.
+  { files: ['bin/shotfarm.ts', 'test/**/*.ts'], rules: { 'no-restricted-properties': 'off' } },
   // Tests read decoded JSON answers (any) and use chai's property assertions (`expect(x).to.be.ok`).
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-unused-expressions': 'off' } },
 );

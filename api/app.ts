@@ -1,10 +1,5 @@
 import Koa from 'koa';
-import type { Config } from '../core/config/config.js';
-import type { Db } from '../core/db/connect.js';
-import type { Logger } from '../core/logger.js';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { JwtService } from './accounts/jwt.js';
-import { authenticate } from './http/authenticate.js';
+import { authenticate } from './auth/authenticate.js';
 import { bodyParser } from './http/body-parser.js';
 import { caseSensitiveRoutes } from './http/case-sensitive-routes.js';
 import { errorEnvelope } from './http/error-envelope.js';
@@ -12,68 +7,25 @@ import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { accessLog } from './http/access-log.js';
 import { clientAddress } from './http/client-address.js';
-import { addressLimitKey } from '../core/net/forwarded-client.js';
+import { addressLimitKey } from './http/forwarded-client.js';
 import type { AppState } from './http/state.js';
-import type { ApiRoute } from './routes/route.js';
-import type { CrawlService } from './crawls/crawl-service.js';
-import type { BatchService } from './batches/batch-service.js';
-import type { BatchLinks } from './batches/batch-links.js';
-import type { ImageLinks } from './retrieval/image-links.js';
-import type { ReadinessCheck } from './routes/health.js';
-import type { ScreenshotService } from './screenshots/screenshot-service.js';
-import type { NodeRegistry } from '../core/contracts/node-registry.js';
-import type { JobQueue } from '../core/contracts/job-queue.js';
-import type { ObjectStore } from '../core/contracts/object-store.js';
-import type { ScreenshotEvents } from './farm/screenshot-events.js';
-import type { FarmMetrics } from '../core/metrics/farm-metrics.js';
+import type { ApiRoute } from './http/route.js';
 import { requestMetrics } from './http/request-metrics.js';
 import { buildAuthService } from './auth/build-auth.js';
 import { impersonationAudit } from './auth/impersonation-audit.js';
-import type { Billing } from './billing/billing.js';
-import type { Mailer } from '../core/contracts/mailer.js';
-import type { AppServices } from './apps/app-services.js';
 import { serveDashboard } from './dashboard/serve-dashboard.js';
-import type { MonitorService } from './monitors/monitor-service.js';
-import type { DiffLinks } from './monitors/diff-links.js';
 import { serveApiReference } from './dashboard/serve-api-reference.js';
-import { buildRouters } from './routes/mount-routes.js';
-import { buildOpenApi } from './routes/openapi-document.js';
-import { ROUTES } from './routes/route-table.js';
-import type { RouteDeps } from './routes/route.js';
+import { buildRouters } from './http/mount-routes.js';
+import { buildOpenApi } from './http/openapi-document.js';
+import { ROUTES, SHAPES } from './route-table.js';
+import type { AppDeps, RouteDeps } from './app-deps.js';
 
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  log: Logger;
-  jwt: JwtService;
-  rateLimiter: RateLimiterAbstract | null;
-  screenshots: ScreenshotService;
-  objects: ObjectStore;
-  events: ScreenshotEvents;
-  registry: NodeRegistry;
-  /** the farm's queue: its depth and age per browser for the admin's Nodes page */
-  queue: JobQueue;
-  metrics: FarmMetrics;
-  crawls: CrawlService;
-  batches: BatchService;
-  batchLinks: BatchLinks;
-  imageLinks: ImageLinks;
-  apps: AppServices;
-  /** page monitors (issue 20) and the signed links of their runs' diff images */
-  monitors: MonitorService;
-  diffLinks: DiffLinks;
-  /** account email (the container's Mailer) */
-  mailer: Mailer;
-  /** readiness checks beyond the database (queue, storage) */
-  readiness?: ReadinessCheck[];
-  /** billing services over the container's payment provider (the control plane schedules their renewal) */
-  billing: Billing;
-}
+export type { AppDeps };
 
 /** JSON bodies above 1 MiB are refused (413): no operation here needs more. */
 const JSON_BODY_LIMIT = '1mb';
 
-/** The control plane's HTTP application: public health/OpenAPI routes, then authenticated /api/v1 (api/routes/route-table.ts). */
+/** The control plane's HTTP application: public health/OpenAPI routes, then authenticated /api/v1 (api/route-table.ts). */
 export function buildApp(deps: AppDeps, routes: readonly ApiRoute[] = ROUTES): Koa<AppState> {
   const app = new Koa<AppState>();
   app.use(clientAddress(deps.config.trustedProxies));
@@ -85,7 +37,7 @@ export function buildApp(deps: AppDeps, routes: readonly ApiRoute[] = ROUTES): K
   const routeDeps: RouteDeps = {
     ...deps,
     auth: buildAuthService(deps),
-    openApiDocument: buildOpenApi(routes, deps.config.publicUrl),
+    openApiDocument: buildOpenApi(routes, deps.config.publicUrl, SHAPES),
   };
   const jsonBody = bodyParser({ json: true, multipart: false, urlencoded: true, jsonLimit: JSON_BODY_LIMIT, formLimit: JSON_BODY_LIMIT, textLimit: JSON_BODY_LIMIT });
   const routers = buildRouters(routes, routeDeps, {

@@ -14,4 +14,4 @@ if [ "$1" = api ] && [ -z "${SHOTFARM_BOOTSTRAP_KEY:-}" ]; then
     process.stdout.write(keptInDataDir(process.env.SHOTFARM_DATA_DIR, 'bootstrap-key', generateApiKey));")
   export SHOTFARM_BOOTSTRAP_KEY
 fi
-exec node /app/dist/api/cli.js "$@"
+exec node /app/dist/bin/shotfarm.js "$@"

@@ -1,12 +1,9 @@
 /**
  * CaptureSpec: the one normalised, validated form of a screenshot request for ONE url × ONE country.
- * It is built once in core (see `screenshot-request.ts`) and travels unchanged from the API through the
+ * It is built once by the control plane (api/options/create-request.ts) and travels unchanged from the API through the
  * queue to the node agent and its browser driver. Every default is already resolved here, so a driver
  * never has to guess: what it reads is what the record says.
  */
-import type { CAPTURE_OPTIONS } from './request/create-params.js';
-import type { SpecFieldsOf } from './request/option-table.js';
-
 export const BROWSERS = ['chrome', 'firefox', 'brave'] as const;
 export type BrowserName = (typeof BROWSERS)[number];
 
@@ -18,6 +15,10 @@ export type BrowserName = (typeof BROWSERS)[number];
  */
 export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle', 'settled'] as const;
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
+
+/** What the image shows: the viewport (`screen`) or the whole page (`page`). */
+export const CAPTURE_SIZES = ['screen', 'page'] as const;
+export type CaptureSize = (typeof CAPTURE_SIZES)[number];
 
 export const STEP_COMMANDS = ['click', 'type', 'wait', 'wait_for', 'scroll', 'hover', 'select', 'press', 'navigate'] as const;
 export type StepCommand = (typeof STEP_COMMANDS)[number];
@@ -124,11 +125,39 @@ export interface VideoSpec {
 }
 
 /**
- * The fields of the capture options that are one CaptureSpec field as is (`spec` in their entry of
- * CAPTURE_OPTIONS, core/request/create-params.ts: browser, size, delay, hideAds...): their type is the
- * option's, their meaning its description there.
+ * The CaptureSpec fields that are one capture option's value as is (or its default): the option table
+ * (api/options/create-params.ts) names each in its entry's `spec`, and checks at compile time that its
+ * `spec` entries fill exactly these fields with these types. Their ranges and defaults are the options'.
  */
-export type PlainSpecFields = SpecFieldsOf<typeof CAPTURE_OPTIONS>;
+export interface PlainSpecFields {
+  browser: BrowserName;
+  /** seconds to wait after the page is ready (`waitUntil`), before the first shot */
+  delay: number;
+  waitUntil: WaitUntil;
+  /** block ads and trackers on the network */
+  hideAds: boolean;
+  /** decline cookie consent banners and hide other overlays */
+  hidePopups: boolean;
+  size: CaptureSize;
+  /** the capture's deadline in seconds; 0: the service's default */
+  maxWait: number;
+  /** prefer a dark colour scheme */
+  dark: boolean;
+  /** fail on certificate errors instead of ignoring them */
+  strictSsl: boolean;
+  /** cap in pixels on a full-page capture; 0: unlimited */
+  maxHeight: number;
+  /** sequential shots, 1 or more */
+  shots: number;
+  /** seconds between two shots */
+  shotInterval: number;
+  /** also save the rendered HTML */
+  html: boolean;
+  /** a `waitFor` or `waitForHidden` not met in time ends the record as `error` instead of capturing anyway */
+  waitStrict: boolean;
+  /** the record ends as `error` when the capture looks blank */
+  failOnBlank: boolean;
+}
 
 /**
  * The CaptureSpec fields that are not one option as is: built from several options, the country or the

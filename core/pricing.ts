@@ -15,4 +15,4 @@ export type Pricing = z.infer<typeof pricingSchema>;
 
 export const DEFAULT_PRICING: Pricing = { base: 1, full_page: 1, pdf: 1, video: 2, html: 0, extra_shot: 1 };
 
-// What each option adds to the price is said by its entry of the option table (core/request/create-params.ts, `cost`).
+// What each option adds to the price is said by its entry of the option table (api/options/create-params.ts, `cost`).

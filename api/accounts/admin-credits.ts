@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { fieldError, notFound } from '../../core/errors.js';
 import { recordCredit } from './ledger.js';
 import { lockCompany } from './lock-company.js';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 
 /** `sf_` marks our keys in logs and secret scanners; 24 random bytes give 192 bits of entropy. */
 export function generateApiKey(): string {

@@ -1,5 +1,5 @@
 import type { Config } from '../../core/config/config.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { findApiKey, generateApiKey, insertApiKey } from './api-keys.js';
 import { createCompany } from './companies.js';
 import { keptInDataDir } from './data-dir-secret.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { fieldError, forbidden, notFound } from '../../core/errors.js';
 import type { Caller } from '../http/state.js';
 import { generateApiKey, insertApiKey } from './api-keys.js';

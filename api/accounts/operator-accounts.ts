@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { ApiError, validationError } from '../../core/errors.js';
 import type { Caller } from '../http/state.js';
 import { findApiKey, generateApiKey, insertApiKey } from './api-keys.js';

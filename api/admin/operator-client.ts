@@ -1,6 +1,6 @@
 import type { Config } from '../../core/config/config.js';
-import { connectDatabase } from '../../core/db/connect.js';
-import { migrateLatest } from '../../core/db/migrate.js';
+import { connectDatabase } from '../db/connect.js';
+import { migrateLatest } from '../db/migrate.js';
 import { ApiError, type FieldErrors } from '../../core/errors.js';
 import { OPERATOR_PATH } from './operator-endpoint.js';
 import { runOperatorCommand, type OperatorCommandName, type OperatorInput, type OperatorOutput } from './operator-commands.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Config } from '../../core/config/config.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { validationError, type FieldErrors } from '../../core/errors.js';
-import { migrateLatest } from '../../core/db/migrate.js';
+import { migrateLatest } from '../db/migrate.js';
 import { createOperatorKey, grantOperatorCredits, listOperatorKeys, revokeOperatorKey } from '../accounts/operator-accounts.js';
 import { createUserWithLoginLink } from '../auth/operator-users.js';
 

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { Config } from '../../core/config/config.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { ApiError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { bodyParser } from '../http/body-parser.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { notFound, validationError, type FieldErrors } from '../../core/errors.js';
 import { checkSettings } from '../../plugins/check-settings.js';
 import type { AppRegistry } from '../../plugins/registry.js';

@@ -1,9 +1,10 @@
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import { checkSettings } from '../../plugins/check-settings.js';
 import type { AppEventType } from '../../plugins/contract.js';
 import type { AppRegistry } from '../../plugins/registry.js';
 import type { AppSettingsCodec } from './app-settings-codec.js';
+import { appConfigsOfScreenshots } from '../screenshots/screenshot-reads.js';
 
 /**
  * Queues events (batch.finished, crawl.finished, app.upload.*) for the event-receiving apps (plugins with
@@ -50,13 +51,8 @@ export class AppEventEmitter {
   }
 
   /** Configurations attached (through runs) to any screenshot matching `where` (a batch's, a crawl's, one screenshot). */
-  async configsOfScreenshots(where: { batch_id?: number; crawl_id?: number; id?: number }): Promise<number[]> {
-    const ids = await this.db('app_runs as r')
-      .join('screenshots as s', 's.id', 'r.screenshot_id')
-      .where(Object.fromEntries(Object.entries(where).map(([k, v]) => [`s.${k}`, v])))
-      .distinct('r.app_config_id')
-      .pluck('r.app_config_id');
-    return ids.map(Number);
+  configsOfScreenshots(where: { batch_id?: number; crawl_id?: number; id?: number }): Promise<number[]> {
+    return appConfigsOfScreenshots(this.db, where);
   }
 
   private openOrNull(type: string, settings: Record<string, unknown>): Record<string, unknown> | null {

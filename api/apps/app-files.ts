@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
 import { extensionOf } from '../../core/storage/file-extension.js';
 import type { AppFile, AppFiles } from '../../plugins/contract.js';

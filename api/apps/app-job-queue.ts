@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 
 /**
  * app_runs and app_events as durable queues in the database. A job is claimed by moving it to

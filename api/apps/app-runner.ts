@@ -1,8 +1,8 @@
 import type { AppsConfig } from '../../core/config/config.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
-import { toScreenshotRecord } from '../../core/screenshot-record.js';
+import { toScreenshotRecord } from '../screenshots/screenshot-record.js';
 import { appFilename } from '../../plugins/app-filename.js';
 import type { AppEgress, AppEventType, AppLogger, AppOutput, AppPlugin, ScreenshotRecordData } from '../../plugins/contract.js';
 import { checkSettings } from '../../plugins/check-settings.js';

@@ -1,9 +1,9 @@
 import type { Config } from '../../core/config/config.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
-import { SecretBox } from '../../core/crypto/secret-box.js';
-import type { Db } from '../../core/db/connect.js';
+import { SecretBox } from './secret-box.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
-import { guardedEgress } from '../../core/net/guarded-agents.js';
+import { guardedEgress } from './guarded-agents.js';
 import { PrivateAllowlist } from '../../core/net/private-allowlist.js';
 import type { AppRegistry } from '../../plugins/registry.js';
 import type { ImageLinks } from '../retrieval/image-links.js';

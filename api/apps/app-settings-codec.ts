@@ -1,4 +1,4 @@
-import { SecretBox } from '../../core/crypto/secret-box.js';
+import { SecretBox } from './secret-box.js';
 import type { AppRegistry } from '../../plugins/registry.js';
 
 /** What answers show instead of a secret; sending it back in an update keeps the stored secret. */

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { FieldErrors } from '../../core/errors.js';
-import { operatorEgress } from '../../core/net/guarded-agents.js';
+import { operatorEgress } from './guarded-agents.js';
 import { AppRunError, type AppEgress } from '../../plugins/contract.js';
 import type { AppSettingsCodec } from './app-settings-codec.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, idParam, MAX_PAGE_SIZE } from '../../core/request/endpoint-params.js';
-import { custom, int, oneOf, text, type Param, type ReadResult } from '../../core/request/param-kinds.js';
-import type { QueryValue } from '../../core/request/query-input.js';
+import { DEFAULT_PAGE_SIZE, idParam, MAX_PAGE_SIZE } from '../options/endpoint-params.js';
+import { custom, int, oneOf, text, type Param, type ReadResult } from '../options/param-kinds.js';
+import type { QueryValue } from '../options/query-input.js';
 
 /**
  * The parameters of the auth, API key and admin-user operations: they validate requests and make their

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { fieldError, forbidden, invalidApiKey } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { generateApiKey, insertApiKey } from '../accounts/api-keys.js';

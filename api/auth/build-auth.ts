@@ -1,5 +1,5 @@
 import type { Config } from '../../core/config/config.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import type { JwtService } from '../accounts/jwt.js';
 import { AuthService } from './auth-service.js';

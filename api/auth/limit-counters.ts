@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 
 /** What a counter counts: failed logins of one account or of one client address, signups of one address. */
 export type LimitKind = 'login_account' | 'login_address' | 'signup_address';

@@ -1,5 +1,5 @@
 import { rateLimited } from '../../core/errors.js';
-import { addressLimitKey } from '../../core/net/forwarded-client.js';
+import { addressLimitKey } from '../http/forwarded-client.js';
 import { secondsUntil, type LimitCounters, type LimitRow } from './limit-counters.js';
 
 /**

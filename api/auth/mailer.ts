@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { MailConfig } from '../../core/config/config.js';
 import type { Mailer, OutgoingMail } from '../../core/contracts/mailer.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Config } from '../../core/config/config.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { ApiError, validationError } from '../../core/errors.js';
-import { readParams } from '../../core/request/read-params.js';
+import { readParams } from '../options/read-params.js';
 import { createCompany, getCompany } from '../accounts/companies.js';
 import { passwordResetLink } from './account-email.js';
 import { emailParam } from './auth-params.js';

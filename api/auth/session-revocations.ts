@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { JwtService } from '../accounts/jwt.js';
 
 /** How a revoked token is kept and looked up: its SHA-256, 64 hex characters whatever its length. */

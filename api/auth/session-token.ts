@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { JwtService } from '../accounts/jwt.js';
 import type { Caller } from '../http/state.js';
 import { notRevoked } from './session-revocations.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../core/errors.js';
-import { addressLimitKey } from '../../core/net/forwarded-client.js';
+import { addressLimitKey } from '../http/forwarded-client.js';
 import { secondsUntil, type LimitCounters, type LimitRow } from './limit-counters.js';
 
 /** The window of SHOTFARM_SIGNUPS_PER_ADDRESS_PER_DAY, fixed from the first signup of an address in it. */

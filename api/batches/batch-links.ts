@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import type { AppContext } from '../http/state.js';
 import { attachment } from '../retrieval/content-disposition.js';

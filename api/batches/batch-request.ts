@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { fieldError, payloadTooLarge } from '../../core/errors.js';
-import type { QueryTree } from '../../core/request/query-input.js';
+import type { QueryTree } from '../options/query-input.js';
 import { bodyParser } from '../http/body-parser.js';
 import { jsonBodyParams } from '../http/json-body.js';
 import type { AppContext } from '../http/state.js';

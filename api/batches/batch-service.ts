@@ -1,19 +1,20 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
 import type { JobQueue } from '../../core/contracts/job-queue.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { notFound, validationError, type FieldErrors } from '../../core/errors.js';
-import { parseUrlList } from '../../core/batch/url-list.js';
+import { parseUrlList } from './url-list.js';
 import { validateTemplate } from '../../core/batch/filename-template.js';
-import { BATCH_MAX_DELAY_SECONDS, BATCH_OWN_PARAMS, BATCH_TRANSPORT_FIELDS } from '../../core/request/batch-params.js';
-import { buildCreateRequest, createContextOf, type ScreenshotDraft } from '../../core/request/create-request.js';
-import type { QueryTree } from '../../core/request/query-input.js';
-import { collectParams, type ParamsOf } from '../../core/request/read-params.js';
+import { BATCH_MAX_DELAY_SECONDS, BATCH_OWN_PARAMS, BATCH_TRANSPORT_FIELDS } from './batch-params.js';
+import { buildCreateRequest, createContextOf, type ScreenshotDraft } from '../options/create-request.js';
+import type { QueryTree } from '../options/query-input.js';
+import { collectParams, type ParamsOf } from '../options/read-params.js';
 import { ApiError, fieldError } from '../../core/errors.js';
 import { draftOfRecord } from '../screenshots/record-draft.js';
 import type { Caller } from '../http/state.js';
 import type { ScreenshotRecords } from '../screenshots/screenshot-records.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
+import { batchAttemptCounts, batchScreenshotIds, currentBatchRecords, lastBatchAttempt, processingOfBatch } from '../screenshots/screenshot-reads.js';
 import type { BatchRow } from './batch-record.js';
 import type { BatchHosting } from '../apps/batch-hosting.js';
 import { thumbnailFieldErrors } from './batch-zip.js';
@@ -156,7 +157,7 @@ export class BatchService {
   }
 
   async screenshotIds(caller: Caller, id: number): Promise<number[]> {
-    return (await this.db('screenshots').where({ company_id: caller.companyId, batch_id: id }).orderBy('id').pluck('id')).map(Number);
+    return batchScreenshotIds(this.db, caller.companyId, id);
   }
 
   /**
@@ -167,7 +168,7 @@ export class BatchService {
     const batch = await this.get(caller, id);
     if (batch.status !== 'processing') return batch;
     await this.db('batches').where({ id, status: 'processing' }).update({ status: 'error', error: BATCH_CANCELLED, finished: now() });
-    const waiting = (await this.db('screenshots').where({ company_id: caller.companyId, batch_id: id, status: 'processing' }).pluck('id')).map(Number);
+    const waiting = await processingOfBatch(this.db, caller.companyId, id);
     if (waiting.length > 0) {
       await this.queue.cancel(waiting);
       // A job that had already started when the cancel came still delivers a result: the recorder finds
@@ -187,9 +188,9 @@ export class BatchService {
   async retry(caller: Caller, id: number): Promise<BatchRow> {
     const batch = await this.get(caller, id);
     if (batch.status === 'processing') throw stillProcessing();
-    const failed: Record<string, unknown>[] = await this.currentRecords(this.db, id).where({ 's.status': 'error' }).orderBy('s.id').select('s.*');
+    const failed: Record<string, unknown>[] = await currentBatchRecords(this.db, id).where({ 's.status': 'error' }).orderBy('s.id').select('s.*');
     if (failed.length === 0) throw fieldError('id', 'the batch has no failed screenshot to retry');
-    const attempt = Number((await this.db('screenshots').where({ batch_id: id }).max('attempt as a').first())?.a ?? 1) + 1;
+    const attempt = (await lastBatchAttempt(this.db, id)) + 1;
     const options = ((await this.db('batches').where({ id }).first('options'))?.options ?? {}) as BatchOptions;
     const roots = failed.map((r) => Number(r.retry_of ?? r.id));
     const drafts = failed.map((r, i) => {
@@ -211,7 +212,7 @@ export class BatchService {
       runFilenames: roots.map((root) => options.filenames?.[String(root)] ?? options.filename_template ?? ''),
       prepare: async (trx: Knex.Transaction) => {
         // Counters from the records as they stand, the retried ones left out: they will count again when they end.
-        const counts = (await this.currentRecords(trx, id).groupBy('s.status').select('s.status').count('s.id as n')) as { status: string; n: string | number }[];
+        const counts = (await currentBatchRecords(trx, id).groupBy('s.status').select('s.status').count('s.id as n')) as { status: string; n: string | number }[];
         const n = (status: string): number => Number(counts.find((c) => c.status === status)?.n ?? 0);
         const reopened = await trx('batches')
           .where({ id })
@@ -228,11 +229,7 @@ export class BatchService {
 
   /** Each attempt's counts, from its records: the first attempt is the batch's file, each retry one more. */
   async attempts(caller: Caller, id: number): Promise<{ attempt: number; count: number; processed: number; failed: number }[]> {
-    const rows = (await this.db('screenshots').where({ company_id: caller.companyId, batch_id: id }).groupBy('attempt', 'status').orderBy('attempt').select('attempt', 'status').count('id as n')) as {
-      attempt: number;
-      status: string;
-      n: string | number;
-    }[];
+    const rows = await batchAttemptCounts(this.db, caller.companyId, id);
     const byAttempt = new Map<number, { attempt: number; count: number; processed: number; failed: number }>();
     for (const r of rows) {
       const a = byAttempt.get(Number(r.attempt)) ?? { attempt: Number(r.attempt), count: 0, processed: 0, failed: 0 };
@@ -242,13 +239,6 @@ export class BatchService {
       byAttempt.set(a.attempt, a);
     }
     return [...byAttempt.values()];
-  }
-
-  /** A batch's current records: the latest attempt for each of its URLs (a record no retry stands in for). */
-  private currentRecords(db: Db | Knex.Transaction, batchId: number): Knex.QueryBuilder {
-    return db('screenshots as s')
-      .where({ 's.batch_id': batchId })
-      .whereNotExists(db('screenshots as t').whereRaw('t.retry_of = coalesce(s.retry_of, s.id)').andWhereRaw('t.attempt > s.attempt').select(db.raw('1')));
   }
 
   /** Moves a batch's counters when one of its screenshots ends; the last one finishes the batch. */

@@ -1,5 +1,6 @@
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { renderFilename, renderRowFilename, type FilenameVars } from '../../core/batch/filename-template.js';
+import { batchFilesPage } from '../screenshots/screenshot-reads.js';
 import type { BatchRow } from './batch-record.js';
 import type { BatchOptions } from './batch-service.js';
 import type { ZipEntryInput } from './batch-zip.js';
@@ -14,13 +15,7 @@ const PAGE = 200;
 export async function* batchZipEntries(db: Db, batch: BatchRow, options: BatchOptions): AsyncGenerator<ZipEntryInput> {
   let after = 0;
   for (;;) {
-    const rows = await db('screenshot_files as f')
-      .join('screenshots as s', 's.id', 'f.screenshot_id')
-      .where({ 's.batch_id': batch.id, 's.status': 'finished' })
-      .andWhere('f.screenshot_id', '>', after)
-      .whereIn('f.screenshot_id', db('screenshots').select('id').where({ batch_id: batch.id, status: 'finished' }).andWhere('id', '>', after).orderBy('id').limit(PAGE))
-      .orderBy([{ column: 'f.screenshot_id' }, { column: 'f.kind' }, { column: 'f.shot' }])
-      .select('f.screenshot_id', 'f.kind', 'f.shot', 'f.storage_key', 'f.content_type', 'f.size_bytes', 's.url', 's.browser', 's.country', 's.tag', 's.created_at', 's.retry_of');
+    const rows = await batchFilesPage(db, batch.id, after, PAGE);
     if (rows.length === 0) return;
     for (const r of rows) {
       const id = Number(r.screenshot_id);

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { PaymentMethodRow, ReceiptRow, SubscriptionRow } from './billing-rows.js';
 
 /** The spec's Subscription response: `subscriptionId`, `status`, `planId` (strings). */
@@ -59,3 +60,30 @@ export function receiptShape(row: ReceiptRow): ReceiptShape {
   if (row.updated_at) shape.updatedAt = row.updated_at.toISOString();
   return shape;
 }
+
+// The zod shapes of the answers (openapi.json's components/schemas), beside the row conversions above.
+
+export const Plan = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  price_usd: z.number(),
+  monthly_screenshots: z.number().int(),
+  features: z.array(z.string()),
+  public: z.boolean(),
+  payment_plan_ids: z.looseObject({ monthly: z.string().optional(), yearly: z.string().optional() }).optional(),
+  addons: z.array(z.looseObject({ id: z.string(), quantity: z.number() })).optional(),
+});
+
+export const Subscription = z.looseObject({ subscriptionId: z.string(), status: z.string(), planId: z.string() });
+export const PaymentMethod = z.looseObject({
+  token: z.string(),
+  type: z.enum(['card', 'paypal']),
+  brand: z.string().optional(),
+  last4: z.string().optional(),
+  expirationMonth: z.string().optional(),
+  expirationYear: z.string().optional(),
+  email: z.string().optional(),
+  default: z.boolean(),
+});
+export const Receipt = z.looseObject({ id: z.string(), amount: z.string(), currency: z.string(), status: z.string(), createdAt: z.string(), updatedAt: z.string().optional() });
+export const InvoicedAccount = z.looseObject({ companyId: z.number().int(), invoiced: z.boolean() });

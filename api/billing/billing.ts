@@ -1,6 +1,6 @@
 import type { Plan } from '../../core/billing/plan.js';
 import type { PaymentProvider } from '../../core/contracts/payment-provider.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import { OfflinePaymentsGate, type OfflinePaymentsMode } from './offline-payments.js';
 import { PaymentMethods } from './payment-methods.js';

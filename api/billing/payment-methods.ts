@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { fieldError, notFound } from '../../core/errors.js';
 import { PaymentDetailsError, type AttachedPaymentMethod, type PaymentMethodInput, type PaymentProvider } from '../../core/contracts/payment-provider.js';
 import { paymentMethodRow, type PaymentMethodRow } from './billing-rows.js';

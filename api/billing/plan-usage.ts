@@ -1,7 +1,8 @@
 import type { Plan } from '../../core/billing/plan.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { LIVE_STATUSES, subscriptionRow, type SubscriptionRow } from './billing-rows.js';
 import type { PlanCatalog } from './plan-catalog.js';
+import { chargedScreenshotsSince } from '../screenshots/screenshot-reads.js';
 
 /** The `billing` object of the dashboard overview: the live plan and how much of its period is used. */
 export interface PlanUsage {
@@ -19,8 +20,7 @@ export async function planUsageOf(db: Db, plans: PlanCatalog, companyId: number)
   const live = await livePlanOf(db, plans, companyId);
   if (!live) return null;
   const { plan, sub } = live;
-  const [used] = await db('screenshots').where({ company_id: companyId }).where('created_at', '>=', sub.current_period_start).whereNot({ status: 'error' }).count('* as n');
-  const screenshots = Number(used?.n ?? 0);
+  const screenshots = await chargedScreenshotsSince(db, companyId, sub.current_period_start);
   return { plan, usage: { screenshots_this_month: screenshots, monthly_limit: plan.monthly_screenshots, remaining: Math.max(0, plan.monthly_screenshots - screenshots) } };
 }
 

@@ -1,5 +1,5 @@
 import type { PaymentProvider } from '../../core/contracts/payment-provider.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import { renewalGrantable } from '../accounts/free-grants.js';
 import { periodEnd } from './billing-period.js';

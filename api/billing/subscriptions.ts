@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { planPriceCents, type Plan } from '../../core/billing/plan.js';
 import type { PaymentProvider } from '../../core/contracts/payment-provider.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { ApiError, fieldError, notFound } from '../../core/errors.js';
 import type { Caller } from '../http/state.js';
 import { periodEnd } from './billing-period.js';

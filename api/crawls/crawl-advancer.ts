@@ -1,17 +1,18 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { ApiError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { buildCrawlPage } from '../../core/request/crawl-request.js';
-import { linksInScope } from '../../core/request/crawl-scope.js';
-import type { QueryTree } from '../../core/request/query-input.js';
+import { buildCrawlPage } from './crawl-request.js';
+import { linksInScope } from './crawl-scope.js';
+import type { QueryTree } from '../options/query-input.js';
 import type { Caller } from '../http/state.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import type { CrawlRow } from './crawl-record.js';
 import type { CrawlFrontier, FrontierUrl } from './crawl-frontier.js';
 import type { CrawlStore } from './crawl-store.js';
-import { createContextOf } from '../../core/request/create-request.js';
+import { createContextOf } from '../options/create-request.js';
+import { screenshotOutcome } from '../screenshots/screenshot-reads.js';
 
 /** A screenshot of a crawl that ended: from the recorder, or at once (a cache hit, a job that could not be queued). */
 export interface PageOutcome {
@@ -56,9 +57,9 @@ export class CrawlAdvancer {
    */
   async created(urlId: number, screenshotId: number): Promise<PageOutcome | null> {
     await this.frontier.link(urlId, screenshotId);
-    const row = await this.db('screenshots').where({ id: screenshotId }).first('status', 'links');
+    const row = await screenshotOutcome(this.db, screenshotId);
     if (!row || row.status === 'processing') return null;
-    return { screenshotId, status: row.status, links: row.links as string[] };
+    return { screenshotId, status: row.status as 'finished' | 'error', links: row.links };
   }
 
   /** Counts an ended page once, and adds its links to the frontier while the crawl goes on. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 
 /** A URL of a crawl's frontier. */
 export interface FrontierUrl {

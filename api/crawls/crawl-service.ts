@@ -1,12 +1,12 @@
 import type { Config } from '../../core/config/config.js';
 import type { JobQueue } from '../../core/contracts/job-queue.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { notFound } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { buildCrawlRequest } from '../../core/request/crawl-request.js';
-import { crawlKey } from '../../core/request/crawl-scope.js';
-import type { QueryTree } from '../../core/request/query-input.js';
-import type { ScreenshotRow } from '../../core/screenshot-record.js';
+import { buildCrawlRequest } from './crawl-request.js';
+import { crawlKey } from './crawl-scope.js';
+import type { QueryTree } from '../options/query-input.js';
+import type { ScreenshotRow } from '../screenshots/screenshot-record.js';
 import type { ResultListener } from '../farm/result-recorder.js';
 import type { Caller } from '../http/state.js';
 import type { ScreenshotRecords } from '../screenshots/screenshot-records.js';
@@ -17,7 +17,8 @@ import { CrawlFrontier } from './crawl-frontier.js';
 import type { CrawlRow } from './crawl-record.js';
 import { CrawlStore } from './crawl-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
-import { createContextOf } from '../../core/request/create-request.js';
+import { createContextOf } from '../options/create-request.js';
+import { endedCrawlPages } from '../screenshots/screenshot-reads.js';
 
 /**
  * The application service behind the /crawl operations. Everything that changes a crawl (create, a
@@ -63,15 +64,10 @@ export class CrawlService {
     const ids = (await this.db('crawls').where({ status: 'processing' }).pluck('id')).map(Number);
     for (const crawlId of ids) {
       await this.locks.run(crawlId, async () => {
-        const ended = await this.db('crawl_urls as u')
-          .join('screenshots as s', 's.id', 'u.screenshot_id')
-          .where({ 'u.crawl_id': crawlId, 'u.status': 'queued' })
-          .whereNot('s.status', 'processing')
-          .orderBy('u.id')
-          .select('s.id', 's.status', 's.links');
+        const ended = await endedCrawlPages(this.db, crawlId);
         await this.advancer.advance(
           crawlId,
-          ended.map((r: { id: number; status: 'finished' | 'error'; links: string[] }) => ({ screenshotId: Number(r.id), status: r.status, links: r.links })),
+          ended.map((r) => ({ screenshotId: Number(r.id), status: r.status, links: r.links })),
         );
       });
     }

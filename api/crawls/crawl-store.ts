@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Db } from '../../core/db/connect.js';
-import type { QueryTree } from '../../core/request/query-input.js';
+import type { Db } from '../db/connect.js';
+import type { QueryTree } from '../options/query-input.js';
 import { unixNow, type CrawlRow, type CrawlStatus } from './crawl-record.js';
 
 /** Reads and writes crawl rows. Reads for a caller are scoped by company; the advancer's are internal. */

@@ -1,6 +1,7 @@
 import { BROWSERS, type BrowserName } from '../../core/capture-spec.js';
 import type { JobQueue } from '../../core/contracts/job-queue.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
+import { capturesPerBrowser } from '../screenshots/screenshot-reads.js';
 
 /**
  * The window throughput and error rate are measured over: long enough that a quiet farm's few captures
@@ -31,16 +32,7 @@ export interface BrowserActivity {
  * source's) and records ended without running (cancelled, never queued) are not captures.
  */
 export async function browserActivity(db: Db, queue: JobQueue): Promise<BrowserActivity[]> {
-  const [depth, ages, ended] = await Promise.all([
-    queue.depth(),
-    queue.oldestWaiting(),
-    db('screenshots')
-      .where('finished_at', '>=', db.raw(`now() - make_interval(mins => ?)`, [ACTIVITY_WINDOW_MINUTES]))
-      .whereNot('node_id', '')
-      .whereNot('routing', 'like', 'cache:%')
-      .groupBy('browser')
-      .select('browser', db.raw('count(*)::int as captures'), db.raw(`(count(*) filter (where status = 'error'))::int as errors`)) as Promise<{ browser: string; captures: number; errors: number }[]>,
-  ]);
+  const [depth, ages, ended] = await Promise.all([queue.depth(), queue.oldestWaiting(), capturesPerBrowser(db, ACTIVITY_WINDOW_MINUTES)]);
   return BROWSERS.map((browser) => {
     const row = ended.find((r) => r.browser === browser);
     const captures = Number(row?.captures ?? 0);

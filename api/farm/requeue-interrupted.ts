@@ -1,21 +1,10 @@
-import type { CaptureSpec } from '../../core/capture-spec.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
+import { processingRecords } from '../screenshots/screenshot-reads.js';
 import type { Logger } from '../../core/logger.js';
-import { CAPTURE_OPTIONS } from '../../core/request/create-params.js';
-import { storedOptionValues } from '../../core/request/option-table.js';
+import { CAPTURE_OPTIONS } from '../options/create-params.js';
+import { storedOptionValues } from '../options/option-table.js';
 import { routeOfRecord } from '../../grid/scheduling/routing.js';
 import type { FarmDispatcher, FarmWork } from './farm-dispatcher.js';
-
-interface InterruptedRow {
-  id: number;
-  company_id: number;
-  request_options: Record<string, unknown>;
-  capture_spec: CaptureSpec;
-  routing: string;
-  request_id: string;
-  batch_id: number | null;
-  crawl_id: number | null;
-}
 
 /**
  * The in-process queue of embedded mode lives in memory: when the process dies without draining (kill -9,
@@ -28,10 +17,7 @@ interface InterruptedRow {
  * Returns how many jobs were queued again.
  */
 export async function requeueInterrupted(db: Db, dispatcher: FarmDispatcher, proxies: Record<string, string>, log: Logger): Promise<number> {
-  const rows: InterruptedRow[] = await db('screenshots')
-    .where({ status: 'processing' })
-    .orderBy('id')
-    .select('id', 'company_id', 'request_options', 'capture_spec', 'routing', 'request_id', 'batch_id', 'crawl_id');
+  const rows = await processingRecords(db);
   if (rows.length === 0) return 0;
   const work = (bulk: boolean): FarmWork[] =>
     rows
@@ -39,7 +25,7 @@ export async function requeueInterrupted(db: Db, dispatcher: FarmDispatcher, pro
       .map((r) => ({
         id: Number(r.id),
         companyId: Number(r.company_id),
-        priority: Number(storedOptionValues(CAPTURE_OPTIONS, r as unknown as Record<string, unknown>).priority),
+        priority: Number(storedOptionValues(CAPTURE_OPTIONS, r).priority),
         spec: r.capture_spec,
         route: routeOfRecord(r.routing, proxies),
         requestId: r.request_id,

@@ -1,6 +1,6 @@
 import type { Next } from 'koa';
 import type { Logger } from '../../core/logger.js';
-import { isDatabaseUnavailable } from '../../core/db/connect.js';
+import { isDatabaseUnavailable } from '../db/connect.js';
 import { ApiError, serviceUnavailable } from '../../core/errors.js';
 import type { AppContext } from './state.js';
 

@@ -1,5 +1,5 @@
 import { fieldError } from '../../core/errors.js';
-import type { QueryTree } from '../../core/request/query-input.js';
+import type { QueryTree } from '../options/query-input.js';
 import { queryOf } from './query.js';
 import type { AppContext } from './state.js';
 

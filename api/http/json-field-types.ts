@@ -1,5 +1,5 @@
 import { validationError, type FieldErrors } from '../../core/errors.js';
-import { toBool, toInt, toNumber } from '../../core/request/param-kinds.js';
+import { toBool, toInt, toNumber } from '../options/param-kinds.js';
 import type { AppContext } from './state.js';
 
 /** A JSON Schema fragment, as openapi.json documents a request field. */

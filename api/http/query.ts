@@ -1,5 +1,5 @@
 import { fieldError } from '../../core/errors.js';
-import { parseQuery, QueryShapeError, type QueryTree } from '../../core/request/query-input.js';
+import { parseQuery, QueryShapeError, type QueryTree } from '../options/query-input.js';
 import type { AppContext } from './state.js';
 
 /** The decoded query of a request (repeated keys and bracket notation kept); a malformed one is a 400. */

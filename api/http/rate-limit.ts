@@ -1,6 +1,6 @@
 import type { Next } from 'koa';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { rateLimited } from '../../core/errors.js';
 import { callerOf, type AppContext } from './state.js';
 

@@ -1,6 +1,5 @@
-import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import { diffKey } from '../../core/storage/storage-keys.js';
 import type { AppEventEmitter } from '../apps/app-event-emitter.js';
@@ -8,6 +7,7 @@ import type { AppRegistry } from '../../plugins/registry.js';
 import { readAll } from '../retrieval/file-access.js';
 import type { ImageLinks } from '../retrieval/image-links.js';
 import type { ScreenshotRecords } from '../screenshots/screenshot-records.js';
+import { monitorRunsToCompare, previousFinishedRunShot, screenshotToCompare } from '../screenshots/screenshot-reads.js';
 import type { DiffLinks } from './diff-links.js';
 import { ComparisonError, diffImages, shotSize, type PixelBox } from './image-diff.js';
 import { toMonitorRecord, type MonitorRow, type TextChanges } from './monitor-record.js';
@@ -61,15 +61,7 @@ export class MonitorComparer {
    */
   async sweep(limit = 20): Promise<number> {
     const staleBefore = new Date(Date.now() - COMPARE_LEASE_MS);
-    const runs: RunToCompare[] = await this.deps
-      .db('monitor_runs as r')
-      .join('screenshots as s', 's.id', 'r.screenshot_id')
-      .whereNull('r.compared_at')
-      .whereNot('s.status', 'processing')
-      .andWhere((q) => void q.where({ 'r.compared': false }).orWhere('r.compare_claimed_at', '<', staleBefore))
-      .orderBy('r.id')
-      .limit(limit)
-      .select('r.id', 'r.monitor_id', 'r.screenshot_id');
+    const runs: RunToCompare[] = await monitorRunsToCompare(this.deps.db, staleBefore, limit);
     for (const run of runs) await this.compare(run);
     return runs.length;
   }
@@ -110,19 +102,13 @@ export class MonitorComparer {
   private async compareClaimed(run: RunToCompare): Promise<void> {
     const { db } = this.deps;
     const monitor = (await db('monitors').where({ id: run.monitor_id }).first()) as MonitorRow | undefined;
-    const row = await db('screenshots').where({ id: run.screenshot_id }).first('id', 'company_id', 'status', 'capture_spec');
+    const row = await screenshotToCompare(db, run.screenshot_id);
     // The viewport width and whether HTML was saved are the capture's, as its stored spec says.
-    const shot = row && { ...row, html: (row.capture_spec as CaptureSpec).html, screen_width: (row.capture_spec as CaptureSpec).device.width };
+    const shot = row && { ...row, html: row.capture_spec.html, screen_width: row.capture_spec.device.width };
     if (!monitor || shot?.status !== 'finished') return;
-    const previous = await db('monitor_runs as r')
-      .join('screenshots as s', 's.id', 'r.screenshot_id')
-      .where({ 'r.monitor_id': run.monitor_id, 's.status': 'finished' })
-      .andWhere('r.id', '<', run.id)
-      .orderBy('r.id', 'desc')
-      .first('s.id');
+    const previousId = await previousFinishedRunShot(db, run.monitor_id, run.id);
     // The first finished shot has nothing to compare with.
-    if (!previous) return;
-    const previousId = Number(previous.id);
+    if (previousId === undefined) return;
     await db('monitor_runs').where({ id: run.id }).update({ previous_screenshot_id: previousId });
 
     const files = await db('screenshot_files')

@@ -1,5 +1,5 @@
-import type { IgnoreRegion } from '../../core/request/monitor-params.js';
-import type { QueryTree } from '../../core/request/query-input.js';
+import type { IgnoreRegion } from './monitor-params.js';
+import type { QueryTree } from '../options/query-input.js';
 
 /** A monitor row as stored. */
 export interface MonitorRow {

@@ -1,4 +1,4 @@
-import { nextCronRun } from '../../core/request/monitor-params.js';
+import { nextCronRun } from './monitor-params.js';
 
 /** What the schedule of a monitor is: an interval, or a cron expression (which wins). */
 export interface Schedule {

@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import type { MonitorComparer } from './monitor-comparer.js';
 import type { MonitorRow } from './monitor-record.js';

@@ -1,16 +1,17 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { ApiError, notFound } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { buildMonitorRequest, buildMonitorRun, type MonitorContext, type MonitorRequest } from '../../core/request/monitor-request.js';
-import type { QueryTree } from '../../core/request/query-input.js';
+import { buildMonitorRequest, buildMonitorRun, type MonitorContext, type MonitorRequest } from './monitor-request.js';
+import type { QueryTree } from '../options/query-input.js';
 import type { Caller } from '../http/state.js';
 import type { ScreenshotService } from '../screenshots/screenshot-service.js';
 import type { MonitorRow, MonitorRunRow } from './monitor-record.js';
 import { checkMonitorLimits } from './monitor-limits.js';
 import { firstRun } from './monitor-schedule.js';
-import { createContextOf } from '../../core/request/create-request.js';
+import { createContextOf } from '../options/create-request.js';
+import { monitorRunsWithShots } from '../screenshots/screenshot-reads.js';
 
 /** A run whose screenshot was never created (the process stopped in between) is ended after this long. */
 const ORPHAN_RUN_MS = 5 * 60 * 1000;
@@ -194,16 +195,7 @@ export class MonitorService {
   }
 
   private runQuery(): Knex.QueryBuilder {
-    return this.db('monitor_runs as r')
-      .leftJoin('screenshots as s', 's.id', 'r.screenshot_id')
-      .select(
-        'r.*',
-        's.status as screenshot_status',
-        's.error as screenshot_error',
-        's.change_ratio',
-        's.text_changes',
-        this.db.raw('exists (select 1 from screenshot_files f where f.screenshot_id = r.screenshot_id and f.kind = ?) as has_diff', ['diff']),
-      );
+    return monitorRunsWithShots(this.db);
   }
 
   private columns(request: MonitorRequest, appConfigIds: number[]): Record<string, unknown> {

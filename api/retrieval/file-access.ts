@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { notFound } from '../../core/errors.js';
+import { screenshotWithFile } from '../screenshots/screenshot-reads.js';
 
 export interface StoredFileRow {
   storage_key: string;
@@ -13,15 +14,7 @@ export interface StoredFileRow {
 
 /** Finds a finished screenshot's stored file of one kind (and shot), scoped by account; 404 otherwise. */
 export async function findFile(db: Db, companyId: number, id: number, kind: 'image' | 'html' | 'pdf' | 'video' | 'diff', shot: number | null): Promise<StoredFileRow> {
-  // One query (every image download runs it): the record, and its file when there is one.
-  const row = (await db('screenshots as s')
-    .leftJoin('screenshot_files as f', (on) => {
-      on.on('f.screenshot_id', 's.id').andOn('f.company_id', 's.company_id').andOnVal('f.kind', kind);
-      if (shot !== null) on.andOnVal('f.shot', shot);
-    })
-    .where({ 's.company_id': companyId, 's.id': id })
-    .orderBy('f.shot')
-    .first('s.status', 'f.storage_key', 'f.content_type', 'f.size_bytes', 'f.kind', 'f.shot')) as ({ status: string } & { [K in keyof StoredFileRow]: StoredFileRow[K] | null }) | undefined;
+  const row = await screenshotWithFile(db, companyId, id, kind, shot);
   if (!row) throw notFound('Screenshot');
   const { status, ...file } = row;
   if (status !== 'finished' || file.storage_key === null) {

@@ -1,5 +1,5 @@
 import type { ObjectStore } from '../../core/contracts/object-store.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { SignedFileLinks } from './signed-file-links.js';
 
 /**

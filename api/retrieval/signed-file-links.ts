@@ -1,8 +1,9 @@
 import type { ObjectStore } from '../../core/contracts/object-store.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { AppContext } from '../http/state.js';
 import { findFile } from './file-access.js';
 import { signLinkToken, verifyLinkToken, type LinkKind } from './link-token.js';
+import { ownerOfScreenshot } from '../screenshots/screenshot-reads.js';
 
 /** Which stored file of a screenshot a kind of signed link opens, and at which path of the API. */
 export interface SignedFile {
@@ -44,7 +45,7 @@ export class SignedFileLinks {
    * 404 (from findFile) when the record or its file is gone.
    */
   async stream(ctx: AppContext, companyId: number | null, screenshotId: number): Promise<void> {
-    const owner = companyId ?? Number((await this.db('screenshots').where({ id: screenshotId }).first('company_id'))?.company_id ?? 0);
+    const owner = companyId ?? (await ownerOfScreenshot(this.db, screenshotId));
     const file = await findFile(this.db, owner, screenshotId, this.file.kind, 1);
     ctx.type = file.content_type;
     ctx.length = file.size_bytes;

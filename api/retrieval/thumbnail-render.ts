@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { fieldError, validationError } from '../../core/errors.js';
-import { MAX_THUMBNAIL_SIDE } from '../../core/request/endpoint-params.js';
+import { MAX_THUMBNAIL_SIDE } from '../options/endpoint-params.js';
 
 export interface ThumbnailOptions {
   format?: 'png' | 'jpeg' | 'webp';

@@ -1,9 +1,9 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { Pricing } from '../../core/pricing.js';
-import { CAPTURE_OPTIONS } from '../../core/request/create-params.js';
-import { optionsCost, storedOptionValues } from '../../core/request/option-table.js';
-import type { ScreenshotDraft } from '../../core/request/create-request.js';
-import type { ScreenshotFields } from '../../core/screenshot-record.js';
+import { CAPTURE_OPTIONS } from '../options/create-params.js';
+import { optionsCost, storedOptionValues } from '../options/option-table.js';
+import type { ScreenshotDraft } from '../options/create-request.js';
+import type { ScreenshotFields } from './screenshot-record.js';
 
 /**
  * Columns of a stored record that are not what its create request decided: who owns it, how it ended,
@@ -48,8 +48,8 @@ const NOT_REQUEST_FIELDS = new Set([
  */
 export function draftOfRecord(row: Record<string, unknown>, pricing: Pricing): ScreenshotDraft {
   const spec = row.capture_spec as CaptureSpec;
-  const fields = { ...Object.fromEntries(Object.entries(row).filter(([k]) => !NOT_REQUEST_FIELDS.has(k))), ...storedOptionValues(CAPTURE_OPTIONS, row) } as unknown as ScreenshotFields;
-  const cost = optionsCost(CAPTURE_OPTIONS, pricing, fields as unknown as Record<string, unknown>);
+  const fields = { ...Object.fromEntries(Object.entries(row).filter(([k]) => !NOT_REQUEST_FIELDS.has(k))), ...storedOptionValues(CAPTURE_OPTIONS, row) } as ScreenshotFields;
+  const cost = optionsCost(CAPTURE_OPTIONS, pricing, fields);
   return {
     fields: { ...fields, cost, trackers: spec.trackers, warnings: [], user_agent: spec.userAgent ?? '' },
     spec,

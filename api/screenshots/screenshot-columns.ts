@@ -1,7 +1,7 @@
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import { CAPTURE_OPTIONS } from '../../core/request/create-params.js';
-import { optionColumns, optionsWithoutColumn, requestOptionsOf, storedOptionValues, type OptionTable } from '../../core/request/option-table.js';
-import type { ScreenshotRow } from '../../core/screenshot-record.js';
+import { CAPTURE_OPTIONS } from '../options/create-params.js';
+import { optionColumns, optionsWithoutColumn, requestOptionsOf, storedOptionValues, type OptionTable } from '../options/option-table.js';
+import type { ScreenshotRow } from './screenshot-record.js';
 
 /** jsonb columns: passed as JSON text, because node-postgres would send a JS array as a Postgres array. */
 const JSON_COLUMNS = ['final_urls', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'capture_spec', 'request_options'] as const;
@@ -51,8 +51,10 @@ export function recordStorage(table: OptionTable) {
     /** Columns a record answer needs: its own, the options' columns, and the spec and request_options that hold the other options. */
     columns: [...OWN_COLUMNS, ...optionColumns(table), 'capture_spec', 'request_options', ...RESULT_COLUMNS],
     /** A row as the driver returns it, with its option values read back, numeric ids and no app runs yet (ScreenshotStore.withApps fills them). */
-    normaliseRow: (row: Record<string, unknown>): ScreenshotRow =>
-      ({ ...row, ...storedOptionValues(table, row), id: Number(row.id), company_id: Number(row.company_id), apps: [] }) as unknown as ScreenshotRow,
+    normaliseRow: (row: Record<string, unknown>): ScreenshotRow => {
+      const values: Record<string, unknown> = { ...row, ...storedOptionValues(table, row), id: Number(row.id), company_id: Number(row.company_id), apps: [] };
+      return values as ScreenshotRow;
+    },
   };
 }
 

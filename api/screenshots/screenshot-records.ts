@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import type { CaptureResult } from '../../core/contracts/job-queue.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import type { ErrorCause } from '../../core/error-cause.js';
 import type { Logger } from '../../core/logger.js';
-import type { ScreenshotDraft } from '../../core/request/create-request.js';
-import type { ScreenshotRow } from '../../core/screenshot-record.js';
+import type { ScreenshotDraft } from '../options/create-request.js';
+import type { ScreenshotRow } from './screenshot-record.js';
 import { heldBy, holdCredits, releaseCredits } from '../accounts/held-credits.js';
 import { SETTLE_HELD_CTES } from '../accounts/ledger.js';
-import type { ScreenshotEvents } from '../farm/screenshot-events.js';
+import type { ScreenshotEvents } from './screenshot-events.js';
 import { normaliseRow, RECORD_COLUMNS, toDbValues } from './screenshot-columns.js';
 import type { ScreenshotStore } from './screenshot-store.js';
 import { deleteUnreferencedObjects } from './stored-files.js';

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../core/config/config.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../db/connect.js';
 import { fieldError, notFound } from '../../core/errors.js';
-import { buildCreateRequest, createContextOf } from '../../core/request/create-request.js';
-import type { QueryTree } from '../../core/request/query-input.js';
-import type { ScreenshotRow } from '../../core/screenshot-record.js';
+import { buildCreateRequest, createContextOf } from '../options/create-request.js';
+import type { QueryTree } from '../options/query-input.js';
+import type { ScreenshotRow } from './screenshot-record.js';
 import type { Caller } from '../http/state.js';
-import type { ScreenshotDraft } from '../../core/request/create-request.js';
+import type { ScreenshotDraft } from '../options/create-request.js';
 import type { Route } from '../../grid/scheduling/routing.js';
 import { queueUnavailable, type FarmDispatcher } from '../farm/farm-dispatcher.js';
 import type { DeleteScope, RecordOwner, ScreenshotRecords } from './screenshot-records.js';

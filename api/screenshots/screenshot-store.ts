@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { CaptureSpec } from '../../core/capture-spec.js';
-import type { Db } from '../../core/db/connect.js';
-import type { AppStatus, ScreenshotRow } from '../../core/screenshot-record.js';
+import type { Db } from '../db/connect.js';
+import type { AppStatus, ScreenshotRow } from './screenshot-record.js';
 import { normaliseRow, RECORD_COLUMNS } from './screenshot-columns.js';
 
 export interface ListFilter {

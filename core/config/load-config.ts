@@ -1,7 +1,6 @@
 import type { Config, HostingConfig } from './config.js';
 import { InvalidSetting } from './setting-parsers.js';
-import { COUNTRY_PROXY_VARIABLE, SETTING, type Setting } from './settings.js';
-import { MONITOR_MIN_INTERVAL_SECONDS } from '../request/monitor-params.js';
+import { COUNTRY_PROXY_VARIABLE, MONITOR_MIN_INTERVAL_SECONDS, SETTING, type Setting } from './settings.js';
 
 /** Raised when a setting is invalid; its message names every bad setting so start-up can print it. */
 export class ConfigError extends Error {

@@ -8,7 +8,6 @@ import { DEFAULT_MAX_PAGE_HEIGHT, DEFAULT_PAGE_MEMORY_LIMIT_MB, DRIVER_KINDS, PN
 import { isCidrOrHost, parseCidr } from '../net/cidr.js';
 import { DEFAULT_MAX_CAPTURE_MEGAPIXELS } from '../pixel-budget.js';
 import { DEFAULT_PRICING, pricingSchema, type Pricing } from '../pricing.js';
-import { MONITOR_MIN_INTERVAL_SECONDS } from '../request/monitor-params.js';
 import { CLIENT_COMPAT_MODES, LOG_LEVELS, OFFLINE_PAYMENT_MODES } from './config.js';
 import { NATS_PREFIX_PATTERN, NATS_PREFIX_RULE } from './nats-prefix.js';
 import { readPlansFile } from './plans-file.js';
@@ -22,6 +21,13 @@ import { baseUrl, boolean, decimalNumber, InvalidSetting, list, matching, oneOf,
  * ticker) costs the cap on every capture, so it stays short. Drivers built without a configuration use it.
  */
 export const SETTLE_CAP_DEFAULT_SECONDS = 3;
+
+/**
+ * The users' floor on a page monitor's period: five minutes. Declared here, beside the test-only setting that
+ * lowers it (SHOTFARM_TEST_MONITOR_MIN_INTERVAL_SECONDS); the monitor parameters (api/monitors/monitor-params.ts)
+ * read it from here.
+ */
+export const MONITOR_MIN_INTERVAL_SECONDS = 300;
 
 /**
  * How `shotfarm settings` shows a value: `value` hides it whole (keys, secrets), `url-password` hides

@@ -38,7 +38,7 @@ import { freePort as freePortOn } from '../../grid/selenium/free-port.js';
 
 const freePort = (): Promise<number> => freePortOn('127.0.0.1');
 
-const CLI = fileURLToPath(new URL('../../api/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../bin/shotfarm.js', import.meta.url));
 const S3RVER_PROCESS = fileURLToPath(new URL('./s3rver-process.js', import.meta.url));
 const START_TIMEOUT_MS = 120_000;
 /** bench-settings.ts reads the speed bench's own arguments when imported, so these two are not taken from it. */

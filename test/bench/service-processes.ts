@@ -1,6 +1,6 @@
 /**
  * The two shotfarm deployments the speed benchmark measures, each started as child processes exactly as
- * a user starts them (`node dist/api/cli.js …` with settings in the environment), with its slots equal
+ * a user starts them (`node dist/bin/shotfarm.js …` with settings in the environment), with its slots equal
  * to the concurrency under test, and stopped again without leaving a process, folder or database behind.
  *
  * - embedded: `shotfarm serve` (API, in-process queue and one agent in one process; PGlite and files in
@@ -25,7 +25,7 @@ import { ManagedChild } from './managed-child.js';
 import type { ShotfarmApi } from './shotfarm-client.js';
 
 /** The CLI users run, from the compiled bench's place in dist/ (dist/test/bench → dist/api). */
-const CLI = fileURLToPath(new URL('../../api/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../bin/shotfarm.js', import.meta.url));
 const S3RVER_PROCESS = fileURLToPath(new URL('./s3rver-process.js', import.meta.url));
 /**
  * A service start runs migrations and launches a browser; 2 minutes covers that on a loaded 2-core

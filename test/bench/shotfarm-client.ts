@@ -1,7 +1,7 @@
 /**
  * One capture through shotfarm's public HTTP API, as a client does it: create → info (held open with
  * `wait` until the record leaves processing) → the image bytes. The image comes from
- * /screenshot/thumbnail without options, which sends the stored PNG as it is (api/routes/screenshots.ts:
+ * /screenshot/thumbnail without options, which sends the stored PNG as it is (api/screenshots/screenshot-routes.ts:
  * no options, no re-encoding), so the download costs what fetching any stored file costs.
  */
 import { performance } from 'node:perf_hooks';

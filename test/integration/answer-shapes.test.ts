@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { ROUTES } from '../../api/routes/route-table.js';
+import { ROUTES } from '../../api/route-table.js';
 import { bearer, json, outboxToken, PASSWORD, signupAdmin, uniqueEmail } from '../support/auth-helpers.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 

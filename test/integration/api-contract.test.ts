@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cssLengthToPixels } from '../../core/screenshot-record.js';
+import { cssLengthToPixels } from '../../api/screenshots/screenshot-record.js';
 import { CREATE_PARAM_CASES, caseQuery } from '../support/create-param-cases.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { chromium, type Browser } from 'playwright-core';
-import { ROUTES } from '../../api/routes/route-table.js';
+import { ROUTES } from '../../api/route-table.js';
 import { startTestApi, type TestApi } from '../support/test-api.js';
 
 /** Debian's Chromium: browsers cannot be downloaded here. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { connectDatabase } from '../../core/db/connect.js';
+import { connectDatabase } from '../../api/db/connect.js';
 import { createThrowawayPostgres } from '../support/databases.js';
 import { CLI_PATH as CLI, runCli, type CliRun } from '../support/run-cli.js';
 import { TestSite } from '../support/test-site.js';

@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { acquireDataDirLock, DataDirInUse } from '../../core/db/data-dir-lock.js';
-import { connectDatabase } from '../../core/db/connect.js';
-import { pgliteLockFile } from '../../core/db/embedded-postgres.js';
+import { acquireDataDirLock, DataDirInUse } from '../../api/db/data-dir-lock.js';
+import { connectDatabase } from '../../api/db/connect.js';
+import { pgliteLockFile } from '../../api/db/embedded-postgres.js';
 
-/** data-dir-lock.js, compiled beside this test's folder (dist/test/integration → dist/core/db). */
-const LOCK_MODULE = fileURLToPath(new URL('../../core/db/data-dir-lock.js', import.meta.url));
+/** data-dir-lock.js, compiled beside this test's folder (dist/test/integration → dist/api/db). */
+const LOCK_MODULE = fileURLToPath(new URL('../../api/db/data-dir-lock.js', import.meta.url));
 
 /**
  * A Node process that takes the lock `file` as `command`, prints `held`, then waits: for ever, or until its
@@ -41,7 +41,7 @@ const refusal = (fn: () => unknown): DataDirInUse => {
   throw new Error('the lock was not refused');
 };
 
-describe('the embedded database folder is held by one process (core/db/data-dir-lock.ts)', function () {
+describe('the embedded database folder is held by one process (api/db/data-dir-lock.ts)', function () {
   this.timeout(120_000);
   let dir: string;
   let file: string;

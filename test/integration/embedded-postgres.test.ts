@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { connectDatabase } from '../../core/db/connect.js';
-import { PGLITE_SHARED_BUFFERS } from '../../core/db/embedded-postgres.js';
+import { connectDatabase } from '../../api/db/connect.js';
+import { PGLITE_SHARED_BUFFERS } from '../../api/db/embedded-postgres.js';
 
-/** connect.js, compiled beside this test's folder (dist/test/integration → dist/core/db). */
-const CONNECT = fileURLToPath(new URL('../../core/db/connect.js', import.meta.url));
+/** connect.js, compiled beside this test's folder (dist/test/integration → dist/api/db). */
+const CONNECT = fileURLToPath(new URL('../../api/db/connect.js', import.meta.url));
 
 /**
  * In a fresh Node process: opens the embedded database on `dataDir` as `serve` does, runs a query, and

@@ -4,9 +4,9 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
 import sharp from 'sharp';
-import { BATCH_OWN_PARAMS } from '../../core/request/batch-params.js';
-import { CRAWL_CREATE_PARAMS, CRAWL_LIST_PARAMS } from '../../core/request/crawl-params.js';
-import { CREATE_PARAMS, STRUCTURED_CREATE_PARAMS } from '../../core/request/create-params.js';
+import { BATCH_OWN_PARAMS } from '../../api/batches/batch-params.js';
+import { CRAWL_CREATE_PARAMS, CRAWL_LIST_PARAMS } from '../../api/crawls/crawl-params.js';
+import { CREATE_PARAMS, STRUCTURED_CREATE_PARAMS } from '../../api/options/create-params.js';
 import {
   APP_LIST_PARAMS,
   BATCH_ID_PARAMS,
@@ -18,8 +18,8 @@ import {
   SCREENSHOT_LIST_PARAMS,
   SCREENSHOT_SEARCH_PARAMS,
   THUMBNAIL_PARAMS,
-} from '../../core/request/endpoint-params.js';
-import type { Param } from '../../core/request/param-kinds.js';
+} from '../../api/options/endpoint-params.js';
+import type { Param } from '../../api/options/param-kinds.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 
 /**

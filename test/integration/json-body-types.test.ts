@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ROUTES } from '../../api/routes/route-table.js';
-import type { ApiRoute } from '../../api/routes/route.js';
+import { ROUTES } from '../../api/route-table.js';
+import type { ApiRoute } from '../../api/http/route.js';
 import { bearer, signupAdmin } from '../support/auth-helpers.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 

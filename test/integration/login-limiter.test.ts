@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { LimitCounters } from '../../api/auth/limit-counters.js';
 import { LoginLimiter } from '../../api/auth/login-limiter.js';
 import { ApiError } from '../../core/errors.js';
-import { migrateLatest } from '../../core/db/migrate.js';
+import { migrateLatest } from '../../api/db/migrate.js';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 
 const MAX_FAILURES = 2;

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import type { DependencyContainer } from 'tsyringe';
 import { startControlPlane, type ControlPlane } from '../../api/control-plane.js';
-import { connectDatabase, type Db } from '../../core/db/connect.js';
+import { connectDatabase, type Db } from '../../api/db/connect.js';
 import { TOKENS } from '../../core/di/tokens.js';
 import { createLogger } from '../../core/logger.js';
 import { DATABASE_KINDS } from '../support/databases.js';

@@ -4,8 +4,8 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
-import { CREATE_PARAMS } from '../../core/request/create-params.js';
-import { parseQuery } from '../../core/request/query-input.js';
+import { CREATE_PARAMS } from '../../api/options/create-params.js';
+import { parseQuery } from '../../api/options/query-input.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 
 type Answer = { status: number; body: any; headers: Headers };

@@ -78,7 +78,7 @@ describe('plugin SDK package: npm pack, install in an outside project, compile a
       'dist/plugins/plugin-sdk.js',
       'drivers/brave/filters/shotfarm-ads-trackers.txt',
       'api/dashboard/public/index.html',
-      'dist/api/cli.js',
+      'dist/bin/shotfarm.js',
     ]);
     expect(
       info!.files.filter((f) => f.path.startsWith('dist/test/') || f.path.endsWith('.map')),

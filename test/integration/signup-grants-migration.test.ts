@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { migrateDownTo, migrateLatest, migrateUpTo } from '../../core/db/migrate.js';
+import { migrateDownTo, migrateLatest, migrateUpTo } from '../../api/db/migrate.js';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 
 /**

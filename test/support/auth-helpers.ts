@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../../api/db/connect.js';
 import { call, type TestApi } from './test-api.js';
 
 export type Answer = { status: number; body: any; headers: Headers };

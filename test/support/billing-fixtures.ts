@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { addMonthsUtc } from '../../api/billing/billing-period.js';
-import type { Db } from '../../core/db/connect.js';
+import type { Db } from '../../api/db/connect.js';
 
 /** The plans the billing and overview suites run with, from a real SHOTFARM_PLANS_FILE. */
 export const TEST_PLANS = [

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { connectDatabase, type Db } from '../../core/db/connect.js';
+import { connectDatabase, type Db } from '../../api/db/connect.js';
 
 /**
  * The two databases every contract test runs on: embedded PGlite (in memory) and the machine's real

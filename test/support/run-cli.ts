@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** The built CLI, as `make build` leaves it. */
-export const CLI_PATH = path.resolve('dist/api/cli.js');
+export const CLI_PATH = path.resolve('dist/bin/shotfarm.js');
 
 export interface CliRun {
   code: number;

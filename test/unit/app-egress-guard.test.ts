@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { guardedEgress } from '../../core/net/guarded-agents.js';
+import { guardedEgress } from '../../api/apps/guarded-agents.js';
 import { PrivateAllowlist } from '../../core/net/private-allowlist.js';
 import { AppRunError } from '../../plugins/contract.js';
 import { sendRequest } from '../../plugins/http/send-request.js';

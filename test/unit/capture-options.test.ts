@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { buildOpenApi } from '../../api/routes/openapi-document.js';
-import { Screenshot } from '../../api/routes/response-shapes.js';
-import { ROUTES } from '../../api/routes/route-table.js';
+import { buildOpenApi } from '../../api/http/openapi-document.js';
+import { Screenshot } from '../../api/screenshots/screenshot-shapes.js';
+import { ROUTES } from '../../api/route-table.js';
 import { normaliseRow, RECORD_COLUMNS, recordStorage, toDbValues } from '../../api/screenshots/screenshot-columns.js';
+import type { CaptureSpec } from '../../core/capture-spec.js';
 import type { FieldErrors } from '../../core/errors.js';
 import { DEFAULT_PRICING } from '../../core/pricing.js';
-import { CAPTURE_OPTIONS, CREATE_PARAMS } from '../../core/request/create-params.js';
-import { buildCreateRequest } from '../../core/request/create-request.js';
+import { CAPTURE_OPTIONS, CREATE_PARAMS } from '../../api/options/create-params.js';
+import { buildCreateRequest } from '../../api/options/create-request.js';
 import {
   optionColumns,
   optionRecordFields,
@@ -24,14 +25,20 @@ import {
   storedOptionValues,
   withDefaults,
   type OptionTable,
-} from '../../core/request/option-table.js';
-import { bool, int } from '../../core/request/param-kinds.js';
-import { collectParams } from '../../core/request/read-params.js';
-import { toScreenshotRecord, type ScreenshotRow } from '../../core/screenshot-record.js';
+} from '../../api/options/option-table.js';
+import { bool, int } from '../../api/options/param-kinds.js';
+import { collectParams } from '../../api/options/read-params.js';
+import { toScreenshotRecord, type ScreenshotRow } from '../../api/screenshots/screenshot-record.js';
 import { repoPath } from '../support/repo-path.js';
 import { DEFAULT_CAPTURE_LIMITS } from '../../core/contracts/browser-driver.js';
 
 const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600, maxCapturePixels: DEFAULT_CAPTURE_LIMITS.maxCapturePixels };
+
+/**
+ * A CaptureSpec field of a throwaway option. The option table names only fields CaptureSpec writes out
+ * (core/capture-spec.ts, checked by tsc); these two exist in this test alone, so their names are cast.
+ */
+const throwawayField = (name: string): keyof CaptureSpec => name as keyof CaptureSpec;
 
 /**
  * Two options nobody ships, to add to a copy of the table: one plain (a spec field as is, no column), one
@@ -39,17 +46,17 @@ const ctx = { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 3600, maxCapturePix
  */
 const THROWAWAY: OptionTable = {
   ...CAPTURE_OPTIONS,
-  block_fonts: { param: bool('do not load web fonts (throwaway option of this test)'), default: false, spec: 'blockFonts', record: {} },
+  block_fonts: { param: bool('do not load web fonts (throwaway option of this test)'), default: false, spec: throwawayField('blockFonts'), record: {} },
   font_budget: {
     param: { ...int(0, 50, 'web fonts loaded at most (throwaway)'), aliases: [{ name: 'fonts_max' }] },
     default: 10,
-    spec: 'fontBudget',
+    spec: throwawayField('fontBudget'),
     cost: { pricing: 'extra_shot', when: 'per font', credits: (v: number, price: number) => v * price },
     record: { column: 'a throwaway filter' },
   },
 };
 
-describe('capture options are declared once (CAPTURE_OPTIONS, core/request/create-params.ts)', () => {
+describe('capture options are declared once (CAPTURE_OPTIONS, api/options/create-params.ts)', () => {
   describe('a throwaway option added to a copy of the table is seen everywhere', () => {
     it('in validation: its range and its alias are checked, with the 400 naming it', () => {
       const fields: FieldErrors = {};
@@ -186,7 +193,7 @@ describe('capture options are declared once (CAPTURE_OPTIONS, core/request/creat
       const start = doc.indexOf(OPTIONS_TABLE_START);
       const end = doc.indexOf(OPTIONS_TABLE_END);
       expect(start, "the table's start marker").to.be.greaterThan(-1);
-      expect(doc.slice(start, end + OPTIONS_TABLE_END.length), 'regenerate it with `node dist/api/cli.js options`').to.equal(optionsMarkdownTable(CAPTURE_OPTIONS));
+      expect(doc.slice(start, end + OPTIONS_TABLE_END.length), 'regenerate it with `node dist/bin/shotfarm.js options`').to.equal(optionsMarkdownTable(CAPTURE_OPTIONS));
     });
   });
 });

@@ -107,7 +107,7 @@ describe("the operators' settings table (docs/operators.md)", () => {
     const start = doc.indexOf(SETTINGS_TABLE_START);
     const end = doc.indexOf(SETTINGS_TABLE_END);
     expect(start, "the table's start marker").to.be.greaterThan(-1);
-    expect(doc.slice(start, end + SETTINGS_TABLE_END.length), 'regenerate it with `node dist/api/cli.js settings --markdown`').to.equal(settingsMarkdownTable());
+    expect(doc.slice(start, end + SETTINGS_TABLE_END.length), 'regenerate it with `node dist/bin/shotfarm.js settings --markdown`').to.equal(settingsMarkdownTable());
   });
 
   it('has a row for every setting, with its default', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { KeyedMutex } from '../../api/crawls/keyed-mutex.js';
-import { crawlKey, isInDomain, linksInScope, normaliseDomain } from '../../core/request/crawl-scope.js';
+import { crawlKey, isInDomain, linksInScope, normaliseDomain } from '../../api/crawls/crawl-scope.js';
 
 describe('crawl scope', () => {
   it('accepts host names only, in lowercase ASCII', () => {

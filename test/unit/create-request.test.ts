@@ -3,9 +3,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { ApiError } from '../../core/errors.js';
 import { DEFAULT_PRICING } from '../../core/pricing.js';
-import { buildCreateRequest } from '../../core/request/create-request.js';
-import { CREATE_PARAM_NAMES } from '../../core/request/create-params.js';
-import { parseQuery } from '../../core/request/query-input.js';
+import { buildCreateRequest } from '../../api/options/create-request.js';
+import { CREATE_PARAM_NAMES } from '../../api/options/create-params.js';
+import { parseQuery } from '../../api/options/query-input.js';
 import { CREATE_PARAM_CASES, caseQuery } from '../support/create-param-cases.js';
 import { DEFAULT_CAPTURE_LIMITS } from '../../core/contracts/browser-driver.js';
 

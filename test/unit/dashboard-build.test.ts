@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { BUILD_INFO_FILE, uiSourceHash } from '../../api/dashboard/ui-source-hash.js';
 import { repoPath } from '../support/repo-path.js';
@@ -26,5 +28,18 @@ describe('committed dashboard build', () => {
     for (const ref of refs) expect(existsSync(join(publicDir, ref)), ref).to.equal(true);
     // The Content-Security-Policy allows no inline script.
     expect(index).to.not.match(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  // Vite builds without checking types; the dashboard's record types are the API's response shapes
+  // (api/dashboard/ui/src/records.ts imports them), so an answer that changes shape must fail somewhere.
+  it("type-checks against the features' response shapes it imports (tsc -p api/dashboard/ui/tsconfig.json)", async function () {
+    this.timeout(120_000);
+    const root = dirname(repoPath('package.json'));
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    const result = await promisify(execFile)(process.execPath, [tsc, '-p', 'api/dashboard/ui/tsconfig.json'], { cwd: root }).then(
+      () => '',
+      (err: { stdout?: string }) => err.stdout ?? String(err),
+    );
+    expect(result).to.equal('');
   });
 });

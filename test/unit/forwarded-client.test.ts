@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addressLimitKey, canonicalAddress, forwardedClient, TrustedProxies } from '../../core/net/forwarded-client.js';
+import { addressLimitKey, canonicalAddress, forwardedClient, TrustedProxies } from '../../api/http/forwarded-client.js';
 import { loadConfig } from '../../core/config/load-config.js';
 import { configProblems } from '../support/config-problems.js';
 

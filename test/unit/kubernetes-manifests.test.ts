@@ -10,7 +10,7 @@ import { parseAllDocuments } from 'yaml';
 import { SETTINGS } from '../../core/config/settings.js';
 import { FarmMetrics } from '../../core/metrics/farm-metrics.js';
 import { HARD_LIMIT_MARGIN_MS } from '../../node-agent/job-runner.js';
-import { MAX_WAIT_SECONDS } from '../../core/request/create-params.js';
+import { MAX_WAIT_SECONDS } from '../../api/options/create-params.js';
 
 const ROOT = 'deploy/kubernetes';
 

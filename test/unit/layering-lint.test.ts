@@ -16,10 +16,14 @@ describe('import layering lint rule', function () {
 
   const forbidden: [string, string][] = [
     ['core/x.ts', '../api/app.js'],
-    ['core/request/x.ts', '../../api/app.js'],
+    ['core/config/x.ts', '../../api/app.js'],
+    ['core/x.ts', '../bin/shotfarm.js'],
     ['api/x.ts', '../test/support/databases.js'],
-    ['api/routes/x.ts', '../../test/support/databases.js'],
-    ['node-agent/x.ts', '../core/db/connect.js'],
+    ['api/screenshots/x.ts', '../../test/support/databases.js'],
+    ['api/x.ts', '../drivers/driver-adapters.js'],
+    ['api/x.ts', '../node-agent/create-agent.js'],
+    ['api/control-plane.ts', '../bin/serve.js'],
+    ['node-agent/x.ts', '../api/db/connect.js'],
     ['node-agent/x.ts', '../api/app.js'],
   ];
   for (const [file, importPath] of forbidden) {
@@ -30,7 +34,9 @@ describe('import layering lint rule', function () {
 
   const allowed: [string, string][] = [
     ['api/x.ts', '../core/errors.js'],
-    ['api/cli.ts', '../core/errors.js'],
+    ['bin/serve.ts', '../api/app.js'],
+    ['bin/x.ts', '../drivers/driver-adapters.js'],
+    ['bin/x.ts', '../node-agent/create-agent.js'],
     ['node-agent/x.ts', '../core/errors.js'],
     ['test/x.ts', '../api/app.js'],
   ];
@@ -39,6 +45,41 @@ describe('import layering lint rule', function () {
       expect(await lint(file, importPath)).to.deep.equal([]);
     });
   }
+
+  // Inside api/: a feature reaches another only through its named services (FEATURE_SERVICES), its routes only
+  // through api/route-table.ts; http/, options/ and db/ import no feature; the dashboard's sources only shapes.
+  const featureForbidden: [string, string][] = [
+    ['api/batches/x.ts', '../screenshots/screenshot-columns.js'],
+    ['api/monitors/x.ts', '../batches/batch-routes.js'],
+    ['api/crawls/x.ts', '../route-table.js'],
+    ['api/http/x.ts', '../batches/batch-service.js'],
+    ['api/options/x.ts', '../http/state.js'],
+    ['api/db/migrations/x.ts', '../../options/create-params.js'],
+    ['api/dashboard/ui/src/x.ts', '../../../batches/batch-service.js'],
+  ];
+  for (const [file, importPath] of featureForbidden) {
+    it(`refuses ${importPath} in ${file}`, async () => {
+      expect(await lint(file, importPath)).to.include('import-x/no-restricted-paths');
+    });
+  }
+
+  const featureAllowed: [string, string][] = [
+    ['api/batches/x.ts', '../screenshots/screenshot-service.js'],
+    ['api/crawls/x.ts', '../screenshots/screenshot-shapes.js'],
+    ['api/crawls/x.ts', '../accounts/ledger.js'],
+    ['api/http/x.ts', '../options/read-params.js'],
+    ['api/route-table.ts', './batches/batch-routes.js'],
+    ['api/dashboard/ui/src/x.ts', '../../../batches/batch-shapes.js'],
+  ];
+  for (const [file, importPath] of featureAllowed) {
+    it(`allows ${importPath} in ${file}`, async () => {
+      expect(await lint(file, importPath)).to.deep.equal([]);
+    });
+  }
+
+  it('refuses an import circle in api/ (read-params.ts importing the router, which imports read-params.ts)', async () => {
+    expect(await lint('api/options/read-params.ts', '../http/mount-routes.js')).to.include('import-x/no-cycle');
+  });
 
   it('refuses an import it cannot resolve (it would slip past the layering check)', async () => {
     expect(await lint('core/x.ts', './no-such-module.js')).to.include('import-x/no-unresolved');

@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { diffImages } from '../../api/monitors/image-diff.js';
 import { nextRunAfter } from '../../api/monitors/monitor-schedule.js';
 import { textChanges, visibleLines } from '../../api/monitors/text-changes.js';
-import { cronProblem, readIgnore } from '../../core/request/monitor-params.js';
-import { hideSelectorsScript } from '../../core/request/monitor-request.js';
+import { cronProblem, readIgnore } from '../../api/monitors/monitor-params.js';
+import { hideSelectorsScript } from '../../api/monitors/monitor-request.js';
 
 const at = (iso: string): Date => new Date(iso);
 

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { DEFAULT_CAPTURE_LIMITS } from '../../core/contracts/browser-driver.js';
 import { ApiError } from '../../core/errors.js';
 import { DEFAULT_PRICING } from '../../core/pricing.js';
-import { buildCreateRequest } from '../../core/request/create-request.js';
-import { parseQuery } from '../../core/request/query-input.js';
+import { buildCreateRequest } from '../../api/options/create-request.js';
+import { parseQuery } from '../../api/options/query-input.js';
 import { capturedArea } from '../../drivers/shared/page-height-cut.js';
 import { CHROMIUM_TILE_DEVICE_PIXELS, FIREFOX_TILE_DEVICE_PIXELS, tileRows } from '../../drivers/shared/tiled-shot.js';
 

@@ -3,9 +3,9 @@ import sharp from 'sharp';
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import { DEFAULT_CAPTURE_LIMITS } from '../../core/contracts/browser-driver.js';
 import { DEFAULT_PRICING } from '../../core/pricing.js';
-import { buildCreateRequest, hashSpec } from '../../core/request/create-request.js';
-import { parseQuery } from '../../core/request/query-input.js';
-import { splitSelectorList } from '../../core/request/selector-params.js';
+import { buildCreateRequest, hashSpec } from '../../api/options/create-request.js';
+import { parseQuery } from '../../api/options/query-input.js';
+import { splitSelectorList } from '../../api/options/selector-params.js';
 import { isOneColour } from '../../drivers/shared/blank-check.js';
 
 const build = (query: string) => buildCreateRequest(parseQuery(`url=http://site.test/page${query}`), { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 86400, maxCapturePixels: DEFAULT_CAPTURE_LIMITS.maxCapturePixels });

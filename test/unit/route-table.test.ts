@@ -11,7 +11,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { JwtService } from '../../api/accounts/jwt.js';
 import { buildApp } from '../../api/app.js';
 import type { AppState } from '../../api/http/state.js';
-import { ROUTES } from '../../api/routes/route-table.js';
+import { ROUTES } from '../../api/route-table.js';
 import { loadConfig } from '../../core/config/load-config.js';
 import { createLogger } from '../../core/logger.js';
 
@@ -170,8 +170,8 @@ describe('route table: one descriptor per route, the router and openapi.json bui
   });
 
   it("screenshot create documents every parameter of the create table (and batch create every option with the batch's own)", async () => {
-    const { CREATE_PARAMS } = await import('../../core/request/create-params.js');
-    const { BATCH_OWN_PARAMS } = await import('../../core/request/batch-params.js');
+    const { CREATE_PARAMS } = await import('../../api/options/create-params.js');
+    const { BATCH_OWN_PARAMS } = await import('../../api/batches/batch-params.js');
     const names = built.doc.paths['/screenshot/create']!.get.parameters.map((x: { name: string }) => x.name);
     expect(names).to.include.members([...Object.keys(CREATE_PARAMS), 'steps', 'trackers', 'geo_longitute', 'lang']);
     const batch = built.doc.paths['/batch/create']!.post.requestBody.content;

@@ -3,18 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FarmDispatcher, NOT_QUEUED } from '../../api/farm/farm-dispatcher.js';
-import { ScreenshotEvents } from '../../api/farm/screenshot-events.js';
+import { ScreenshotEvents } from '../../api/screenshots/screenshot-events.js';
 import type { Caller } from '../../api/http/state.js';
 import { ScreenshotRecords } from '../../api/screenshots/screenshot-records.js';
 import { ScreenshotService } from '../../api/screenshots/screenshot-service.js';
 import { ScreenshotStore } from '../../api/screenshots/screenshot-store.js';
 import { loadConfig } from '../../core/config/load-config.js';
 import type { CaptureJob } from '../../core/contracts/job-queue.js';
-import { connectDatabase, type Db } from '../../core/db/connect.js';
-import { migrateLatest } from '../../core/db/migrate.js';
+import { connectDatabase, type Db } from '../../api/db/connect.js';
+import { migrateLatest } from '../../api/db/migrate.js';
 import { ApiError } from '../../core/errors.js';
 import { chromeNode } from '../support/node-status.js';
-import { parseQuery } from '../../core/request/query-input.js';
+import { parseQuery } from '../../api/options/query-input.js';
 import { createLogger } from '../../core/logger.js';
 import { FilesystemObjectStore } from '../../core/storage/filesystem-store.js';
 import { MemoryJobQueue } from '../../grid/queue/memory-job-queue.js';
@@ -170,7 +170,7 @@ describe('ScreenshotService (no browser, in-memory database)', function () {
     queue.down = true;
     const rows = await service.create(caller, parseQuery('url=http://a.test/1&url=http://a.test/2')).catch((e: unknown) => e);
     expect(rows, 'a plain create of several URLs is one request: refused').to.be.instanceOf(ApiError);
-    const { buildCreateRequest, createContextOf } = await import('../../core/request/create-request.js');
+    const { buildCreateRequest, createContextOf } = await import('../../api/options/create-request.js');
     const drafts = buildCreateRequest(parseQuery('url=http://b.test/1&url=http://b.test/2'), { ...createContextOf(config), cacheDefaultSeconds: 0 }).drafts;
     const batch = await service.createDrafts(caller, drafts, {
       bulk: true,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_ECHO_CHARS, parseUrlList } from '../../core/batch/url-list.js';
+import { MAX_ECHO_CHARS, parseUrlList } from '../../api/batches/url-list.js';
 
 const LIMIT = { maxUrls: 100 };
 const urls = (text: string, opts = LIMIT): string[] => parseUrlList(text, opts).entries.map((e) => e.url);

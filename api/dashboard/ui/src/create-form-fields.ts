@@ -6,6 +6,8 @@ import type { CreateParameter } from './create-parameters.js';
 import { h } from './dom.js';
 import { checkbox, field, input, section, select } from './forms.js';
 import type { JsonSchema } from './schema-form.js';
+import type { z } from 'zod';
+import type { Device as DeviceShape } from '../../../screenshots/screenshot-shapes.js';
 
 export interface OptionInput {
   name: string;
@@ -99,10 +101,7 @@ export function optionFieldsets(parameters: CreateParameter[], special: Record<s
 }
 
 /** A device of the service's catalogue (GET /device/list). */
-export interface Device {
-  device_name: string;
-  name: string;
-}
+export type Device = z.infer<typeof DeviceShape>;
 
 /** `device_name` as a choice from the catalogue rather than a text input. */
 export function deviceInput(devices: Device[]): OptionInput {

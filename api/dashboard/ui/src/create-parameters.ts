@@ -1,5 +1,5 @@
 // The query parameters of GET /screenshot/create as the service's own OpenAPI document states them. The
-// option table (core/request/create-params.ts) is their one owner; the document is derived from it, so a
+// option table (api/options/create-params.ts) is their one owner; the document is derived from it, so a
 // new option reaches the create form and "copy as curl" without a change to the dashboard.
 import { API_BASE } from './api.js';
 import type { JsonSchema } from './schema-form.js';

@@ -1,86 +1,20 @@
-// The API's records as the dashboard reads them (screenshot-api-v1.md is the law for these shapes).
+// The API's records as the dashboard reads them: the types of the features' response shapes, the zod shapes
+// openapi.json is built from (screenshot-api-v1.md is the law for them). Imported as types only: nothing of the
+// API is bundled, and the dashboard cannot drift from what the API answers.
+import type { z } from 'zod';
+import type { Batch as BatchShape, BatchInfo } from '../../../batches/batch-shapes.js';
+import type { Crawl as CrawlShape } from '../../../crawls/crawl-shapes.js';
+import type { Monitor as MonitorShape, MonitorRun as MonitorRunShape } from '../../../monitors/monitor-shapes.js';
+import type { Screenshot as ScreenshotShape, ScreenshotInfo } from '../../../screenshots/screenshot-shapes.js';
 
-export interface Screenshot {
-  id: number;
-  status: 'processing' | 'finished' | 'error';
-  error?: string;
-  url: string;
-  final_url: string;
-  response_code?: number | null;
-  cost: number;
-  country: string;
-  browser?: string;
-  size: string;
-  shots: number;
-  html: boolean;
-  pdf: boolean;
-  video: boolean;
-  video_format: string;
-  created_at: string;
-  finished_at: string;
-  tag: string[];
-  has_html?: boolean;
-  has_pdf?: boolean;
-  has_video?: boolean;
-  [field: string]: unknown;
-}
+/** A screenshot record; `has_html`, `has_pdf` and `has_video` come with GET /screenshot/info only. */
+export type Screenshot = z.infer<typeof ScreenshotShape> & Partial<Pick<z.infer<typeof ScreenshotInfo>, 'has_html' | 'has_pdf' | 'has_video'>>;
 
-export interface Batch {
-  id: number;
-  status: string;
-  error: string;
-  started: number;
-  finished: number;
-  count: number;
-  processed: number;
-  failed: number;
-  zip_url: string;
-  name?: string | null;
-  screenshots?: number[];
-  attempts?: { attempt: number; count: number; processed: number; failed: number }[];
-}
+/** A batch; its name, screenshots and attempts come with GET /batch/info (and the name with create and retry). */
+export type Batch = z.infer<typeof BatchShape> & Partial<Pick<z.infer<typeof BatchInfo>, 'name' | 'screenshots' | 'attempts'>>;
 
-export interface Crawl {
-  id: number;
-  status: string;
-  domain: string;
-  start_url: string;
-  max_urls: number;
-  total_discovered: number;
-  processed: number;
-  failed: number;
-  error?: string;
-  created_at: string;
-  started: number;
-  finished: number;
-  screenshots?: Screenshot[];
-}
+/** A crawl; its screenshots come with GET /crawl/info. */
+export type Crawl = z.infer<typeof CrawlShape> & { screenshots?: Screenshot[] };
 
-export interface Monitor {
-  id: number;
-  name: string;
-  url: string;
-  status: 'active' | 'paused';
-  interval: number;
-  cron: string;
-  threshold: number;
-  ignore: (string | { x: number; y: number; width: number; height: number })[];
-  next_run_at: string;
-  last_run_at: string;
-  created_at: string;
-}
-
-export interface MonitorRun {
-  id: number;
-  trigger: 'schedule' | 'manual';
-  scheduled_for: string;
-  created_at: string;
-  status: string;
-  error: string;
-  screenshot_id: number | null;
-  previous_screenshot_id: number | null;
-  change_ratio: number | null;
-  changed: boolean;
-  diff_url: string;
-  text_changes: { added: string[]; removed: string[]; added_count: number; removed_count: number } | null;
-}
+export type Monitor = z.infer<typeof MonitorShape>;
+export type MonitorRun = z.infer<typeof MonitorRunShape>;

@@ -2,23 +2,14 @@
 // (no script of this origin can read it, so neither can a captured page that ever ran here); the page
 // keeps only what it needs in memory: the User session and the CSRF proof sent with every API call, both
 // from GET /auth/session (after login, and after a reload).
+import type { z } from 'zod';
+import type { CookieSession, Me } from '../../../auth/auth-shapes.js';
 
-export interface UserSession {
-  id: number;
-  email: string;
-  email_verified: boolean;
-  signup_provider: string;
-  name: string | null;
-  roles: string[];
-  company: { id: number; name: string; email: string; balance: number };
-  impersonated_by?: number | null;
-}
+/** The user of the session (`user` of GET /auth/session): the API's Me shape. */
+export type UserSession = z.infer<typeof Me>;
 
 /** What GET /auth/session and POST /auth/impersonation/end answer. */
-export interface SessionAnswer {
-  user: UserSession;
-  csrf_token: string;
-}
+export type SessionAnswer = z.infer<typeof CookieSession>;
 
 let user: UserSession | null = null;
 let csrf: string | null = null;

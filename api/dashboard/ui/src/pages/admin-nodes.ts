@@ -2,36 +2,13 @@ import { api } from '../api.js';
 import { empty, h, replaceChildren, table } from '../dom.js';
 import { bytesText, dateTime } from '../format.js';
 import type { PageContext } from '../page.js';
+import type { z } from 'zod';
+import type { BrowserActivity, Node } from '../../../../farm/farm-shapes.js';
 
-interface NodeStatus {
-  id: string;
-  host: string;
-  browsers: { name: string; version: string; driver: string }[];
-  countries: string[];
-  slots: number;
-  inFlight: number;
-  jobsDone: number;
-  failures: number;
-  startedAt: string;
-  draining: boolean;
-  /** resident memory of the node's process tree (agent and browsers); null where unreadable, absent from older nodes */
-  rssBytes?: number | null;
-}
-
-/** GET /admin/browsers (api/farm/browser-activity.ts) */
-interface BrowserActivity {
-  browser: string;
-  queued: number;
-  oldest_wait_seconds: number;
-  captures: number;
-  errors: number;
-  per_minute: number;
-  error_rate: number;
-}
-interface FarmActivity {
-  window_minutes: number;
-  browsers: BrowserActivity[];
-}
+/** A node of the farm as GET /admin/nodes answers it (rssBytes is absent from older nodes). */
+type NodeStatus = z.infer<typeof Node>;
+/** GET /admin/browsers (api/farm/browser-activity.ts): the window and one entry per browser. */
+type FarmActivity = z.infer<typeof BrowserActivity>;
 
 const POLL_MS = 5000;
 

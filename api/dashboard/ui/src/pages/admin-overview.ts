@@ -2,12 +2,11 @@ import { api } from '../api.js';
 import { empty, h, stat, table } from '../dom.js';
 import { count } from '../format.js';
 import { section } from '../forms.js';
+import type { z } from 'zod';
+import type { AdminOverview as AdminOverviewShape } from '../../../../admin/admin-shapes.js';
 
-interface AdminOverview {
-  totals: { users: number; companies: number; screenshots: number; batches: number; active_clients: number };
-  screenshots: { last_24h: number; failed_24h: number };
-  top_users: { user_id: number; email: string; company_name: string; screenshots: number }[];
-}
+/** The answer of GET /admin/overview. */
+type AdminOverview = z.infer<typeof AdminOverviewShape>;
 
 /** GET /admin/overview: totals across every account, the last 24 hours, the top users. */
 export async function adminOverviewPage(): Promise<HTMLElement> {

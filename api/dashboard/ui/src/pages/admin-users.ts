@@ -6,9 +6,12 @@ import { flash } from '../layout.js';
 import type { PageContext } from '../page.js';
 import { navigate } from '../router.js';
 import { actAs } from '../auth.js';
-import { currentUser, impersonating, type UserSession } from '../session.js';
+import { currentUser, impersonating } from '../session.js';
+import type { z } from 'zod';
+import type { AdminUser as AdminUserShape } from '../../../../admin/admin-shapes.js';
 
-type AdminUser = UserSession & { created_at: string };
+/** A user as GET /admin/users lists them. */
+type AdminUser = z.infer<typeof AdminUserShape>;
 
 /** POST /admin/credits: adds (or, negative, removes) credits of an account, with the reason for the audit log. */
 function creditsForm(companyId: string): HTMLElement {

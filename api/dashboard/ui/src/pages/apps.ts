@@ -5,23 +5,12 @@ import { field, input, messageArea, onSubmit, section, select, submitButton } fr
 import { flash } from '../layout.js';
 import type { PageContext } from '../page.js';
 import { navigate } from '../router.js';
-import { schemaFields, type JsonSchema } from '../schema-form.js';
+import { schemaFields } from '../schema-form.js';
+import type { z } from 'zod';
+import type { AppConfig as AppConfigShape, AppType as AppTypeShape } from '../../../../apps/app-shapes.js';
 
-interface AppType {
-  type: string;
-  name: string;
-  description: string;
-  uploads: boolean;
-  settings_schema: JsonSchema;
-}
-interface AppConfig {
-  id: number;
-  app_id: string;
-  type: string;
-  name: string;
-  settings: Record<string, unknown>;
-  created_at: string;
-}
+type AppType = z.infer<typeof AppTypeShape>;
+type AppConfig = z.infer<typeof AppConfigShape>;
 
 /** The form of one app configuration: new (type chosen here) or an existing one (?edit=ID). */
 function appForm(types: AppType[], existing: AppConfig | null): HTMLElement {

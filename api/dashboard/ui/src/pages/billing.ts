@@ -4,40 +4,15 @@ import { count, dateTime } from '../format.js';
 import { field, input, messageArea, onSubmit, section, select, submitButton } from '../forms.js';
 import { flash } from '../layout.js';
 import { navigate } from '../router.js';
+import type { z } from 'zod';
+import type { PaymentMethod as PaymentMethodShape, Plan as PlanShape, Receipt as ReceiptShape } from '../../../../billing/billing-shapes.js';
+import type { AccountInfo as AccountInfoShape } from '../../../../accounts/account-shapes.js';
 
-interface Plan {
-  id: string;
-  name: string;
-  price_usd: number;
-  monthly_screenshots: number;
-  features: string[];
-  public: boolean;
-}
-interface PaymentMethod {
-  token: string;
-  type: string;
-  brand?: string;
-  last4?: string;
-  expirationMonth?: number;
-  expirationYear?: number;
-  email?: string;
-  default: boolean;
-}
-interface Receipt {
-  id: string;
-  amount: string;
-  currency: string;
-  status: string;
-  createdAt: string;
-}
+type Plan = z.infer<typeof PlanShape>;
+type PaymentMethod = z.infer<typeof PaymentMethodShape>;
+type Receipt = z.infer<typeof ReceiptShape>;
 /** `plan` is the plan's id (one official client of the original service types it as a string); the details are `plan_details`. */
-interface AccountInfo {
-  balance: number;
-  company_name: string;
-  plan: string | null;
-  plan_details: { id: string; name: string } | null;
-  usage: Record<string, number> | null;
-}
+type AccountInfo = z.infer<typeof AccountInfoShape>;
 
 const failureNextTo =
   (el: Element) =>

@@ -6,13 +6,11 @@ import { checkbox, field, messageArea, onSubmit, section, submitButton } from '.
 import { flash } from '../layout.js';
 import type { Screenshot } from '../records.js';
 import { navigate } from '../router.js';
+import type { z } from 'zod';
+import type { AppConfig as AppConfigShape } from '../../../../apps/app-shapes.js';
 
-interface AppConfig {
-  id: number;
-  app_id: string;
-  type: string;
-  name: string;
-}
+/** One of the account's app configurations (GET /app/list). */
+type AppConfig = z.infer<typeof AppConfigShape>;
 
 /**
  * The create form: every create option, as the service's OpenAPI document states it (the option table

@@ -4,16 +4,11 @@ import { dateTime } from '../format.js';
 import { field, input, messageArea, onSubmit, section, submitButton } from '../forms.js';
 import { flash } from '../layout.js';
 import { navigate } from '../router.js';
+import type { z } from 'zod';
+import type { ApiKey, NewApiKey } from '../../../../accounts/account-shapes.js';
 
-interface ApiKeyInfo {
-  id: number;
-  name: string | null;
-  prefix: string;
-  user_id: number | null;
-  created_at: string;
-  last_used_at: string | null;
-  current: boolean;
-}
+/** An API key as GET /key/list answers it (never the secret). */
+type ApiKeyInfo = z.infer<typeof ApiKey>;
 
 /** GET /key/list, POST /key/create (the secret is shown once) and POST /key/delete. */
 export async function keysPage(): Promise<HTMLElement> {
@@ -22,7 +17,7 @@ export async function keysPage(): Promise<HTMLElement> {
   const area = messageArea();
   const form = h('form', { novalidate: true, 'aria-label': 'New API key' }, h('div', { class: 'row' }, field('Key name', name)), area, submitButton('Create key'));
   onSubmit(form, area, async () => {
-    const created = await api<ApiKeyInfo & { key: string }>('/key/create', { json: name.value.trim() ? { name: name.value.trim() } : {} });
+    const created = await api<z.infer<typeof NewApiKey>>('/key/create', { json: name.value.trim() ? { name: name.value.trim() } : {} });
     flash(`Key ${created.name ?? created.prefix} created. This is the only time it is shown: copy it now.`, created.key);
     navigate('#/keys');
   });

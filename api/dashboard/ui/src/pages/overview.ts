@@ -2,14 +2,11 @@ import { api } from '../api.js';
 import { h, stat, table } from '../dom.js';
 import { count, dateTime, statusBadge } from '../format.js';
 import { section } from '../forms.js';
+import type { z } from 'zod';
+import type { DashboardOverview } from '../../../../accounts/account-shapes.js';
 
-interface Overview {
-  account: { company_id: number; company_name: string; balance: number };
-  billing: { plan: { id: string; name: string }; usage: { screenshots_this_month: number; monthly_limit: number; remaining: number } } | null;
-  usage: { total_screenshots: number; screenshots_this_month: number; processing: number; finished: number; error: number };
-  batches: { total: number; processing: number; finished: number; error: number };
-  recent_screenshots: { id: number; url: string; status: string; cost: number; error: string; created_at: string; finished_at: string }[];
-}
+/** The answer of GET /dashboard/overview. */
+type Overview = z.infer<typeof DashboardOverview>;
 
 /** GET /dashboard/overview: balance, this month's usage, the counts by status, the latest screenshots. */
 export async function overviewPage(): Promise<HTMLElement> {

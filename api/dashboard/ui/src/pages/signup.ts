@@ -4,10 +4,11 @@ import { field, input, messageArea, onSubmit, submitButton } from '../forms.js';
 import { flash } from '../layout.js';
 import { navigate } from '../router.js';
 import { restoreSession } from '../auth.js';
+import type { z } from 'zod';
+import type { SignupResponse } from '../../../../auth/auth-shapes.js';
 
-interface SignupAnswer {
-  api_key: { key: string; name: string | null };
-}
+/** The answer of POST /auth/signup. */
+type SignupAnswer = z.infer<typeof SignupResponse>;
 
 /** POST /auth/signup: a new account, its user and a first API key (shown once, on the next page). */
 export function signupPage(): HTMLElement {

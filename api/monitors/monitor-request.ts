@@ -1,0 +1,100 @@
+import { ApiError, validationError, type FieldErrors } from '../../core/errors.js';
+import { CREATE_PARAM_NAMES } from '../options/create-params.js';
+import { buildCreateRequest, type CreateContext, type ScreenshotDraft } from '../options/create-request.js';
+import { DEFAULT_THRESHOLD_PERCENT, MONITOR_OWN_PARAMS, readCronSchedule, type IgnoreRegion } from './monitor-params.js';
+import type { QueryTree } from '../options/query-input.js';
+import { collectParams, paramNames } from '../options/read-params.js';
+
+/**
+ * Fields that are not options a run is created with: the monitor's own (under every name), the
+ * credential, `apps` (a monitor runs its apps when a change is found, not after every run) and `cache`
+ * (every run is a new capture: an answer from the cache would compare a shot with itself).
+ */
+const NOT_OPTIONS = new Set([...paramNames(MONITOR_OWN_PARAMS), 'key', 'apps', 'cache']);
+
+/** Stands in for a URL that is itself invalid, so that the options are still checked and reported. */
+const OPTIONS_PROBE_URL = 'https://example.com/';
+
+export interface MonitorContext extends CreateContext {
+  minIntervalSeconds: number;
+}
+
+export interface MonitorRequest {
+  url: string;
+  name: string | null;
+  /** seconds between runs; with a cron expression, its shortest gap between two runs (what the runs-per-hour budget counts) */
+  intervalSeconds: number;
+  cron: string | null;
+  threshold: number;
+  ignore: IgnoreRegion[];
+  /** the screenshot options, as given, every run is created with */
+  options: QueryTree;
+  /** user-defined app ids run when a change is found */
+  apps: string[];
+}
+
+/**
+ * A style sheet that hides the ignored elements (their boxes stay, blank), run after load in every capture
+ * of the monitor: both shots of a comparison have them blank, wherever the elements are that day, and an
+ * element inserted later is hidden too.
+ */
+export function hideSelectorsScript(selectors: string[]): string {
+  const css = selectors.map((s) => `${s}{visibility:hidden !important}`).join('\n');
+  return `(()=>{const s=document.createElement('style');s.setAttribute('data-shotfarm-monitor-ignore','');s.textContent=${JSON.stringify(css)};(document.head||document.documentElement).appendChild(s);})();`;
+}
+
+/** One run of a monitor: the create rules of GET /screenshot/create applied to its options, with no cache. */
+export function buildMonitorRun(monitor: { url: string; options: QueryTree; ignore: IgnoreRegion[] }, ctx: CreateContext): ScreenshotDraft {
+  const query: QueryTree = { ...monitor.options, url: [monitor.url], cache: ['0'] };
+  const selectors = monitor.ignore.flatMap((r) => ('selector' in r ? [r.selector] : []));
+  if (selectors.length > 0) {
+    const own = Array.isArray(monitor.options.script_inline) ? (monitor.options.script_inline as string[]).join('\n') : '';
+    query.script_inline = [`${own}${own ? '\n;' : ''}${hideSelectorsScript(selectors)}`];
+  }
+  const request = buildCreateRequest(query, ctx);
+  // The monitor request refused several countries; a stored monitor always makes one draft.
+  if (request.drafts.length !== 1) throw new Error(`a monitor run gave ${request.drafts.length} drafts`);
+  return request.drafts[0] as ScreenshotDraft;
+}
+
+/**
+ * Validates POST /monitor/create (and /monitor/update, given the stored monitor's fields with the changes
+ * on top): the monitor's fields and the screenshot options together, so one 400 names every bad field.
+ */
+export function buildMonitorRequest(input: QueryTree, ctx: MonitorContext): MonitorRequest {
+  const fields: FieldErrors = {};
+  const addError = (field: string, message: string): void => void (fields[field] ??= []).push(message);
+  const own = collectParams(MONITOR_OWN_PARAMS, input, fields, ['url']);
+  if (own.interval === undefined && own.cron === undefined && !fields.interval) addError('interval', `is required (seconds between runs, at least ${ctx.minIntervalSeconds}) unless cron is given`);
+  if (own.interval !== undefined && own.interval < ctx.minIntervalSeconds) addError('interval', `must be at least ${ctx.minIntervalSeconds} seconds`);
+  // One schedule: before, a cron given with an interval won silently and the interval was shown.
+  if (own.interval !== undefined && own.cron !== undefined) addError('cron', 'cannot be given with interval: a monitor runs on one schedule, seconds between runs or a cron expression');
+  let cronGapSeconds: number | null = null;
+  if (own.cron !== undefined) {
+    const cron = readCronSchedule(own.cron, ctx.minIntervalSeconds);
+    if (cron.ok) cronGapSeconds = cron.shortestGapSeconds;
+    else addError('cron', cron.message);
+  }
+  const given = Object.entries(input).filter(([name]) => !NOT_OPTIONS.has(name));
+  const options: QueryTree = Object.fromEntries(given.filter(([name]) => CREATE_PARAM_NAMES.has(name)));
+  let apps: string[] = [];
+  try {
+    const request = buildCreateRequest({ ...Object.fromEntries(given), apps: input.apps ?? [], url: [own.url ?? OPTIONS_PROBE_URL], cache: ['0'] }, ctx);
+    if (request.drafts.length !== 1) addError('country', 'a monitor captures from one country');
+    apps = request.apps;
+  } catch (err) {
+    if (!(err instanceof ApiError) || !err.extra.fields) throw err;
+    for (const [field, messages] of Object.entries(err.extra.fields)) for (const m of messages) addError(field, m);
+  }
+  if (Object.keys(fields).length > 0 || own.url === undefined) throw validationError(fields);
+  return {
+    url: own.url,
+    name: own.name ?? null,
+    intervalSeconds: own.interval ?? cronGapSeconds ?? ctx.minIntervalSeconds,
+    cron: own.cron ?? null,
+    threshold: own.threshold ?? DEFAULT_THRESHOLD_PERCENT,
+    ignore: own.ignore ?? [],
+    options,
+    apps,
+  };
+}
