@@ -8,7 +8,8 @@ import { parseQuery } from '../../api/options/query-input.js';
 import { splitSelectorList } from '../../api/options/selector-params.js';
 import { isOneColour } from '../../drivers/shared/blank-check.js';
 
-const build = (query: string) => buildCreateRequest(parseQuery(`url=http://site.test/page${query}`), { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 86400, maxCapturePixels: DEFAULT_CAPTURE_LIMITS.maxCapturePixels });
+const build = (query: string) =>
+  buildCreateRequest(parseQuery(`url=http://site.test/page${query}`), { pricing: DEFAULT_PRICING, cacheDefaultSeconds: 86400, maxCapturePixels: DEFAULT_CAPTURE_LIMITS.maxCapturePixels });
 const READINESS_FIELDS = ['waitFor', 'waitForHidden', 'waitStrict', 'clicks', 'hover', 'hideSelectors', 'css', 'failOnStatus', 'failIfSelector', 'failUnlessSelector', 'failOnBlank'] as const;
 
 describe('readiness and condition options (unit)', function () {
