@@ -86,6 +86,8 @@ export function jsonTypeProblem(field: BodyField, value: unknown): string | null
   // A list parameter also takes one item, as a query does (`tag=a` is the list [a]).
   const items = field.schema.items as Schema | undefined;
   if (field.list && items && !Array.isArray(value) && accepts(items, value)) return null;
+  // ... and a text that is a comma list of such items (`apps=5,6`), as a form field or the query sends it.
+  if (field.list && items && typeof value === 'string' && value.split(',').every((item) => accepts(items, item.trim()))) return null;
   const wanted = field.list && items ? `${expected(items)}, or a list of such items` : expected(field.schema);
   return `must be ${wanted}, not ${given(value)}`;
 }
