@@ -114,6 +114,8 @@ describe('web dashboard, in Chromium against the running service', function () {
     await nav('New screenshot').click();
     await heading('New screenshot').waitFor();
     await page.getByLabel('URLs').fill(site.url('/links.html'));
+    // hide_popups, hide_ads and hide_selector share a folded "Hide" section of the form (its summary opens it).
+    await page.locator('details[data-section="Hide"] > summary').click();
     await page.getByLabel('Hide popups').check();
     await page.getByRole('button', { name: 'Take screenshot' }).click();
     await heading('Screenshots').waitFor();
@@ -211,7 +213,7 @@ describe('web dashboard, in Chromium against the running service', function () {
     await nav('Batches').click();
     await heading('Batches').waitFor();
     const form = page.getByRole('form', { name: 'New batch' });
-    await form.getByLabel('Hide popups').waitFor();
+    await form.getByLabel('Hide popups').waitFor({ state: 'attached' });
     const doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name: string; in: string; description?: string }[] } }> };
     const options = (doc.paths['/screenshot/create']?.get.parameters ?? [])
       .filter((p) => p.in === 'query' && !['key', 'url', 'apps'].includes(p.name) && !p.description?.startsWith('alias of '))
