@@ -19,6 +19,12 @@ export const UNRESPONSIVE_PAGE = 'The page stopped responding: its scripts never
 const DOCUMENT_REPLACED = /execution context was destroyed|cannot find context|navigat/i;
 
 /**
+ * A probe that fails because the browser itself went away (killed, disconnected) says nothing of the page:
+ * its error goes on as it is, so the capture is retried on a new browser (test/integration/faults.test.ts).
+ */
+const BROWSER_GONE = /has been closed|target closed|browser closed|disconnected|invalid session id|session deleted/i;
+
+/**
  * Rejects with UNRESPONSIVE_PAGE (a PageFault: not retried) when the page does not answer a trivial script
  * within RESPONSE_PROBE_MS, or fails it for any reason but a replaced document (a renderer that ran out of
  * memory and crashed).
@@ -29,10 +35,12 @@ export async function expectResponsive(page: Pick<CapturePage, 'evaluate'>): Pro
     .then(
       () => undefined,
       (error: unknown) => {
+        if (BROWSER_GONE.test(String(error))) throw error;
         if (!DOCUMENT_REPLACED.test(String(error))) throw new PageFault(UNRESPONSIVE_PAGE, 'unresponsive');
       },
     );
   await withTimeout(answered, RESPONSE_PROBE_MS, UNRESPONSIVE_PAGE).catch((error: unknown) => {
+    if (BROWSER_GONE.test(String(error))) throw error;
     throw error instanceof PageFault ? error : new PageFault(UNRESPONSIVE_PAGE, 'unresponsive');
   });
 }

@@ -78,11 +78,28 @@ const VALID_CREATE_VALUES: Record<string, string> = {
   video_colors: '128',
   video_scale: '0.5',
   priority: '10',
+  wait_for: '#main',
+  wait_for_hidden: '.spinner',
+  wait_strict: 'true',
+  click: '#tab',
+  hover: '#menu',
+  hide_selector: '.banner',
+  css: 'body { color: red }',
+  fail_on_status: '404',
+  fail_if_selector: '.error',
+  fail_unless_selector: '#main',
+  fail_on_blank: 'true',
 };
 /** What a parameter needs beside it to be valid. */
-const CONTEXT: Record<string, string> = { url: '', geo_enable: '&geo_latitude=1&geo_longitude=2', geo_latitude: '&geo_longitude=2', geo_longitude: '&geo_latitude=1' };
+const CONTEXT: Record<string, string> = {
+  url: '',
+  wait_strict: '&wait_for=%23main',
+  geo_enable: '&geo_latitude=1&geo_longitude=2',
+  geo_latitude: '&geo_longitude=2',
+  geo_longitude: '&geo_latitude=1',
+};
 /** Multi-line by nature (a form body, a script, `Name: value` lines): there, only NUL is refused. */
-const MULTI_LINE = new Set(['post_data', 'script_inline', 'header']);
+const MULTI_LINE = new Set(['post_data', 'script_inline', 'header', 'css']);
 
 describe('odd and oversized input', function () {
   this.timeout(120_000);
