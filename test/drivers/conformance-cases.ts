@@ -207,13 +207,15 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'max_wait is a deadline: a resource that never finishes does not fail the capture',
-    spec: ({ site }) => ({ url: site.url('/hang.html'), maxWait: 3, trackers: [tracker('content', '#content', 'text')] }),
+    // 6 s, not less: under a load of 20 (two suite files beside other work) Selenium's Page.navigate alone took
+    // over 3 s to commit hang.html, so a 3 s deadline sometimes ended the navigation itself (response code null).
+    spec: ({ site }) => ({ url: site.url('/hang.html'), maxWait: 6, trackers: [tracker('content', '#content', 'text')] }),
     check: (output, { elapsedMs }) => {
       expect(output.images).to.have.length(1);
       expect(output.responseCode).to.equal(200);
       expect(trackerValue(output, 'content')).to.equal('Visible content');
       expect(output.warnings.join(' ')).to.match(/had not finished loading when max_wait passed/);
-      expect(elapsedMs).to.be.below(10_000);
+      expect(elapsedMs).to.be.below(15_000);
     },
   },
   {
