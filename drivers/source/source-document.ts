@@ -9,7 +9,7 @@ import { MARKDOWN_STYLE } from './markdown-style.js';
  * request of the document (images, CSS, fonts, scripts, fetches) goes out like any page's, through the
  * egress guard.
  */
-export const SOURCE_DOCUMENT_URL = 'https://source.shotfarm.invalid/';
+export const SOURCE_DOCUMENT_URL = 'http://source.shotfarm.invalid/';
 
 /**
  * The document's policy: `sandbox` without allow-same-origin gives it an opaque origin (`self.origin` is
