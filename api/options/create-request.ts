@@ -10,7 +10,7 @@ import { optionsCost, plainOptionValues, recordValuesOf, specGroup, withDefaults
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import type { QueryTree } from './query-input.js';
 import { collectParams, type ParamsOf } from './read-params.js';
-import { targetsOf } from './source-params.js';
+import { targetsOf } from './create-targets.js';
 import { MAX_STEPS, MAX_TRACKERS, readItems, SKIPPED_STEP, stepSchema, trackerSchema } from './steps-and-trackers.js';
 import { viewportBudgetErrors } from './viewport-budget.js';
 
