@@ -75,7 +75,7 @@ export function buildCreateRequest(query: QueryTree, ctx: CreateContext): Create
 
   const p: CreateParams = collectParams(CREATE_PARAMS, query, fields, []);
   // A url list, or one source_html / source_markdown (its record's url is source:<kind>/<sha256>).
-  const { urls, source } = targetsOf(p, addError);
+  const { urls, source } = targetsOf(p, fields, addError);
 
   const stepItems = readItems<Step | null>({ json: 'steps', brackets: 'step' }, query.steps, query.step, stepSchema, MAX_STEPS);
   if (!stepItems.ok) Object.assign(fields, stepItems.fields);

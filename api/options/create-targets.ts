@@ -23,10 +23,12 @@ interface TargetParams {
 
 /**
  * What a create request renders: its URLs, or one source. Exactly one of url, source_html and
- * source_markdown; base_url only with a source. Errors go to `addError` under the field they concern.
+ * source_markdown; base_url only with a source. Errors go to `addError` under the field they concern;
+ * `refused` holds the fields already refused.
  */
-export function targetsOf(p: TargetParams, addError: (field: string, message: string) => void): { urls: string[]; source: CaptureSource | null } {
-  const given = (['url', 'source_html', 'source_markdown'] as const).filter((name) => p[name] !== undefined);
+export function targetsOf(p: TargetParams, refused: Readonly<Record<string, unknown>>, addError: (field: string, message: string) => void): { urls: string[]; source: CaptureSource | null } {
+  // A target given but refused (its own 400 says why) is still the one given: no "url is required" on top.
+  const given = (['url', 'source_html', 'source_markdown'] as const).filter((name) => p[name] !== undefined || refused[name] !== undefined);
   if (given.length === 0) {
     addError('url', 'is required (or give source_html or source_markdown)');
     return { urls: [], source: null };
@@ -35,6 +37,7 @@ export function targetsOf(p: TargetParams, addError: (field: string, message: st
     for (const name of given) addError(name, `give exactly one of url, source_html and source_markdown (this request gives ${given.join(' and ')})`);
     return { urls: [], source: null };
   }
+  if (given[0] !== undefined && p[given[0]] === undefined) return { urls: [], source: null };
   if (p.url !== undefined) {
     if (p.url.length === 0) addError('url', 'is required');
     if (p.base_url !== undefined) addError('base_url', 'applies only with source_html or source_markdown');

@@ -54,7 +54,7 @@ describe('source_html / source_markdown (create options, beyond-v1.md part 3)', 
     expect(fieldsOf({ url: 'http://example.test/', base_url: 'http://example.test/' })).to.have.keys('base_url');
     expect(fieldsOf({ source_html: '<p>x</p>', post_data: 'a=1', cookie: 'a=b' })).to.have.keys('post_data', 'cookie');
     expect(fieldsOf({ source_html: 'a\u0000b' })).to.have.keys('source_html');
-    expect(fieldsOf({ source_html: '' })).to.include.keys('source_html');
+    expect(fieldsOf({ source_html: '' })).to.have.keys('source_html');
     expect(fieldsOf({ source_html: '<p>x</p>', base_url: 'javascript:alert(1)' })).to.have.keys('base_url');
   });
 
