@@ -9,6 +9,9 @@ import type { CaptureSource, SourceKind } from '../../core/capture-spec.js';
 /** The record's url of a source: its kind and the SHA-256 of its text as sent (UTF-8). */
 export const sourceUrl = (kind: SourceKind, text: string): string => `source:${kind}/${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 
+/** Whether a record's or monitor's url names a source (source:html/… or source:markdown/…) rather than a page. */
+export const isSourceUrl = (url: string): boolean => /^source:(html|markdown)\/[0-9a-f]{64}$/.test(url);
+
 /** The options a source cannot take: they describe a request to a web server, and a source has none. */
 const URL_ONLY = ['post_data', 'cookie'] as const;
 

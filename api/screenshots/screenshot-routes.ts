@@ -17,7 +17,7 @@ import { readParams } from '../options/read-params.js';
 import { stepSchema, trackerSchema } from '../options/steps-and-trackers.js';
 import { toScreenshotRecord } from './screenshot-record.js';
 import { queryOf } from '../http/query.js';
-import { bodyWithinLimits, queryWithinLimits, sourceBodyParser } from './source-limits.js';
+import { bodyWithinLimits, queryWithinLimits, sourceBodyParser } from '../http/source-limits.js';
 import { callerOf, type AppContext } from '../http/state.js';
 import { attachment } from '../retrieval/content-disposition.js';
 import { findFile, readAll } from '../retrieval/file-access.js';

@@ -228,6 +228,35 @@ describe('sources: source_html and source_markdown (issue #27 point 3)', functio
     for (const id of ids) expect((await waitFor(api, account.key, id)).status).to.equal('finished');
   });
 
+  it('a monitor of a source: its url is source:html/<sha256>, a run renders the source; an update to a url replaces the source', async () => {
+    const html = '<!doctype html><h1>status: all good</h1>';
+    const post = (path: string, body: Record<string, unknown>) => call(api.url, path, { key: account.key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const created = await post('/monitor/create', { source_html: html, interval: 600 });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    expect(created.body.data.url).to.equal(`source:html/${sha256(html)}`);
+    const run = await post('/monitor/run', { id: created.body.data.id });
+    expect(run.status, JSON.stringify(run.body)).to.equal(200);
+    const record = await waitFor(api, account.key, Number(run.body.data.screenshot_id));
+    expect(record.status, JSON.stringify(record)).to.equal('finished');
+    expect(record.url).to.equal(created.body.data.url);
+    const source = await fetch(`${api.url}/screenshot/source?id=${record.id}`, { headers: { 'X-API-KEY': account.key } });
+    expect(await source.text()).to.equal(html);
+
+    const both = await post('/monitor/create', { source_html: html, url: site.url('/echo'), interval: 600 });
+    expect(both.status).to.equal(400);
+    expect(both.body.fields).to.have.keys('url', 'source_html');
+    const neither = await post('/monitor/create', { interval: 600 });
+    expect(neither.status).to.equal(400);
+    expect(neither.body.fields).to.have.property('url');
+
+    const moved = await post('/monitor/update', { id: created.body.data.id, url: site.url('/echo') });
+    expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+    expect(moved.body.data.url).to.equal(site.url('/echo'));
+    const back = await post('/monitor/update', { id: created.body.data.id, source_markdown: '# back' });
+    expect(back.status, JSON.stringify(back.body)).to.equal(200);
+    expect(back.body.data.url).to.equal(`source:markdown/${sha256('# back')}`);
+  });
+
   it('the source joins the cache key: the same source is answered from the cache, another one is captured', async () => {
     const first = await createFromBody(api, account.key, { source_html: '<p>cached ✓</p>', cache: 3600 });
     const firstRecord = await waitFor(api, account.key, Number(first.body.data[0].id));

@@ -1,10 +1,10 @@
 import type { Middleware } from 'koa';
 import type { Config } from '../../core/config/config.js';
 import { payloadTooLarge } from '../../core/errors.js';
-import { bodyParser } from '../http/body-parser.js';
-import { jsonBodyFields } from '../http/json-body.js';
-import { queryOf } from '../http/query.js';
-import type { AppContext, AppState } from '../http/state.js';
+import { bodyParser } from './body-parser.js';
+import { jsonBodyFields } from './json-body.js';
+import { queryOf } from './query.js';
+import type { AppContext, AppState } from './state.js';
 import type { QueryTree } from '../options/query-input.js';
 
 type SourceLimits = Config['sources'];
