@@ -58,6 +58,8 @@ const OTHER_FIELDS_BYTES = 1024 * 1024;
 export function sourceBodyParser(limits: SourceLimits): Middleware<AppState> {
   const rawLimit = limits.bodyMaxBytes * 3 + OTHER_FIELDS_BYTES;
   return bodyParser({ json: true, urlencoded: true, multipart: false, jsonLimit: rawLimit, formLimit: rawLimit, textLimit: rawLimit }, (error) =>
-    error.status === 413 ? payloadTooLarge(`The request body is larger than ${bytesText(rawLimit)}: a source takes at most ${bytesText(limits.bodyMaxBytes)} (SHOTFARM_SOURCE_BODY_MAX_BYTES)`) : undefined,
+    error.status === 413
+      ? payloadTooLarge(`The request body is larger than ${bytesText(rawLimit)}: a source takes at most ${bytesText(limits.bodyMaxBytes)} (SHOTFARM_SOURCE_BODY_MAX_BYTES)`)
+      : undefined,
   );
 }

@@ -304,13 +304,15 @@ export const SETTING = {
     name: 'SHOTFARM_SOURCE_QUERY_MAX_BYTES',
     default: String(64 * 1024),
     parse: wholeNumber(1024, 128 * 1024),
-    meaning: 'Longest source_html or source_markdown given in a query string, in bytes of UTF-8 (1024 to 131072); a longer one is refused with 413 naming this setting. Send long sources in a POST body.',
+    meaning:
+      'Longest source_html or source_markdown given in a query string, in bytes of UTF-8 (1024 to 131072); a longer one is refused with 413 naming this setting. Send long sources in a POST body.',
   }),
   sourceBodyMaxBytes: setting({
     name: 'SHOTFARM_SOURCE_BODY_MAX_BYTES',
     default: String(5 * 1024 * 1024),
     parse: wholeNumber(1024, 64 * 1024 * 1024),
-    meaning: 'Longest source_html or source_markdown given in a POST body (JSON or form), in bytes of UTF-8 (1024 to 67108864); a longer one is refused with 413 naming this setting. In distributed mode the job message carries the source: keep it below the NATS server\'s max_payload.',
+    meaning:
+      "Longest source_html or source_markdown given in a POST body (JSON or form), in bytes of UTF-8 (1024 to 67108864); a longer one is refused with 413 naming this setting. In distributed mode the job message carries the source: keep it below the NATS server's max_payload.",
   }),
   cacheDefaultSeconds: setting({ name: 'SHOTFARM_CACHE_DEFAULT_SECONDS', default: '86400', parse: wholeNumber(0, 2_592_000), meaning: 'Cache period used when a request says cache=true.' }),
   countryProxy: optional({

@@ -129,7 +129,9 @@ describe('sources and the egress guard: a hostile source reaches neither loopbac
     const listener = await PacketListener.start();
     try {
       const source_html = '<!doctype html><img src="logo.png"><link rel="stylesheet" href="style.css">';
-      const ids = await Promise.all(BROWSERS.map((browser) => createSource(embedded, accounts.get(embedded) as TestAccount, { source_html, base_url: `http://127.0.0.1:${listener.port}/`, browser, delay: '0' })));
+      const ids = await Promise.all(
+        BROWSERS.map((browser) => createSource(embedded, accounts.get(embedded) as TestAccount, { source_html, base_url: `http://127.0.0.1:${listener.port}/`, browser, delay: '0' })),
+      );
       const rows = await settled(embedded, ids);
       for (const id of ids) {
         const row = rows.get(id);

@@ -110,7 +110,13 @@ describe('sources: source_html and source_markdown (issue #27 point 3)', functio
     const recordB = await waitFor(api, account.key, Number(b?.body.data[0].id));
     expect(tracked(recordA).font).to.equal('loaded');
     expect(tracked(recordB).font).to.not.equal('loaded');
-    const [pixelsA, pixelsB] = await Promise.all([recordA, recordB].map(async (r) => sharp(await image(api, account.key, r.id)).raw().toBuffer()));
+    const [pixelsA, pixelsB] = await Promise.all(
+      [recordA, recordB].map(async (r) =>
+        sharp(await image(api, account.key, r.id))
+          .raw()
+          .toBuffer(),
+      ),
+    );
     let differing = 0;
     for (let i = 0; i < Math.min(pixelsA!.length, pixelsB!.length); i += 3) if (pixelsA![i] !== pixelsB![i]) differing++;
     expect(differing, 'pixels that differ between the web font and the fallback').to.be.greaterThan(1000);
@@ -230,7 +236,8 @@ describe('sources: source_html and source_markdown (issue #27 point 3)', functio
 
   it('a monitor of a source: its url is source:html/<sha256>, a run renders the source; an update to a url replaces the source', async () => {
     const html = '<!doctype html><h1>status: all good</h1>';
-    const post = (path: string, body: Record<string, unknown>) => call(api.url, path, { key: account.key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (path: string, body: Record<string, unknown>) =>
+      call(api.url, path, { key: account.key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const created = await post('/monitor/create', { source_html: html, interval: 600 });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     expect(created.body.data.url).to.equal(`source:html/${sha256(html)}`);
