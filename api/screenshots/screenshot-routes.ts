@@ -87,8 +87,8 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
       'The options of GET /screenshot/create as a JSON object or an application/x-www-form-urlencoded form (fields in the query are read too; the body wins). A source longer than SHOTFARM_SOURCE_BODY_MAX_BYTES is a 413.',
     body: CREATE_PARAMS,
     extraBody: {
-      steps: jsonArray('JSON array of automation steps', stepSchema),
-      trackers: jsonArray('JSON array of trackers', trackerSchema),
+      steps: { type: 'array', items: z.toJSONSchema(stepSchema, { io: 'input' }), description: 'automation steps' },
+      trackers: { type: 'array', items: z.toJSONSchema(trackerSchema, { io: 'input' }), description: 'trackers' },
     },
     upload: { parser: (deps) => sourceBodyParser(deps.config.sources), mediaTypes: ['application/json', 'application/x-www-form-urlencoded'] },
     validatedBy: 'handler',
