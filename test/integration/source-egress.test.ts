@@ -125,6 +125,20 @@ describe('sources and the egress guard: a hostile source reaches neither loopbac
     }
   });
 
+  it("distributed: a source the NATS server's max_payload (1 MiB by default) cannot carry is a 503 and a record ended not_queued at cost 0, never a 500", async () => {
+    const account = accounts.get(distributed) as TestAccount;
+    const res = await call(distributed.url, '/screenshot/create', {
+      key: account.key,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ source_html: `<p>${'z'.repeat(1_500_000)}</p>` }),
+    });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(503);
+    expect(res.body.success).to.equal(false);
+    const [row] = await distributed.database.db('screenshots').where({ company_id: account.companyId }).orderBy('id', 'desc').limit(1).select('status', 'cost', 'error_cause');
+    expect(row).to.deep.include({ status: 'error', cost: 0, error_cause: 'not_queued' });
+  });
+
   it('a base_url on loopback does not pass the guard: the record ends error (Blocked, cost 0) and nothing arrives there', async () => {
     const listener = await PacketListener.start();
     try {
