@@ -86,9 +86,10 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
     description:
       'The options of GET /screenshot/create as a JSON object or an application/x-www-form-urlencoded form (fields in the query are read too; the body wins). A source longer than SHOTFARM_SOURCE_BODY_MAX_BYTES is a 413.',
     body: CREATE_PARAMS,
+    // A JSON array, or its JSON text (as the query takes it).
     extraBody: {
-      steps: { type: 'array', items: z.toJSONSchema(stepSchema, { io: 'input' }), description: 'automation steps' },
-      trackers: { type: 'array', items: z.toJSONSchema(trackerSchema, { io: 'input' }), description: 'trackers' },
+      steps: { anyOf: [{ type: 'array', items: z.toJSONSchema(stepSchema, { io: 'input' }) }, { type: 'string' }], description: 'automation steps: a JSON array, or its JSON text' },
+      trackers: { anyOf: [{ type: 'array', items: z.toJSONSchema(trackerSchema, { io: 'input' }) }, { type: 'string' }], description: 'trackers: a JSON array, or its JSON text' },
     },
     upload: { parser: (deps) => sourceBodyParser(deps.config.sources), mediaTypes: ['application/json', 'application/x-www-form-urlencoded'] },
     validatedBy: 'handler',

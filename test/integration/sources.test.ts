@@ -34,10 +34,11 @@ table { border-collapse: collapse; width: 100%; } td, th { border: 1px solid #99
 <p>origin <span id="origin">?</span> font <span id="font">?</span> logo <span id="logo-width">?</span></p>
 <script>
 document.getElementById('origin').textContent = String(self.origin);
-document.fonts.load('22px InvoiceFont').then(function (f) { document.getElementById('font').textContent = f.length > 0 ? 'loaded' : 'missing'; }, function () { document.getElementById('font').textContent = 'failed'; });
+var font = document.fonts.load('22px InvoiceFont').then(function (f) { document.getElementById('font').textContent = f.length > 0 ? 'loaded' : 'missing'; }, function () { document.getElementById('font').textContent = 'failed'; });
 var logo = document.getElementById('logo');
-function shown() { document.getElementById('logo-width').textContent = String(logo.naturalWidth); }
-if (logo.complete) shown(); else { logo.addEventListener('load', shown); logo.addEventListener('error', shown); }
+var image = new Promise(function (resolve) { if (logo.complete) resolve(); else { logo.addEventListener('load', resolve); logo.addEventListener('error', resolve); } }).then(function () { document.getElementById('logo-width').textContent = String(logo.naturalWidth); });
+// Once both are known: the request waits for it (wait_for), however slow the machine.
+Promise.all([font, image]).then(function () { var r = document.createElement('p'); r.id = 'ready'; r.textContent = 'ready'; document.body.appendChild(r); });
 </script></body></html>`;
 }
 
@@ -85,7 +86,9 @@ describe('sources: source_html and source_markdown (issue #27 point 3)', functio
 
   it('renders an invoice with a web font and an image of the test site in an opaque origin, in chrome, firefox and brave; the record url is source:html/<sha256>', async () => {
     const html = invoice(site, '/font.ttf');
-    const created = await Promise.all(BROWSERS.map((browser) => createFromBody(api, account.key, { source_html: html, browser, trackers: TRACKERS, screen_width: 900, screen_height: 700 })));
+    const created = await Promise.all(
+      BROWSERS.map((browser) => createFromBody(api, account.key, { source_html: html, browser, trackers: TRACKERS, screen_width: 900, screen_height: 700, wait_for: '#ready', wait_strict: true })),
+    );
     for (const c of created) expect(c.status, JSON.stringify(c.body)).to.equal(200);
     for (const [i, browser] of BROWSERS.entries()) {
       const record = await waitFor(api, account.key, Number(created[i]?.body.data[0].id));
@@ -105,7 +108,9 @@ describe('sources: source_html and source_markdown (issue #27 point 3)', functio
   it('the web font is what the text is drawn in: the same invoice with a font that does not load is drawn differently (chrome)', async () => {
     const withFont = invoice(site, '/font.ttf');
     const fallback = invoice(site, '/missing-font.ttf');
-    const [a, b] = await Promise.all([withFont, fallback].map((source_html) => createFromBody(api, account.key, { source_html, trackers: TRACKERS, screen_width: 900, screen_height: 700 })));
+    const [a, b] = await Promise.all(
+      [withFont, fallback].map((source_html) => createFromBody(api, account.key, { source_html, trackers: TRACKERS, screen_width: 900, screen_height: 700, wait_for: '#ready', wait_strict: true })),
+    );
     const recordA = await waitFor(api, account.key, Number(a?.body.data[0].id));
     const recordB = await waitFor(api, account.key, Number(b?.body.data[0].id));
     expect(tracked(recordA).font).to.equal('loaded');
@@ -161,7 +166,13 @@ describe('sources: source_html and source_markdown (issue #27 point 3)', functio
   it('base_url resolves the relative links of a source', async () => {
     const html = `<!doctype html><img id="logo" src="tile.png?color=20c060" width="64" height="64"><span id="logo-width"></span>
 <script>var l = document.getElementById('logo'); l.onload = l.onerror = function () { document.getElementById('logo-width').textContent = String(l.naturalWidth); };</script>`;
-    const res = await createFromBody(api, account.key, { source_html: html, base_url: site.url('/'), trackers: JSON.stringify([{ id: 'w', selector: '#logo-width' }]) });
+    const res = await createFromBody(api, account.key, {
+      source_html: html,
+      base_url: site.url('/'),
+      trackers: JSON.stringify([{ id: 'w', selector: '#logo-width' }]),
+      wait_for: '#logo-width:not(:empty)',
+      wait_strict: true,
+    });
     const record = await waitFor(api, account.key, Number(res.body.data[0].id));
     expect(record.base_url).to.equal(site.url('/'));
     expect(tracked(record).w).to.equal('64');
