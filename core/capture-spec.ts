@@ -209,10 +209,26 @@ export interface BuiltSpecFields {
   pdf: PdfSpec | null;
   video: VideoSpec | null;
   /**
+   * The document to render instead of loading `url` (source_html / source_markdown, beyond-v1.md part 3); `url`
+   * is then `source:<kind>/<sha256 of text>`. The text travels with the job (an agent has no database) and is
+   * the record's copy of the source (GET /screenshot/source reads it back). Absent or null: a web page.
+   */
+  source?: CaptureSource | null;
+  /**
    * Set by the farm's country routing, not by the request: the proxy (http://host:port) this capture's
    * traffic goes through so the page sees the country's address. Absent or null: direct.
    */
   proxy?: string | null;
+}
+
+export const SOURCE_KINDS = ['html', 'markdown'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/** A document the request sent: its text as sent, and the URL its relative links resolve against. */
+export interface CaptureSource {
+  kind: SourceKind;
+  text: string;
+  baseUrl: string | null;
 }
 
 export interface CaptureSpec extends PlainSpecFields, BuiltSpecFields {}

@@ -1,6 +1,7 @@
 import { ApiError, validationError, type FieldErrors } from '../../core/errors.js';
 import { CREATE_PARAM_NAMES } from '../options/create-params.js';
 import { buildCreateRequest, type CreateContext, type ScreenshotDraft } from '../options/create-request.js';
+import { isSourceUrl } from '../options/create-targets.js';
 import { DEFAULT_THRESHOLD_PERCENT, MONITOR_OWN_PARAMS, readCronSchedule, type IgnoreRegion } from './monitor-params.js';
 import type { QueryTree } from '../options/query-input.js';
 import { collectParams, paramNames } from '../options/read-params.js';
@@ -45,7 +46,8 @@ export function hideSelectorsScript(selectors: string[]): string {
 
 /** One run of a monitor: the create rules of GET /screenshot/create applied to its options, with no cache. */
 export function buildMonitorRun(monitor: { url: string; options: QueryTree; ignore: IgnoreRegion[] }, ctx: CreateContext): ScreenshotDraft {
-  const query: QueryTree = { ...monitor.options, url: [monitor.url], cache: ['0'] };
+  // A monitor of a source renders the source its options hold; its url is the source's record url.
+  const query: QueryTree = { ...monitor.options, ...(isSourceUrl(monitor.url) ? {} : { url: [monitor.url] }), cache: ['0'] };
   const selectors = monitor.ignore.flatMap((r) => ('selector' in r ? [r.selector] : []));
   if (selectors.length > 0) {
     const own = Array.isArray(monitor.options.script_inline) ? (monitor.options.script_inline as string[]).join('\n') : '';
@@ -64,7 +66,10 @@ export function buildMonitorRun(monitor: { url: string; options: QueryTree; igno
 export function buildMonitorRequest(input: QueryTree, ctx: MonitorContext): MonitorRequest {
   const fields: FieldErrors = {};
   const addError = (field: string, message: string): void => void (fields[field] ??= []).push(message);
-  const own = collectParams(MONITOR_OWN_PARAMS, input, fields, ['url']);
+  const own = collectParams(MONITOR_OWN_PARAMS, input, fields, []);
+  // A page (url) or a source (source_html / source_markdown, one of the screenshot options): create's rules say which.
+  const hasSource = input.source_html !== undefined || input.source_markdown !== undefined;
+  if (own.url === undefined && !hasSource && !fields.url) addError('url', 'is required (or give source_html or source_markdown)');
   if (own.interval === undefined && own.cron === undefined && !fields.interval) addError('interval', `is required (seconds between runs, at least ${ctx.minIntervalSeconds}) unless cron is given`);
   if (own.interval !== undefined && own.interval < ctx.minIntervalSeconds) addError('interval', `must be at least ${ctx.minIntervalSeconds} seconds`);
   // One schedule: before, a cron given with an interval won silently and the interval was shown.
@@ -78,17 +83,20 @@ export function buildMonitorRequest(input: QueryTree, ctx: MonitorContext): Moni
   const given = Object.entries(input).filter(([name]) => !NOT_OPTIONS.has(name));
   const options: QueryTree = Object.fromEntries(given.filter(([name]) => CREATE_PARAM_NAMES.has(name)));
   let apps: string[] = [];
+  let url = own.url;
   try {
-    const request = buildCreateRequest({ ...Object.fromEntries(given), apps: input.apps ?? [], url: [own.url ?? OPTIONS_PROBE_URL], cache: ['0'] }, ctx);
+    const target: QueryTree = hasSource && own.url === undefined ? {} : { url: [own.url ?? OPTIONS_PROBE_URL] };
+    const request = buildCreateRequest({ ...Object.fromEntries(given), apps: input.apps ?? [], ...target, cache: ['0'] }, ctx);
     if (request.drafts.length !== 1) addError('country', 'a monitor captures from one country');
     apps = request.apps;
+    url ??= hasSource ? request.drafts[0]?.spec.url : undefined;
   } catch (err) {
     if (!(err instanceof ApiError) || !err.extra.fields) throw err;
     for (const [field, messages] of Object.entries(err.extra.fields)) for (const m of messages) addError(field, m);
   }
-  if (Object.keys(fields).length > 0 || own.url === undefined) throw validationError(fields);
+  if (Object.keys(fields).length > 0 || url === undefined) throw validationError(fields);
   return {
-    url: own.url,
+    url,
     name: own.name ?? null,
     intervalSeconds: own.interval ?? cronGapSeconds ?? ctx.minIntervalSeconds,
     cron: own.cron ?? null,

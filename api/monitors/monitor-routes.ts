@@ -4,7 +4,7 @@ import { CREATE_PARAMS } from '../options/create-params.js';
 import { DEFAULT_PAGE_SIZE } from '../options/endpoint-params.js';
 import { MONITOR_ID_PARAMS, MONITOR_LIST_PARAMS, MONITOR_OWN_PARAMS, MONITOR_RUNS_PARAMS } from './monitor-params.js';
 import { readParams } from '../options/read-params.js';
-import { jsonBodyParams } from '../http/json-body.js';
+import { bodyWithinLimits, sourceBodyParser } from '../http/source-limits.js';
 import { queryOf } from '../http/query.js';
 import { callerOf } from '../http/state.js';
 import { toMonitorRecord, toMonitorRunRecord, type MonitorRunRow } from './monitor-record.js';
@@ -25,13 +25,14 @@ export const MONITOR_ROUTES: ApiRoute[] = [
     credentials: 'account',
     summary: 'Watch a page: each run is a screenshot compared with the previous one',
     description:
-      'A JSON body (the same names are accepted in the query): `url`, `interval` (seconds, at least 300) or `cron`, `threshold` (percent of changed pixels), `ignore` (CSS selectors and {x, y, width, height} boxes), and every screenshot create option. Each run is charged as a screenshot.',
+      'A JSON body (the same names are accepted in the query): `url` (or `source_html` / `source_markdown`), `interval` (seconds, at least 300) or `cron`, `threshold` (percent of changed pixels), `ignore` (CSS selectors and {x, y, width, height} boxes), and every screenshot create option. Each run is charged as a screenshot.',
     body: { ...CREATE_PARAMS, ...MONITOR_OWN_PARAMS },
-    required: ['url'],
     // The monitor service validates the monitor's fields and every screenshot option itself.
     validatedBy: 'handler',
     response: { data: Monitor, description: 'The new monitor' },
-    handler: async (ctx, deps) => toMonitorRecord(await deps.monitors.create(callerOf(ctx), jsonBodyParams(ctx))),
+    // A source among the options: the body takes it up to SHOTFARM_SOURCE_BODY_MAX_BYTES, as POST /screenshot/create does.
+    upload: { parser: (deps) => sourceBodyParser(deps.config.sources), mediaTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    handler: async (ctx, deps) => toMonitorRecord(await deps.monitors.create(callerOf(ctx), bodyWithinLimits(ctx, deps.config.sources))),
   }),
 
   defineRoute({
@@ -70,8 +71,9 @@ export const MONITOR_ROUTES: ApiRoute[] = [
     required: ['id'],
     validatedBy: 'handler',
     response: { data: Monitor, description: 'The monitor as changed' },
+    upload: { parser: (deps) => sourceBodyParser(deps.config.sources), mediaTypes: ['application/json', 'application/x-www-form-urlencoded'] },
     handler: async (ctx, deps) => {
-      const params = jsonBodyParams(ctx);
+      const params = bodyWithinLimits(ctx, deps.config.sources);
       const { id } = readParams(MONITOR_ID_PARAMS, params, ['id']);
       return toMonitorRecord(await deps.monitors.update(callerOf(ctx), id as number, params));
     },

@@ -3,6 +3,7 @@ import type { Config } from '../../core/config/config.js';
 import type { Db } from '../db/connect.js';
 import { ApiError, notFound } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { isSourceUrl } from '../options/create-targets.js';
 import { buildMonitorRequest, buildMonitorRun, type MonitorContext, type MonitorRequest } from './monitor-request.js';
 import type { QueryTree } from '../options/query-input.js';
 import type { Caller } from '../http/state.js';
@@ -23,11 +24,14 @@ const toDb = (values: Record<string, unknown>): Record<string, unknown> => {
   return out;
 };
 
+const TARGETS = ['url', 'source_html', 'source_markdown'] as const;
+
 /** The stored monitor as the request it was made from: an update is validated as a whole, changes on top. */
 function asInput(m: MonitorRow): QueryTree {
   return {
     ...m.options,
-    url: [m.url],
+    // A source's url is the record's name for it: the source itself is among the options.
+    ...(isSourceUrl(m.url) ? {} : { url: [m.url] }),
     ...(m.name ? { name: [m.name] } : {}),
     ...(m.cron ? { cron: [m.cron] } : { interval: [String(m.interval_seconds)] }),
     threshold: [String(m.threshold)],
@@ -91,6 +95,9 @@ export class MonitorService {
     const monitor = await this.get(caller, id);
     const { id: _id, key: _key, ...rest } = changes;
     const input: QueryTree = { ...asInput(monitor), ...rest };
+    // A target given replaces the stored one: a url a source, a source a url or the other source.
+    for (const target of TARGETS) if (rest[target] !== undefined) for (const other of TARGETS) if (other !== target && rest[other] === undefined) delete input[other];
+    if (rest.url !== undefined && rest.base_url === undefined) delete input.base_url;
     // A cron given replaces the interval and the other way round.
     if (rest.cron !== undefined && rest.interval === undefined) delete input.interval;
     if (rest.interval !== undefined && rest.cron === undefined) delete input.cron;

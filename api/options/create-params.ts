@@ -7,6 +7,7 @@ import { paramsOf, type OptionTable, type SpecFieldsOf } from './option-table.js
 import { paramNames } from './read-params.js';
 import { MAX_URL_LENGTH, normaliseTargetUrl } from './target-url.js';
 import { selector, selectorList, statusCodeOrClass } from './selector-params.js';
+import { sourceText } from './source-params.js';
 
 /** At most this many URLs, countries and resulting records per create call (url × country). */
 export const MAX_URLS_PER_REQUEST = 100;
@@ -158,9 +159,18 @@ export const DEFAULT_COUNTRY = 'us';
 export const CAPTURE_OPTIONS = {
   url: {
     param: listOf(urlItem, { max: MAX_URLS_PER_REQUEST, commas: false, description: 'URLs to capture (repeat the parameter for several)' }),
-    defaultText: 'required',
+    defaultText: 'required, unless source_html or source_markdown is given',
     specText: '`url` (one record per URL)',
     record: { ...asText, column: 'list filters on it (url_contains)', fromSpec: (s) => s.url },
+  },
+  // Sources (beyond-v1.md part 3, api/options/source-params.ts): a document instead of a url; the record's url is
+  // source:<kind>/<sha256>, and the text stays in the stored spec (GET /screenshot/source answers it).
+  source_html: { param: sourceText('html'), defaultText: 'instead of url', specText: '`source` (kind html); `url` is `source:html/<sha256>`' },
+  source_markdown: { param: sourceText('markdown'), defaultText: 'instead of url', specText: '`source` (kind markdown); `url` is `source:markdown/<sha256>`' },
+  base_url: {
+    param: httpUrl("with a source: the URL its relative links resolve against (a <base>); it must pass the egress guard like the source's subresources"),
+    specPath: 'source.baseUrl',
+    record: asText,
   },
   country: {
     param: listOf(countryItem, { max: MAX_COUNTRIES_PER_REQUEST, commas: true, description: 'countries to capture from; one record per url × country' }),

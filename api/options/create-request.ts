@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CaptureSpec, DeviceEmulation, Step, TrackerResult, TrackerSpec } from '../../core/capture-spec.js';
+import type { CaptureSource, CaptureSpec, DeviceEmulation, Step, TrackerResult, TrackerSpec } from '../../core/capture-spec.js';
 import type { Config } from '../../core/config/config.js';
 import { countryDefaults, localeIn } from '../../core/countries.js';
 import { findDevice } from './devices.js';
@@ -10,6 +10,7 @@ import { optionsCost, plainOptionValues, recordValuesOf, specGroup, withDefaults
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import type { QueryTree } from './query-input.js';
 import { collectParams, type ParamsOf } from './read-params.js';
+import { targetsOf } from './create-targets.js';
 import { MAX_STEPS, MAX_TRACKERS, readItems, SKIPPED_STEP, stepSchema, trackerSchema } from './steps-and-trackers.js';
 import { viewportBudgetErrors } from './viewport-budget.js';
 
@@ -72,8 +73,9 @@ export function buildCreateRequest(query: QueryTree, ctx: CreateContext): Create
   const fields: FieldErrors = {};
   const addError = (field: string, message: string): void => void (fields[field] ??= []).push(message);
 
-  const p: CreateParams = collectParams(CREATE_PARAMS, query, fields, ['url']);
-  if (p.url !== undefined && p.url.length === 0) addError('url', 'is required');
+  const p: CreateParams = collectParams(CREATE_PARAMS, query, fields, []);
+  // A url list, or one source_html / source_markdown (its record's url is source:<kind>/<sha256>).
+  const { urls, source } = targetsOf(p, fields, addError);
 
   const stepItems = readItems<Step | null>({ json: 'steps', brackets: 'step' }, query.steps, query.step, stepSchema, MAX_STEPS);
   if (!stepItems.ok) Object.assign(fields, stepItems.fields);
@@ -90,14 +92,13 @@ export function buildCreateRequest(query: QueryTree, ctx: CreateContext): Create
     addError(p.geo_latitude === undefined ? 'geo_latitude' : 'geo_longitude', 'is required when geo_enable is on (give both geo_latitude and geo_longitude)');
   }
 
-  const urls = p.url ?? [];
   const countries = p.country && p.country.length > 0 ? [...new Set(p.country)] : [DEFAULT_COUNTRY];
   if (urls.length * countries.length > MAX_RECORDS_PER_REQUEST) {
     addError('url', `url × country gives ${urls.length * countries.length} screenshots; at most ${MAX_RECORDS_PER_REQUEST} per request`);
   }
   if (Object.keys(fields).length > 0 || !steps.ok || !trackers.ok || !device) throw validationError(fields);
 
-  const drafts = urls.flatMap((url) => countries.map((country) => draft(url, country, p, device, steps.value, trackers.value, geoEnable, ctx, warnings)));
+  const drafts = urls.flatMap((url) => countries.map((country) => draft(url, source, country, p, device, steps.value, trackers.value, geoEnable, ctx, warnings)));
   return { drafts, apps: [...new Set(p.apps ?? [])] };
 }
 
@@ -163,6 +164,7 @@ const orNull = (value: string | undefined): string | null => (value !== undefine
 
 function draft(
   url: string,
+  source: CaptureSource | null,
   country: string,
   p: CreateParams,
   device: DeviceEmulation & { userAgent: string | null },
@@ -220,6 +222,7 @@ function draft(
     trackers,
     pdf: o.pdf ? specGroup(CAPTURE_OPTIONS, 'pdf', o) : null,
     video: o.video ? specGroup(CAPTURE_OPTIONS, 'video', o) : null,
+    source,
   };
 
   // The record shows each option as the spec says it (the country's language, a catalogue device's
@@ -290,7 +293,7 @@ const inOrder = (o: Record<string, unknown>, keys: string[]): Record<string, unk
  * Fields added after records were stored whose empty value changes nothing the browser does: they are
  * hashed only when set, so a request that does not use them keeps the cache key it had before them.
  */
-const HASHED_WHEN_SET = ['waitFor', 'waitForHidden', 'waitStrict', 'clicks', 'hover', 'hideSelectors', 'css', 'failOnStatus', 'failIfSelector', 'failUnlessSelector', 'failOnBlank'];
+const HASHED_WHEN_SET = ['source', 'waitFor', 'waitForHidden', 'waitStrict', 'clicks', 'hover', 'hideSelectors', 'css', 'failOnStatus', 'failIfSelector', 'failUnlessSelector', 'failOnBlank'];
 const isUnset = (value: unknown): boolean => value === null || value === undefined || value === false || (Array.isArray(value) && value.length === 0);
 
 /** The cache key: every option that changes what the browser produces (the id excluded). */

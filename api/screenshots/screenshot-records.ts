@@ -385,7 +385,7 @@ export class ScreenshotRecords {
         return;
       case 'url': {
         const spec = await this.store.captureSpec(companyId, id);
-        await this.update(companyId, id, { url: '', final_url: '', final_urls: [], links: [], capture_spec: { ...spec, url: '' } });
+        await this.update(companyId, id, { url: '', final_url: '', final_urls: [], links: [], capture_spec: { ...spec, url: '', source: null } });
         return;
       }
       case 'metadata': {

@@ -17,6 +17,7 @@ import { readParams } from '../options/read-params.js';
 import { stepSchema, trackerSchema } from '../options/steps-and-trackers.js';
 import { toScreenshotRecord } from './screenshot-record.js';
 import { queryOf } from '../http/query.js';
+import { bodyWithinLimits, queryWithinLimits, sourceBodyParser } from '../http/source-limits.js';
 import { callerOf, type AppContext } from '../http/state.js';
 import { attachment } from '../retrieval/content-disposition.js';
 import { findFile, readAll } from '../retrieval/file-access.js';
@@ -56,8 +57,8 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
     tag,
     credentials: 'account',
     summary: 'Create screenshot(s): one record per url × country',
+    description: 'Exactly one of `url`, `source_html` and `source_markdown`. A source longer than SHOTFARM_SOURCE_QUERY_MAX_BYTES is a 413: send it with POST.',
     query: CREATE_PARAMS,
-    required: ['url'],
     extraQuery: {
       steps: jsonArray('JSON array of automation steps (or step[i][field] bracket notation)', stepSchema),
       trackers: jsonArray('JSON array of trackers (or tracker[i][field] bracket notation; not both)', trackerSchema),
@@ -66,7 +67,35 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
     validatedBy: 'handler',
     response: { data: createAnswer(Screenshot), description: 'The new records, status processing' },
     handler: async (ctx, deps) => {
-      const rows = await deps.screenshots.create(callerOf(ctx), queryOf(ctx));
+      const rows = await deps.screenshots.create(callerOf(ctx), queryWithinLimits(ctx, deps.config.sources));
+      return createAnswerData(
+        rows.map((r) => toScreenshotRecord(r, 'create')),
+        deps.config.clientCompat,
+      );
+    },
+  }),
+
+  // The same create with its options in a JSON or form body: for sources longer than a query string takes.
+  defineRoute({
+    method: 'post',
+    path: '/screenshot/create',
+    operationId: 'createScreenshotsFromBody',
+    tag,
+    credentials: 'account',
+    summary: 'Create screenshot(s) with the options in a JSON or form body (for long sources)',
+    description:
+      'The options of GET /screenshot/create as a JSON object or an application/x-www-form-urlencoded form (fields in the query are read too; the body wins). A source longer than SHOTFARM_SOURCE_BODY_MAX_BYTES is a 413.',
+    body: CREATE_PARAMS,
+    // A JSON array, or its JSON text (as the query takes it).
+    extraBody: {
+      steps: { anyOf: [{ type: 'array', items: z.toJSONSchema(stepSchema, { io: 'input' }) }, { type: 'string' }], description: 'automation steps: a JSON array, or its JSON text' },
+      trackers: { anyOf: [{ type: 'array', items: z.toJSONSchema(trackerSchema, { io: 'input' }) }, { type: 'string' }], description: 'trackers: a JSON array, or its JSON text' },
+    },
+    upload: { parser: (deps) => sourceBodyParser(deps.config.sources), mediaTypes: ['application/json', 'application/x-www-form-urlencoded'] },
+    validatedBy: 'handler',
+    response: { data: createAnswer(Screenshot), description: 'The new records, status processing' },
+    handler: async (ctx, deps) => {
+      const rows = await deps.screenshots.create(callerOf(ctx), bodyWithinLimits(ctx, deps.config.sources));
       return createAnswerData(
         rows.map((r) => toScreenshotRecord(r, 'create')),
         deps.config.clientCompat,
@@ -204,6 +233,28 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
   }),
   // PDFs show in the browser's viewer; videos are downloads: a sandboxed video document does not play in
   // Chromium (stored-content.ts).
+  // A record's source as it was sent (beyond-v1.md part 3). Like /screenshot/html it is a download: the
+  // service's origin never runs the document.
+  defineRoute({
+    method: 'get',
+    path: '/screenshot/source',
+    operationId: 'getScreenshotSource',
+    tag,
+    credentials: 'account',
+    summary: 'The source_html or source_markdown a record rendered, as sent',
+    query: FILE_PARAMS,
+    required: ['id'],
+    response: { content: ['text/html', 'text/markdown'], description: 'The source, text/html or text/markdown in UTF-8' },
+    handler: async (ctx, deps, { id }) => {
+      const source = await deps.screenshots.source(callerOf(ctx), id as number);
+      ctx.set('Cache-Control', 'private, max-age=86400');
+      sendStoredContent(ctx, {
+        type: `${source.kind === 'html' ? 'text/html' : 'text/markdown'}; charset=utf-8`,
+        body: Buffer.from(source.text, 'utf8'),
+        disposition: attachment(`screenshot-${id}-source.${source.kind === 'html' ? 'html' : 'md'}`),
+      });
+    },
+  }),
   defineRoute({
     method: 'get',
     path: '/screenshot/pdf',

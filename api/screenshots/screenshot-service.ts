@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
+import type { CaptureSource } from '../../core/capture-spec.js';
 import type { Config } from '../../core/config/config.js';
 import type { Db } from '../db/connect.js';
-import { fieldError, notFound } from '../../core/errors.js';
+import { ApiError, fieldError, notFound } from '../../core/errors.js';
 import { buildCreateRequest, createContextOf } from '../options/create-request.js';
 import type { QueryTree } from '../options/query-input.js';
 import type { ScreenshotRow } from './screenshot-record.js';
@@ -110,6 +111,14 @@ export class ScreenshotService {
     const status = await this.store.status(caller.companyId, id);
     if (status === null) throw notFound('Screenshot');
     return status;
+  }
+
+  /** The source a record rendered, as sent (kept in its stored spec); 404 when the caller has no such record or it rendered a url. */
+  async source(caller: Caller, id: number): Promise<CaptureSource> {
+    const spec = await this.store.captureSpec(caller.companyId, id);
+    if (!spec) throw notFound('Screenshot');
+    if (!spec.source) throw new ApiError(404, 'NOT_FOUND', 'This screenshot has no source: it rendered a url, or its source was deleted');
+    return spec.source;
   }
 
   async outputKinds(caller: Caller, id: number): Promise<Set<string>> {

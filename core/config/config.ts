@@ -36,6 +36,8 @@ export interface Config {
   /** how long a webhook's signed image_url works */
   imageUrlTtlSeconds: number;
   cacheDefaultSeconds: number;
+  /** the longest source_html / source_markdown in a query string and in a body, in UTF-8 bytes */
+  sources: { queryMaxBytes: number; bodyMaxBytes: number };
   batch: { maxFileBytes: number; zipUrlTtlSeconds: number };
   logLevel: string;
   production: boolean;

@@ -95,6 +95,7 @@ export function loadConfig(env: Env): Config {
     clientCompat: read(S.clientCompat),
     imageUrlTtlSeconds: read(S.imageUrlTtlSeconds),
     cacheDefaultSeconds: read(S.cacheDefaultSeconds),
+    sources: { queryMaxBytes: read(S.sourceQueryMaxBytes), bodyMaxBytes: read(S.sourceBodyMaxBytes) },
     batch: { maxFileBytes: read(S.batchMaxFileBytes), zipUrlTtlSeconds: read(S.zipUrlTtlSeconds) },
     logLevel: read(S.logLevel),
     production,

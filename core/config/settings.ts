@@ -296,6 +296,24 @@ export const SETTING = {
     meaning: 'Credits per screenshot: base price plus extras for a full-page capture, a PDF, a video, HTML, and each shot after the first (JSON).',
   }),
   // 30 days is the longest cache period the API accepts, so the default cannot exceed it.
+  // Sources (beyond-v1.md part 3): the longest source_html / source_markdown, in UTF-8 bytes of the text. A query
+  // string is bounded by the request head (512 KiB, api/http/http-server.ts): 128 KiB percent-encoded at worst
+  // (3 bytes a byte) still fits. A body's 5 MiB is a large invoice or report with inline images; the text
+  // also travels inside the job message (NATS max_payload must hold it, docs/operators.md).
+  sourceQueryMaxBytes: setting({
+    name: 'SHOTFARM_SOURCE_QUERY_MAX_BYTES',
+    default: String(64 * 1024),
+    parse: wholeNumber(1024, 128 * 1024),
+    meaning:
+      'Longest source_html or source_markdown given in a query string, in bytes of UTF-8 (1024 to 131072); a longer one is refused with 413 naming this setting. Send long sources in a POST body.',
+  }),
+  sourceBodyMaxBytes: setting({
+    name: 'SHOTFARM_SOURCE_BODY_MAX_BYTES',
+    default: String(5 * 1024 * 1024),
+    parse: wholeNumber(1024, 64 * 1024 * 1024),
+    meaning:
+      "Longest source_html or source_markdown given in a POST body (JSON or form), in bytes of UTF-8 (1024 to 67108864); a longer one is refused with 413 naming this setting. In distributed mode the job message carries the source: keep it below the NATS server's max_payload.",
+  }),
   cacheDefaultSeconds: setting({ name: 'SHOTFARM_CACHE_DEFAULT_SECONDS', default: '86400', parse: wholeNumber(0, 2_592_000), meaning: 'Cache period used when a request says cache=true.' }),
   countryProxy: optional({
     name: 'SHOTFARM_PROXY_<CC>',

@@ -1,5 +1,6 @@
 import { errors, type Page } from 'playwright-core';
-import type { CaptureSpec } from '../../core/capture-spec.js';
+import type { CaptureSource, CaptureSpec } from '../../core/capture-spec.js';
+import { navigationUrl, sourceDocument, SOURCE_DOCUMENT_HEADERS, SOURCE_DOCUMENT_URL } from '../source/source-document.js';
 import type { Deadline } from '../shared/deadline.js';
 import { errorText } from '../shared/error-text.js';
 import type { Engine } from './engine.js';
@@ -31,14 +32,33 @@ async function postFirstNavigation(page: Page, url: string, body: string): Promi
 }
 
 /**
- * Opens the spec's URL. Never throws for the page's sake: an unreachable page or a page that never
+ * Answers the navigation to the reserved source URL with the spec's source document under its sandbox
+ * policy (drivers/source/source-document.ts). Any other request to the reserved host (a relative link of a
+ * source without base_url) fails here: it has no server, and its name is not sent to a resolver.
+ */
+async function serveSource(page: Page, source: CaptureSource): Promise<void> {
+  const document = sourceDocument(source);
+  await page.route(
+    (candidate) => candidate.origin === SOURCE_ORIGIN,
+    async (route) => {
+      const request = route.request();
+      if (request.isNavigationRequest() && request.url().split('#')[0] === SOURCE_DOCUMENT_URL) return route.fulfill({ status: 200, headers: SOURCE_DOCUMENT_HEADERS, body: document });
+      return route.abort('blockedbyclient');
+    },
+  );
+}
+const SOURCE_ORIGIN = new URL(SOURCE_DOCUMENT_URL).origin;
+
+/**
+ * Opens the spec's URL (or its source, served by serveSource). Never throws for the page's sake: an unreachable page or a page that never
  * finishes loading is reported in `warnings` and the capture goes on with what the browser shows.
  * Waiting is split in two so the deadline can cut the second part: `commit` (the response started),
  * then `load` (or `domcontentloaded` when the spec's wait_until asks for it) until the deadline.
  */
 export async function openPage(page: Page, spec: CaptureSpec, engine: Engine, deadline: Deadline, warnings: string[]): Promise<void> {
-  const url = new URL(spec.url).href;
-  if (spec.postData !== null) await postFirstNavigation(page, url, spec.postData);
+  const url = navigationUrl(spec);
+  if (spec.source) await serveSource(page, spec.source);
+  else if (spec.postData !== null) await postFirstNavigation(page, url, spec.postData);
   try {
     await page.goto(url, {
       waitUntil: 'commit',

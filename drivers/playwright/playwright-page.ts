@@ -7,6 +7,7 @@ import type { CapturePage, ScreencastRecording } from '../shared/capture-adapter
 import type { Deadline } from '../shared/deadline.js';
 import type { AddScriptTag } from '../shared/run-scripts.js';
 import { webUrlOrEmpty } from '../shared/shown-url.js';
+import { recordedUrl } from '../source/source-document.js';
 import { DocumentResponse } from './document-response.js';
 import type { Engine } from './engine.js';
 import { openPage } from './open-page.js';
@@ -63,7 +64,7 @@ export class PlaywrightPage implements CapturePage {
   }
 
   async shownUrl(): Promise<string> {
-    return webUrlOrEmpty(this.page.url());
+    return recordedUrl(this.spec, webUrlOrEmpty(this.page.url()));
   }
 
   responseCode(): number | null {

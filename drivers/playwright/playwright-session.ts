@@ -24,7 +24,8 @@ export class PlaywrightSession implements CaptureSession {
     // context-wide grant (context-options.ts) covers every origin a redirect or a step leads to, but on
     // Firefox (BiDi) Playwright applies it to an origin only once navigation to it has started, which races
     // a page that asks for the position while loading: the request then waits on a prompt nobody answers.
-    if (spec.geo) await context.grantPermissions(['geolocation'], { origin: new URL(spec.url).origin });
+    // A source's document has an opaque origin, which no grant can name: the context-wide grant is its.
+    if (spec.geo && !spec.source) await context.grantPermissions(['geolocation'], { origin: new URL(spec.url).origin });
     if (spec.cookies.length > 0) {
       await context.addCookies(spec.cookies.map((cookie) => ({ name: cookie.name, value: cookie.value, url: spec.url })));
     }

@@ -4,6 +4,7 @@ import type { Deadline } from '../shared/deadline.js';
 import type { CdpSession } from './cdp-session.js';
 import { errorText } from '../shared/error-text.js';
 import { withTimeout } from '../shared/with-timeout.js';
+import { navigationUrl } from '../source/source-document.js';
 import { waitForLoad } from './wait-for-load.js';
 
 /** How long Chromium's own error page may take to load: it is local, so a second is plenty. */
@@ -32,7 +33,7 @@ export async function navigate(cdp: CdpSession, url: string, referrer: string | 
  */
 export async function openPage(driver: WebDriver, cdp: CdpSession, spec: CaptureSpec, deadline: Deadline, warnings: string[]): Promise<void> {
   try {
-    await navigate(cdp, new URL(spec.url).href, spec.referer, deadline);
+    await navigate(cdp, navigationUrl(spec), spec.referer, deadline);
   } catch (error) {
     deadline.check();
     warnings.push(`The page could not be reached: ${errorText(error)}.`);

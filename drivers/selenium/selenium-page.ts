@@ -9,6 +9,7 @@ import { errorText } from '../shared/error-text.js';
 import { withinOutputTime } from '../shared/output-timeout.js';
 import type { AddScriptTag } from '../shared/run-scripts.js';
 import { webUrlOrEmpty } from '../shared/shown-url.js';
+import { recordedUrl } from '../source/source-document.js';
 import { viewportOf } from '../shared/viewport.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
 import { hideAdContainers } from './ad-blocker.js';
@@ -78,7 +79,7 @@ export class SeleniumPage implements CapturePage {
    */
   async shownUrl(): Promise<string> {
     const { frameTree } = await this.cdp.send<FrameTree>('Page.getFrameTree');
-    return webUrlOrEmpty(frameTree.frame.url + (frameTree.frame.urlFragment ?? ''));
+    return recordedUrl(this.spec, webUrlOrEmpty(frameTree.frame.url + (frameTree.frame.urlFragment ?? '')));
   }
 
   responseCode(): number | null {

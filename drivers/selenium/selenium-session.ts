@@ -1,4 +1,5 @@
 import type { WebDriver } from 'selenium-webdriver';
+import { navigationUrl, sourceDocument } from '../source/source-document.js';
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import { fullPageInitSource } from '../page-scripts/full-page-init.js';
 import { AdFilterMatches } from '../shared/ad-filter-matches.js';
@@ -48,7 +49,7 @@ export class SeleniumSession implements CaptureSession {
     // Full page only: lazy images load with the page, and the lazy-load scroll learns whether it is needed.
     if (spec.size === 'page') await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: fullPageInitSource() });
     const ads = spec.hideAds ? new AdFilterMatches(await this.services.adBlocker.load()) : null;
-    await RequestInterceptor.start(cdp, new URL(spec.url).href, spec.postData, ads);
+    await RequestInterceptor.start(cdp, navigationUrl(spec), spec.postData, ads, spec.source ? sourceDocument(spec.source) : null);
     return new SeleniumPage(driver, cdp, spec, browserInfo, new DocumentResponse(cdp), ads, this.services.videoEncoder, this.services.pngEncoding, this.services.limits);
   }
 

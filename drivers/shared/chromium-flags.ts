@@ -28,12 +28,19 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
 ];
 
 /**
+ * LocalNetworkAccessChecks: Chromium 156 refuses a request from a document it counts as public to a private
+ * or loopback address ("the request client is not a secure context and the resource is in more-private
+ * address space"). A source document (source_html, drivers/source/source-document.ts) is answered by the
+ * driver, so Chromium counts it public, and its images on an intranet host the operator allows were refused
+ * (measured: an image on 127.0.0.1 decoded 0 px wide, 64 with the checks off). Which addresses a capture may
+ * reach is the egress guard's decision (SHOTFARM_ALLOW_PRIVATE_TARGETS, the allowlist), not the browser's.
+ *
  * Chromium 156's headless mode builds the omnibox's two WebUI popups (chrome://omnibox-popup.top-chrome/
  * and its AI-mode page, each a renderer of its own) for every new window, which means for every capture's
  * context. Nobody sees an omnibox here. Measured on the 2-core reference machine: a context with its page
  * took 227 ms (median of 10) with them and 124 ms without.
  */
-const SHOTFARM_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+const SHOTFARM_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'LocalNetworkAccessChecks'];
 
 /**
  * Chromium command-line flags for every launch, each one for a reason:

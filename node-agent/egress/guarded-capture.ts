@@ -29,7 +29,9 @@ export async function captureGuarded(guard: EgressGuard | null, spec: CaptureSpe
   const pass = await guard.open(spec.id, countryProxy);
   try {
     const output = await run({ ...spec, proxy: pass.proxy });
-    const verdict = blockedVerdict(spec.url, output.finalUrl, output.responseCode, pass.blocked(), pass.unreachable());
+    // A source's own document is never fetched; its base_url's host stands for the page's: a source whose
+    // relative links lead into a private network fails as a page there would.
+    const verdict = blockedVerdict(spec.source?.baseUrl ?? spec.url, output.finalUrl, output.responseCode, pass.blocked(), pass.unreachable());
     const probe: CertificateProbe = async (at) => {
       const socket = await guard.connect(at.host, at.port, countryProxy);
       return socket ? probeCertificate(socket, at.host) : null;

@@ -52,6 +52,7 @@ describe('answers match the shapes openapi.json documents', function () {
     await expectShape('post', '/key/delete', `/key/delete?id=${newKey.id}`, { method: 'POST', key });
 
     const [shot] = await expectShape('get', '/screenshot/create', '/screenshot/create?url=a.test&tag=x', { key });
+    await expectShape('post', '/screenshot/create', '/screenshot/create', { ...json({ source_html: '<p>shape</p>', tag: 'x' }), key });
     await expectShape('get', '/screenshot/info', `/screenshot/info?id=${shot.id}`, { key });
     await expectShape('get', '/screenshot/list', '/screenshot/list', { key });
     await expectShape('get', '/screenshot/search', '/screenshot/search?url=a.test', { key });

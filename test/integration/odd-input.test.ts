@@ -22,6 +22,9 @@ function expect400(res: Answer, field: string, label = field): void {
 /** A valid value of each create parameter, to put a control character inside (so at least 2 characters long). */
 const VALID_CREATE_VALUES: Record<string, string> = {
   url: 'example.com/a',
+  source_html: '<p>invoice\n\t</p>',
+  source_markdown: '# notes\n\n- one',
+  base_url: 'https://cdn.example.com/x/',
   country: 'fr',
   browser: 'firefox',
   delay: '10',
@@ -93,13 +96,16 @@ const VALID_CREATE_VALUES: Record<string, string> = {
 /** What a parameter needs beside it to be valid. */
 const CONTEXT: Record<string, string> = {
   url: '',
+  base_url: '&source_html=x',
   wait_strict: '&wait_for=%23main',
   geo_enable: '&geo_latitude=1&geo_longitude=2',
   geo_latitude: '&geo_longitude=2',
   geo_longitude: '&geo_latitude=1',
 };
 /** Multi-line by nature (a form body, a script, `Name: value` lines): there, only NUL is refused. */
-const MULTI_LINE = new Set(['post_data', 'script_inline', 'header', 'css']);
+const MULTI_LINE = new Set(['post_data', 'script_inline', 'header', 'css', 'source_html', 'source_markdown']);
+/** The options that are, or need, the target instead of a url (exactly one of url, source_html, source_markdown). */
+const WITHOUT_URL = new Set(['url', 'source_html', 'source_markdown', 'base_url']);
 
 describe('odd and oversized input', function () {
   this.timeout(120_000);
@@ -163,7 +169,7 @@ describe('odd and oversized input', function () {
       expect(Object.keys(VALID_CREATE_VALUES).sort()).to.deep.equal(Object.keys(CREATE_PARAMS).sort());
       for (const [name, value] of Object.entries(VALID_CREATE_VALUES)) {
         // The valid value really is valid: the 400s below come from the control character alone.
-        const query = (v: string): string => `/screenshot/create?${name === 'url' ? '' : 'url=a.test&'}${name}=${encodeURIComponent(v)}${CONTEXT[name] ?? ''}`;
+        const query = (v: string): string => `/screenshot/create?${WITHOUT_URL.has(name) ? '' : 'url=a.test&'}${name}=${encodeURIComponent(v)}${CONTEXT[name] ?? ''}`;
         const plain = await call(api.url, query(value), { key: acct.key });
         expect(plain.status, `${name}=${value}: ${JSON.stringify(plain.body).slice(0, 300)}`).to.equal(200);
         const chars = MULTI_LINE.has(name) ? (name === 'header' ? ['\x00', '\x1b', '\x7f'] : ['\x00']) : ['\x00', '\x01', '\x1b', '\n', '\r', '\x7f'];

@@ -80,7 +80,7 @@ var n = 0; var t = setInterval(function () { window.__attack('popup' + n++); if 
  * again on every way a page learns it is going away (pagehide, unload, beforeunload, visibilitychange),
  * opening popups then too.
  */
-function attackPage(port: number, popupUrl: string): string {
+export function attackPage(port: number, popupUrl: string): string {
   const script = attackScript(port, popupUrl);
   const worker = `setInterval(function(){ ['127.0.0.1','[::1]'].forEach(function(h){ fetch('http://'+h+':${port}/worker').catch(function(){}); try { new WebSocket('ws://'+h+':${port}/worker-ws').onerror=function(){}; } catch(e){} }); }, 300);`;
   return `<!doctype html><title>hostile</title><h1>hostile page</h1>

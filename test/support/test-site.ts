@@ -182,7 +182,9 @@ export class TestSite {
         );
       }
       case '/font.ttf':
-        return send(200, 'font/ttf', await readFile(FONT_FILE));
+        // Any origin may use it, as font CDNs allow: a source document's origin is opaque ("null"), and a
+        // font is a CORS request.
+        return send(200, 'font/ttf', await readFile(FONT_FILE), { 'access-control-allow-origin': '*' });
       case '/lazy.png':
         return send(200, TYPES['.png']!, PIXEL_PNG);
       case '/tall':
