@@ -12,7 +12,22 @@ export interface SettleWatch {
   lastRequest: number;
   /** when the DOM last changed (nodes, attributes, text) */
   lastMutation: number;
+  /**
+   * From `load` until the settle wait takes over: when the last few animation frames ran (newest last), the
+   * layout they saw, and when it last changed. A page that has settled by the time the wait starts has then
+   * already shown its quiet frames, and the wait answers at once instead of watching frames of its own.
+   */
+  frames: number[];
+  layout: string;
+  lastLayoutChange: number;
+  /** set by the settle wait: the frame loop stops (it would keep the renderer producing frames) */
+  framesTaken: boolean;
 }
+
+/** Frames the watch remembers: more than any rule's `frames` (wait-settled.ts). */
+export const WATCHED_FRAMES = 8;
+/** The frame loop stops by itself after this long, should no settle wait ever take over. */
+export const FRAME_LOOP_MS = 60_000;
 
 /**
  * Init script of the settle wait (wait_until settled or networkidle), installed before any page script
@@ -28,11 +43,40 @@ export interface SettleWatch {
  * Only the top document is watched: it is what the capture shows. The methods are wrapped in Proxies, so
  * they still print as `[native code]` with their names and lengths.
  */
-export function watchSettling(key: string): void {
+export function watchSettling(key: string, keptFrames: number, loopMs: number): void {
   if (window.top !== window) return;
   const now = performance.now();
-  const watch: SettleWatch = { pending: 0, lastRequest: now, lastMutation: now };
+  const watch: SettleWatch = { pending: 0, lastRequest: now, lastMutation: now, frames: [], layout: '', lastLayoutChange: now, framesTaken: false };
   Object.defineProperty(window, Symbol.for(key), { value: watch, configurable: true });
+
+  // The same measure as wait-settled.ts's (page functions are self-contained, so it is written twice).
+  const layout = (): string => {
+    const root = document.documentElement;
+    const body = document.body?.getBoundingClientRect();
+    return `${root.scrollWidth}x${root.scrollHeight} ${body ? `${body.width}x${body.height}@${body.x},${body.y}` : ''}`;
+  };
+  const frame = (): void => {
+    const at = performance.now();
+    if (watch.framesTaken || at - now > loopMs) return;
+    const current = layout();
+    if (current !== watch.layout) {
+      watch.layout = current;
+      watch.lastLayoutChange = at;
+    }
+    watch.frames.push(at);
+    if (watch.frames.length > keptFrames) watch.frames.shift();
+    requestAnimationFrame(frame);
+  };
+  // Registered before any page script, so the loop's frame callback runs before the page's in each frame.
+  addEventListener(
+    'load',
+    () => {
+      watch.layout = layout();
+      watch.lastLayoutChange = performance.now();
+      requestAnimationFrame(frame);
+    },
+    { once: true },
+  );
   const begin = (): (() => void) => {
     watch.pending += 1;
     watch.lastRequest = performance.now();
@@ -110,4 +154,4 @@ export function watchSettling(key: string): void {
 }
 
 /** The init script as source, for CapturePage.addInitScript. */
-export const settleWatchSource = (): string => `(${watchSettling.toString()})(${JSON.stringify(SETTLE_WATCH_KEY)});`;
+export const settleWatchSource = (): string => `(${watchSettling.toString()})(${JSON.stringify(SETTLE_WATCH_KEY)}, ${WATCHED_FRAMES}, ${FRAME_LOOP_MS});`;

@@ -1,3 +1,5 @@
+import type { SettleWatch } from './settle-watch.js';
+
 export interface WaitSettledOptions {
   /** give up after this many ms (the settle cap, or what the job's deadline leaves) */
   capMs: number;
@@ -37,7 +39,7 @@ export interface WaitSettledResult {
  */
 export async function waitSettled(options: WaitSettledOptions): Promise<WaitSettledResult> {
   const started = performance.now();
-  const watch = (window as unknown as Record<symbol, { pending: number; lastRequest: number; lastMutation: number } | undefined>)[Symbol.for(options.watchKey)];
+  const watch = (window as unknown as Record<symbol, (Partial<SettleWatch> & Pick<SettleWatch, 'pending' | 'lastRequest' | 'lastMutation'>) | undefined>)[Symbol.for(options.watchKey)];
   // Without the watch, activity before this call is unknown: the quiet window starts now.
   let lastMutation = watch ? 0 : started;
   let lastResource = watch ? 0 : started;
@@ -88,26 +90,33 @@ export async function waitSettled(options: WaitSettledOptions): Promise<WaitSett
     return busy;
   };
 
-  let lastLayout = options.visual ? layout() : '';
-  let lastLayoutChange = 0;
-  let sameFrames = 0;
+  // The frames the watch saw since load, when it has them; the wait takes the sampling over from here.
+  const frames: number[] = watch?.frames ? [...watch.frames] : [];
+  let lastLayout = options.visual ? (watch?.frames ? (watch.layout ?? '') : layout()) : '';
+  let lastLayoutChange = watch?.frames ? (watch.lastLayoutChange ?? 0) : 0;
+  if (watch?.frames) watch.framesTaken = true;
   try {
-    for (;;) {
-      await nextFrame();
+    // The first look is at once, not after a frame: a page that settled while the driver learned of `load` is done.
+    for (let look = 0; ; look += 1) {
+      if (look > 0) {
+        await nextFrame();
+        frames.push(performance.now());
+      }
       const now = performance.now();
       if (options.visual) {
         const current = layout();
-        if (current === lastLayout) sameFrames += 1;
-        else {
+        if (current !== lastLayout) {
           lastLayout = current;
           lastLayoutChange = now;
-          sameFrames = 0;
         }
       }
-      const lastActivity = Math.max(watch ? watch.lastRequest : 0, lastResource, options.visual ? Math.max(watch ? watch.lastMutation : 0, lastMutation, lastLayoutChange) : 0);
+      const lastActivity = Math.max(watch ? watch.lastRequest : 0, lastResource, options.visual ? Math.max(watch?.lastMutation ?? 0, lastMutation, lastLayoutChange) : 0);
       const busy = busyNow(now);
       const quiet = now - lastActivity >= options.quietMs;
-      if (busy.length === 0 && quiet && (!options.visual || sameFrames >= options.frames)) {
+      // Frames after the last activity: work the page chained to it (an observer's callback, a load handler's
+      // animation frame, a font the new style asks for) has had its turns of the event loop and of rendering.
+      const framesSince = frames.filter((at) => at > lastActivity).length;
+      if (busy.length === 0 && quiet && (!options.visual || framesSince >= options.frames)) {
         return { settled: true, waitedMs: Math.round(now - started), busy: [], watched: watch !== undefined };
       }
       if (now - started >= options.capMs) {

@@ -5,12 +5,23 @@ import { childrenByWalk, childrenOf, commandLine, processTreeResidents } from '.
 
 /**
  * How often a browser's processes are looked at while a capture runs. Issue 25's page grew its renderer
- * by ~350 MB/s (15.5 GB in 45 s) and a script allocating in a loop grows ~0.4–1 GB/s, so a process is
- * ended at most ~100–250 MB past the ceiling. A look reads two /proc files per process and thread of the
- * browser (~100 files for a Chromium with one page): about a millisecond, four times a second, only while
- * a capture runs.
+ * by ~350 MB/s (15.5 GB in 45 s) and a script allocating in a loop grows ~0.4–1 GB/s. A look reads two
+ * /proc files per process and thread of the browser (~100 files for a Chromium with one page): 1.25 ms of
+ * CPU measured at load average 29, and its /proc reads were 6–10 % of a serve's or an agent's CPU in issue
+ * 30's profiles at 4 looks a second. So the next look comes when the largest process could have reached the
+ * ceiling growing at GROWTH_BYTES_PER_MS, between WATCH_MIN_MS and WATCH_MAX_MS: a Chromium far below the
+ * 2 GB default is looked at once a second, one near it 4 times a second as before, so a process is still
+ * ended at most ~100–250 MB past the ceiling.
  */
-const WATCH_INTERVAL_MS = 250;
+const WATCH_MIN_MS = 250;
+const WATCH_MAX_MS = 1_000;
+/** The fastest growth planned for: ~1 GB/s, a script allocating in a loop. */
+const GROWTH_BYTES_PER_MS = 1024 * 1024;
+
+/** When to look again, given the largest process of the tree and the ceiling (bytes). */
+export function nextLookMs(largestBytes: number, limitBytes: number): number {
+  return Math.min(WATCH_MAX_MS, Math.max(WATCH_MIN_MS, (limitBytes - largestBytes) / GROWTH_BYTES_PER_MS));
+}
 
 /** The record's sentence for a capture whose browser passed the ceiling. */
 export function pageMemorySentence(limitMb: number): string {
@@ -66,7 +77,7 @@ export class ProcessMemoryWatch {
     const killsBefore = this.kills;
     const killed = new AbortController();
     this.aborts.add(killed);
-    if ((this.inFlight += 1) === 1) this.timer = setInterval(() => this.look(), WATCH_INTERVAL_MS).unref();
+    if ((this.inFlight += 1) === 1) this.schedule(WATCH_MIN_MS);
     try {
       const output = await capture(AbortSignal.any([signal, killed.signal])).catch((error: unknown) => {
         throw this.kills > killsBefore ? this.fault() : error;
@@ -76,7 +87,10 @@ export class ProcessMemoryWatch {
       return { ...output, warnings: [...output.warnings, `${pageMemorySentence(this.limitMb).slice(0, -1)} after its screenshot was taken.`] };
     } finally {
       this.aborts.delete(killed);
-      if ((this.inFlight -= 1) === 0 && this.timer) clearInterval(this.timer);
+      if ((this.inFlight -= 1) === 0 && this.timer) {
+        clearTimeout(this.timer);
+        this.timer = null;
+      }
     }
   }
 
@@ -84,12 +98,25 @@ export class ProcessMemoryWatch {
     return new PageFault(pageMemorySentence(this.limitMb), 'too_much_memory');
   }
 
-  private look(): void {
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.inFlight > 0) this.schedule(this.look());
+    }, ms).unref();
+  }
+
+  /** Looks at the tree, ends what is above the ceiling, and says when to look again (ms). */
+  private look(): number {
     const root = this.root();
-    if (root === null) return;
+    const limit = this.limitMb * 1024 * 1024;
+    if (root === null) return WATCH_MIN_MS;
     const killsBefore = this.kills;
+    let largest = 0;
     for (const { pid, bytes } of processTreeResidents(root)) {
-      if (bytes <= this.limitMb * 1024 * 1024) continue;
+      if (bytes <= limit) {
+        largest = Math.max(largest, bytes);
+        continue;
+      }
       try {
         process.kill(pid, 'SIGKILL');
         this.kills += 1;
@@ -98,5 +125,6 @@ export class ProcessMemoryWatch {
       }
     }
     if (this.kills > killsBefore && this.aborts.size === 1) for (const killed of this.aborts) killed.abort(this.fault());
+    return nextLookMs(largest, limit);
   }
 }

@@ -5,7 +5,7 @@
  * captures) → page → goto → PNG → close. Its own laps are the phases the report shows for raw rows.
  */
 import { performance } from 'node:perf_hooks';
-import type { Browser } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { launchChromium, launchFirefox } from '../../drivers/playwright/launch-browser.js';
 import { CHROMIUM_PATH, FIREFOX_PATH, HEIGHT, WIDTH, type BrowserKind } from './bench-settings.js';
 import type { CaptureFn } from './measure.js';
@@ -27,12 +27,21 @@ export function launchBrowser(kind: BrowserKind): Promise<Browser> {
 }
 
 /**
- * Launches a browser and tells which new children of this process it started. Launches must not overlap
- * (nor with service starts): the new children are told apart by comparing before and after.
+ * The loop a user writes first (issue 30's naive loop): the same binary with Playwright's own launch
+ * defaults, none of shotfarm's flags or profile preferences. Signals are left alone as for the others.
  */
-export async function launchRawBrowser(kind: BrowserKind): Promise<RawBrowser> {
+export function launchNaiveChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+}
+
+/**
+ * Launches a browser (`launch`: shotfarm's way by default) and tells which new children of this process it
+ * started. Launches must not overlap (nor with service starts): the new children are told apart by comparing
+ * before and after.
+ */
+export async function launchRawBrowser(kind: BrowserKind, launch: (kind: BrowserKind) => Promise<Browser> = launchBrowser): Promise<RawBrowser> {
   const before = new Set(childrenOf(readAllStats(), process.pid));
-  const browser = await launchBrowser(kind);
+  const browser = await launch(kind);
   const pids = childrenOf(readAllStats(), process.pid).filter((pid) => !before.has(pid));
   return { browser, pids };
 }

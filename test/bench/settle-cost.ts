@@ -31,6 +31,8 @@ const BROWSER = (process.env.BENCH_BROWSER ?? 'chrome') as BrowserName;
 const MODES: WaitUntil[] = ['load', 'settled'];
 /** The light page of the speed benchmark's viewport row (a 600 px block): settled once it has loaded. */
 const PAGE = '/target.html';
+/** Issue 30's target: the settle phase's p50 on this page, at every concurrency. */
+const SETTLE_MAX_P50_MS = 15;
 
 if (!BROWSERS.includes(BROWSER) || [ROUNDS, PER_ROUND, ...CONCURRENCIES].some((n) => !Number.isInteger(n) || n < 1)) {
   throw new Error('usage: [BENCH_BROWSER=chrome|firefox|brave] settle-cost.js [rounds ≥ 1] [captures-per-round ≥ 1] [concurrencies, e.g. 1,2,4]');
@@ -107,6 +109,17 @@ function report(results: { concurrency: number; cells: Record<WaitUntil, Cell> }
       `     settled vs load: p50 ${percentile(settled.latencies, 50) - percentile(load.latencies, 50) >= 0 ? '+' : ''}${(percentile(settled.latencies, 50) - percentile(load.latencies, 50)).toFixed(0)} ms, throughput ×${(throughput(settled) / throughput(load)).toFixed(2)}\n`,
     );
   }
+  const settleP50 = results.map(({ concurrency, cells }) => ({
+    concurrency,
+    ms: percentile(
+      cells.settled.timings.map((t) => t.settle ?? 0),
+      50,
+    ),
+  }));
+  const worst = settleP50.reduce((a, b) => (b.ms > a.ms ? b : a));
+  process.stdout.write(
+    `target: settle phase p50 ≤ ${SETTLE_MAX_P50_MS} ms on an already settled page: ${worst.ms <= SETTLE_MAX_P50_MS ? 'yes' : 'no'} (worst ${worst.ms.toFixed(0)} ms at c${worst.concurrency})\n`,
+  );
 }
 
 main().catch((error: unknown) => {

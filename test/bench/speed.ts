@@ -8,7 +8,8 @@
  *
  * Modes (each is described again in the printed header):
  * - raw: playwright-core in this process, one warm browser, per capture newContext → newPage → goto →
- *   PNG → close (raw-loop.ts); raw-per-slot: the same with one warm browser per worker (concurrency > 1).
+ *   PNG → close (raw-loop.ts); raw-per-slot: the same with one warm browser per worker (concurrency > 1);
+ *   raw-naive: the same on a Chromium with Playwright's default flags (issue 30's naive loop, one concurrency).
  * - embedded: `shotfarm serve` as a child process; distributed: `shotfarm api` + one `shotfarm agent`
  *   over a private NATS, s3rver and Postgres, all child processes (service-processes.ts). Both are
  *   driven through the HTTP API as a client does (shotfarm-client.ts). Running them as children keeps
@@ -34,6 +35,7 @@ import {
   FIREFOX_PATH,
   FIREFOX_ROUNDS,
   HEIGHT,
+  NAIVE_CONCURRENCY,
   PAGE_OF,
   PER_ROUND,
   ROUNDS,
@@ -47,7 +49,7 @@ import { Cleanups } from './cleanups.js';
 import { measureLaunchCost, type LaunchCost } from './launch-cost.js';
 import { runRound, throughput, type CaptureFn, type Scope } from './measure.js';
 import { childrenOf, pidsNamed, readAllStats, treeOf } from './proc-tree.js';
-import { closeRawBrowsers, launchRawBrowser, perSlotCapture, pooledCapture, type RawBrowser } from './raw-loop.js';
+import { closeRawBrowsers, launchNaiveChromium, launchRawBrowser, perSlotCapture, pooledCapture, type RawBrowser } from './raw-loop.js';
 import { launchTable, phaseSummary, Results, resultsTable, verdicts, type Mode } from './report.js';
 import { startDistributed, startEmbedded, type Service, type ServiceContext } from './service-processes.js';
 import { shotfarmCapture } from './shotfarm-client.js';
@@ -80,11 +82,11 @@ function scopeOf(roots: () => number[], chargesPostgres: boolean, service: () =>
   };
 }
 
-const rawRunner = (mode: 'raw' | 'raw-per-slot', browsers: RawBrowser[]): ModeRunner => {
+const rawRunner = (mode: 'raw' | 'raw-per-slot' | 'raw-naive', browsers: RawBrowser[]): ModeRunner => {
   const pids = (): number[] => browsers.flatMap((b) => b.pids);
   return {
     mode,
-    capture: mode === 'raw' ? pooledCapture(browsers[0]!) : perSlotCapture(browsers),
+    capture: mode === 'raw-per-slot' ? perSlotCapture(browsers) : pooledCapture(browsers[0]!),
     // The raw browsers' trees are their own roots (children of this process, which is not charged as a browser).
     scope: (stats) => ({
       ...scopeOf(
@@ -233,6 +235,11 @@ class Bench {
         for (let i = 0; i < concurrency; i++) perSlot.push(await launchRawBrowser('chromium'));
         runners.push(rawRunner('raw-per-slot', perSlot));
       }
+      if (concurrency === NAIVE_CONCURRENCY) {
+        const naive = await launchRawBrowser('chromium', launchNaiveChromium);
+        cleanups.add('naive browser', () => closeRawBrowsers([naive]));
+        runners.push(rawRunner('raw-naive', [naive]));
+      }
       runners.push(...services.map(serviceRunner));
       await this.rounds('chromium', concurrency, runners, ROUNDS);
     } finally {
@@ -263,6 +270,7 @@ function header(bench: Bench, versions: Record<BrowserKind, string>, runSeconds:
     '  modes:',
     '    raw           playwright-core in the bench process: one warm browser shared by all workers; per capture newContext(1280x800) → newPage → goto → PNG (fullPage for full page) → context.close',
     '    raw-per-slot  the same loop, each worker with a warm browser of its own (concurrency > 1)',
+    `    raw-naive     the same loop on a Chromium launched with Playwright's defaults (no CHROMIUM_FLAGS): what a user writes first (c${NAIVE_CONCURRENCY} only)`,
     '    embedded      child `node dist/bin/shotfarm.js serve`: PGlite and files in a fresh data dir, in-process queue, agent with slots = concurrency;',
     '                  per capture GET /api/v1/screenshot/create → /screenshot/info?wait=30 until finished → /screenshot/thumbnail (the stored PNG, not re-encoded)',
     "    distributed   children: private `nats-server -js`, s3rver (own process), `shotfarm.js api` on a throwaway database of the machine's Postgres, `shotfarm.js agent --slots <concurrency>`; same client calls",
