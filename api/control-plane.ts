@@ -7,6 +7,7 @@ import { TOKENS } from '../core/di/tokens.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { ensureBootstrapKey, resolveJwtSecret } from './accounts/bootstrap.js';
 import { JwtService } from './accounts/jwt.js';
+import { ApiKeyCache } from './auth/key-cache.js';
 import { buildApp } from './app.js';
 import { createHttpServer } from './http/http-server.js';
 import { createRateLimiter } from './http/rate-limit.js';
@@ -99,6 +100,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   const rateLimiter = await createRateLimiter(config.rateLimitPerMinute, config.databaseUrl ? db : null);
 
   const jwt = new JwtService(resolveJwtSecret(config), config.auth.jwtTtlSeconds);
+  const apiKeys = await ApiKeyCache.start(db, config.databaseUrl, log);
   const store = new ScreenshotStore(db);
   const events = new ScreenshotEvents();
   // The one writer of screenshot records: every way a record ends goes through it.
@@ -166,6 +168,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
     db,
     log,
     jwt,
+    apiKeys,
     rateLimiter,
     mailer: c.resolve(TOKENS.Mailer),
     screenshots,
@@ -213,6 +216,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
       await renewals.stop();
       await apps.runner.stop();
       db.off('query', countStatement);
+      await apiKeys.stop();
     },
   };
 }
