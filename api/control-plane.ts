@@ -100,7 +100,6 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   const rateLimiter = await createRateLimiter(config.rateLimitPerMinute, config.databaseUrl ? db : null);
 
   const jwt = new JwtService(resolveJwtSecret(config), config.auth.jwtTtlSeconds);
-  const apiKeys = await ApiKeyCache.start(db, config.databaseUrl, log);
   const store = new ScreenshotStore(db);
   const events = new ScreenshotEvents();
   // The one writer of screenshot records: every way a record ends goes through it.
@@ -111,6 +110,8 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   records.onEnded((status, count) => metrics.results.inc({ status }, count));
   const countStatement = (): void => void metrics.dbStatements.inc();
   db.on('query', countStatement);
+  // Its catch-up statements on its own connection count too.
+  const apiKeys = await ApiKeyCache.start(db, config.databaseUrl, log, { onStatement: countStatement });
   const dispatcher = new FarmDispatcher(queue, new Admission(queue, registry, config.farm.maxBacklog), config.farm.proxies, records, log);
   const screenshots = new ScreenshotService(db, store, records, config, dispatcher);
   const recorder = new ResultRecorder(records, log);

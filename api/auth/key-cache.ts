@@ -44,11 +44,12 @@ export class ApiKeyCache {
     private readonly databaseUrl: string | null,
     private readonly log: Logger,
     private readonly ttlMs: number,
+    private readonly onStatement: () => void,
   ) {}
 
-  /** A cache over `db`; with a Postgres URL it listens before it answers, so the first look-ups are cached already. */
-  static async start(db: Db, databaseUrl: string | null, log: Logger, ttlMs = KEY_CACHE_MS): Promise<ApiKeyCache> {
-    const cache = new ApiKeyCache(db, databaseUrl, log, ttlMs);
+  /** A cache over `db`; with a Postgres URL it listens before it answers, so the first look-ups are cached already. `onStatement`: called for each statement it sends on its own connection (the statements metric). */
+  static async start(db: Db, databaseUrl: string | null, log: Logger, opts: { ttlMs?: number; onStatement?: () => void } = {}): Promise<ApiKeyCache> {
+    const cache = new ApiKeyCache(db, databaseUrl, log, opts.ttlMs ?? KEY_CACHE_MS, opts.onStatement ?? (() => undefined));
     if (databaseUrl) await cache.listen();
     return cache;
   }
@@ -102,6 +103,7 @@ export class ApiKeyCache {
   private async sync(): Promise<void> {
     try {
       if (!this.listener) throw new Error('not listening');
+      this.onStatement();
       await this.listener.query('SELECT 1');
     } finally {
       this.syncing = null;
