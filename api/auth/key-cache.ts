@@ -6,6 +6,9 @@ import { findApiKey, hashApiKey, type KeyHolder } from '../accounts/api-keys.js'
 /** The channel migration 020's triggers notify on (its own copy there: migrations import nothing). */
 export const KEY_CHANGES_CHANNEL = 'shotfarm_api_keys_changed';
 
+/** The LISTEN connection's application_name, as pg_stat_activity shows it. */
+export const KEY_CACHE_APPLICATION = 'shotfarm-key-cache';
+
 /**
  * How long a looked-up key is trusted without asking the database again. Every request authenticates:
  * the look-up was one of the 6 statements a create costs (make bench-farm, "SQL statements/capture").
@@ -16,6 +19,12 @@ export const KEY_CACHE_MS = 5_000;
 
 /** Past this many live entries the cache starts over: a bound on memory, not a policy (a replica serves far fewer keys in 5 s). */
 const MAX_ENTRIES = 10_000;
+/**
+ * How long a cache hit waits for the LISTEN connection's catch-up statement before that connection is taken
+ * for lost (the look-up then asks the database): a trivial statement answers in well under a millisecond
+ * on a quiet machine; 1 s leaves room for a loaded one without letting a dead socket hang requests.
+ */
+const SYNC_TIMEOUT_MS = 1_000;
 /** How soon a lost LISTEN connection is opened again; the cache is off (every look-up asks the database) until it is. */
 const RELISTEN_MS = 1_000;
 
@@ -101,13 +110,35 @@ export class ApiKeyCache {
   }
 
   private async sync(): Promise<void> {
+    const client = this.listener;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      if (!this.listener) throw new Error('not listening');
+      if (!client) throw new Error('not listening');
       this.onStatement();
-      await this.listener.query('SELECT 1');
+      await Promise.race([
+        client.query('SELECT 1'),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`the LISTEN connection did not answer within ${SYNC_TIMEOUT_MS} ms`)), SYNC_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (err) {
+      // A connection that stopped answering without closing (a half-open socket) is dropped like a closed one.
+      if (client) this.lose(client, err as Error);
+      throw err;
     } finally {
+      clearTimeout(timer);
       this.syncing = null;
     }
+  }
+
+  /** The LISTEN connection is gone or unusable: no cache until a new one listens. */
+  private lose(client: pg.Client, err?: Error): void {
+    if (this.listener !== client) return;
+    this.forget();
+    void client.end().catch(() => undefined);
+    if (this.stopped) return;
+    this.log.warn({ err }, 'the API key cache lost its LISTEN connection: keys are looked up in the database until it is back');
+    this.relisten();
   }
 
   async stop(): Promise<void> {
@@ -125,15 +156,8 @@ export class ApiKeyCache {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.databaseUrl ?? undefined });
-    const lost = (err?: Error): void => {
-      if (this.listener !== client) return;
-      this.forget();
-      if (this.stopped) return;
-      this.log.warn({ err }, 'the API key cache lost its LISTEN connection: keys are looked up in the database until it is back');
-      void client.end().catch(() => undefined);
-      this.relisten();
-    };
+    const client = new pg.Client({ connectionString: this.databaseUrl ?? undefined, application_name: KEY_CACHE_APPLICATION });
+    const lost = (err?: Error): void => this.lose(client, err);
     try {
       client.on('notification', () => {
         this.generation++;

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { generateApiKey, insertApiKey } from '../../api/accounts/api-keys.js';
+import { KEY_CACHE_APPLICATION } from '../../api/auth/key-cache.js';
+import { until } from '../support/wait-until.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 
 /**
@@ -88,5 +90,27 @@ describe('API keys cached on two replicas, revocation pushed to both at once (Po
       .where({ id: user.id })
       .update({ roles: JSON.stringify(['user']) });
     expect((await call(b.url, '/admin/nodes', { key })).status, 'no longer an admin').to.equal(403);
+  });
+
+  it('with its LISTEN connection killed, a replica asks the database (a revocation still holds at once), then listens again', async () => {
+    const acct = await a.account(10);
+    expect(await status(b, acct.key)).to.equal(200);
+    const killed = await a.database.db.raw('select pg_terminate_backend(pid) as done from pg_stat_activity where datname = current_database() and application_name = ?', [KEY_CACHE_APPLICATION]);
+    expect(killed.rows.length, 'one LISTEN connection per replica').to.equal(2);
+    await a.database.db('api_keys').where({ company_id: acct.companyId }).update({ revoked_at: new Date() });
+    expect(await status(b, acct.key)).to.equal(401);
+    expect(await status(a, acct.key)).to.equal(401);
+    // Back to one read per key once the replica listens again (it retries after a second).
+    const fresh = await a.account(10);
+    await until(
+      'replica b caching again',
+      async () => {
+        expect(await status(b, fresh.key)).to.equal(200);
+        const before = keyReads.b;
+        for (let i = 0; i < 3; i++) expect(await status(b, fresh.key)).to.equal(200);
+        return keyReads.b === before;
+      },
+      20_000,
+    );
   });
 });
