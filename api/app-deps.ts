@@ -7,6 +7,7 @@ import type { ObjectStore } from '../core/contracts/object-store.js';
 import type { Logger } from '../core/logger.js';
 import type { FarmMetrics } from '../core/metrics/farm-metrics.js';
 import type { JwtService } from './accounts/jwt.js';
+import type { ApiKeyCache } from './auth/key-cache.js';
 import type { AppServices } from './apps/app-services.js';
 import type { AuthService } from './auth/auth-service.js';
 import type { BatchLinks } from './batches/batch-links.js';
@@ -34,6 +35,8 @@ export interface AppDeps {
   db: Db;
   log: Logger;
   jwt: JwtService;
+  /** the API-key look-up cache (auth/key-cache.ts); absent in tests that build the app alone: every request asks the database */
+  apiKeys?: ApiKeyCache;
   rateLimiter: RateLimiterAbstract | null;
   screenshots: ScreenshotService;
   objects: ObjectStore;

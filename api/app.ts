@@ -44,7 +44,7 @@ export function buildApp(deps: AppDeps, routes: readonly ApiRoute[] = ROUTES): K
     // Signup, login and the email/password flows are how a client gets a credential: they take none, and
     // are rate-limited per client address instead.
     anonymous: [rateLimit(deps.rateLimiter, (ctx) => `address:${addressLimitKey(ctx.ip)}`), jsonBody],
-    api: [authenticate(deps.db, deps.jwt), impersonationAudit(deps.log), rateLimit(deps.rateLimiter)],
+    api: [authenticate(deps.db, deps.jwt, deps.apiKeys), impersonationAudit(deps.log), rateLimit(deps.rateLimiter)],
     jsonBody,
   });
 

@@ -7,6 +7,7 @@ import { TOKENS } from '../core/di/tokens.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { ensureBootstrapKey, resolveJwtSecret } from './accounts/bootstrap.js';
 import { JwtService } from './accounts/jwt.js';
+import { ApiKeyCache } from './auth/key-cache.js';
 import { buildApp } from './app.js';
 import { createHttpServer } from './http/http-server.js';
 import { createRateLimiter } from './http/rate-limit.js';
@@ -109,6 +110,8 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
   records.onEnded((status, count) => metrics.results.inc({ status }, count));
   const countStatement = (): void => void metrics.dbStatements.inc();
   db.on('query', countStatement);
+  // Its catch-up statements on its own connection count too.
+  const apiKeys = await ApiKeyCache.start(db, config.databaseUrl, log, { onStatement: countStatement });
   const dispatcher = new FarmDispatcher(queue, new Admission(queue, registry, config.farm.maxBacklog), config.farm.proxies, records, log);
   const screenshots = new ScreenshotService(db, store, records, config, dispatcher);
   const recorder = new ResultRecorder(records, log);
@@ -166,6 +169,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
     db,
     log,
     jwt,
+    apiKeys,
     rateLimiter,
     mailer: c.resolve(TOKENS.Mailer),
     screenshots,
@@ -213,6 +217,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
       await renewals.stop();
       await apps.runner.stop();
       db.off('query', countStatement);
+      await apiKeys.stop();
     },
   };
 }

@@ -15,10 +15,21 @@ import { insufficientBalance } from '../../core/errors.js';
  * last, and concurrent creates of one account are checked one after the other against the latest sum.
  */
 export async function holdCredits(trx: Knex.Transaction, companyId: number, amount: number): Promise<void> {
-  const held = await trx('companies').where({ id: companyId }).andWhere('balance', '>', 0).andWhereRaw('balance - held_credits >= ?', [amount]).increment('held_credits', amount).returning('id');
-  if (held.length > 0) return;
-  // Refused: the sentence says what is available (the row is not locked here: it is only the message).
-  const row = await trx('companies').where({ id: companyId }).first('balance', 'held_credits');
+  const held = await holdCreditsStatement(trx, companyId, amount);
+  if (held.length === 0) await refuseHold(trx, companyId, amount);
+}
+
+/**
+ * holdCredits' UPDATE as a statement of its own, for a caller that makes it a CTE of the statement that
+ * inserts the records (a create in one statement): the account's id when held, no row when refused.
+ */
+export function holdCreditsStatement(db: Knex, companyId: number, amount: number): Knex.QueryBuilder {
+  return db('companies').where({ id: companyId }).andWhere('balance', '>', 0).andWhereRaw('balance - held_credits >= ?', [amount]).increment('held_credits', amount).returning('id');
+}
+
+/** The 403 of a refused hold; the sentence says what is available (the row is not locked here: it is only the message). */
+export async function refuseHold(db: Knex, companyId: number, amount: number): Promise<never> {
+  const row = await db('companies').where({ id: companyId }).first('balance', 'held_credits');
   const available = Math.max(0, Number(row?.balance ?? 0) - Number(row?.held_credits ?? 0));
   throw insufficientBalance(`Insufficient balance: this request costs ${amount} credit(s) and ${available} are available`);
 }

@@ -2,6 +2,7 @@ import type { Next } from 'koa';
 import type { Db } from '../db/connect.js';
 import { ApiError, invalidApiKey } from '../../core/errors.js';
 import { findApiKey } from '../accounts/api-keys.js';
+import type { ApiKeyCache } from './key-cache.js';
 import type { JwtService } from '../accounts/jwt.js';
 import { CSRF_HEADER, sessionCookieOf } from './session-cookie.js';
 import { sessionCaller } from './session-token.js';
@@ -27,8 +28,10 @@ const csrfRejected = (): ApiError =>
  * only a request that also carries the session's CSRF proof, whatever the method: the spec has GETs that
  * change things (create spends credits, delete deletes), and a page that could make the browser load an
  * API URL (an <img>, a link) must not act as the user. Without the proof: 403, nothing done.
+ *
+ * `keys`: the control plane's key cache (key-cache.ts); without it every request looks its key up.
  */
-export function authenticate(db: Db, jwt: JwtService) {
+export function authenticate(db: Db, jwt: JwtService, keys?: ApiKeyCache) {
   return async function authenticateMiddleware(ctx: AppContext, next: Next): Promise<void> {
     const headerKey = ctx.get('X-API-KEY');
     const queryKey = new URLSearchParams(ctx.querystring).get('key') ?? '';
@@ -36,7 +39,7 @@ export function authenticate(db: Db, jwt: JwtService) {
     const key = headerKey || queryKey;
     const cookie = sessionCookieOf(ctx);
     if (key) {
-      const holder = await findApiKey(db, key.trim());
+      const holder = await (keys ? keys.find(key.trim()) : findApiKey(db, key.trim()));
       if (!holder) throw invalidApiKey('Invalid API key');
       const { key: row, roles } = holder;
       ctx.state.caller = { companyId: Number(row.company_id), apiKeyId: Number(row.id), userId: row.user_id === null ? null : Number(row.user_id), credential: `key:${row.id}`, roles };
@@ -48,6 +51,8 @@ export function authenticate(db: Db, jwt: JwtService) {
           .where({ id: row.id })
           .update({ last_used_at: db.fn.now() })
           .catch(() => undefined);
+        // The row may be the cache's: the requests of the next seconds see it written and write nothing.
+        row.last_used_at = new Date();
       }
     } else if (/^Bearer\s+\S+$/i.test(authorization)) {
       const caller = await sessionCaller(db, jwt, authorization.replace(/^Bearer\s+/i, ''));

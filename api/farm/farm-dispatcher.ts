@@ -7,6 +7,9 @@ import type { Admission } from '../../grid/scheduling/admission.js';
 import { routeJob, type Route } from '../../grid/scheduling/routing.js';
 import type { ScreenshotRecords } from '../screenshots/screenshot-records.js';
 
+/** Jobs of one dispatch queued concurrently (see dispatch): enough to hide NATS round trips, few enough not to flood it. */
+const ENQUEUE_AT_ONCE = 16;
+
 /** The error a record carries when its job could not be queued. */
 export const NOT_QUEUED = 'The job could not be queued; nothing was charged';
 
@@ -50,7 +53,7 @@ export class FarmDispatcher {
    */
   async dispatch(work: FarmWork[], bulk = false): Promise<number[]> {
     const failed: number[] = [];
-    for (const w of work) {
+    const enqueueOne = async (w: FarmWork): Promise<void> => {
       const tier: QueueTier = bulk ? 'bulk' : w.priority >= HIGH_PRIORITY_THRESHOLD ? 'high' : 'normal';
       const job: CaptureJob = {
         spec: { ...w.spec, id: w.id },
@@ -67,8 +70,20 @@ export class FarmDispatcher {
         this.log.error({ err, id: w.id }, 'could not queue a capture job');
         failed.push(w.id);
       }
-    }
-    await this.records.endWithError(failed, NOT_QUEUED, 'not_queued');
+    };
+    // A batch's jobs go ENQUEUE_AT_ONCE at a time: on JetStream an enqueue is three round trips, and one after
+    // the other a 1,000-URL batch took 38.8 s to queue at load 33, 16 at a time 9.1 s at load 24 (test/integration/agent-autoscaling.test.ts).
+    // Jobs of one lane may reach the stream in a slightly different order than their ids; nothing reads them by order.
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < work.length) await enqueueOne(work[next++] as FarmWork);
+    };
+    await Promise.all(Array.from({ length: Math.min(ENQUEUE_AT_ONCE, work.length) }, lane));
+    await this.records.endWithError(
+      failed.sort((a, b) => a - b),
+      NOT_QUEUED,
+      'not_queued',
+    );
     return failed;
   }
 

@@ -6,7 +6,7 @@ import type { ErrorCause } from '../../core/error-cause.js';
 import type { Logger } from '../../core/logger.js';
 import type { ScreenshotDraft } from '../options/create-request.js';
 import type { ScreenshotRow } from './screenshot-record.js';
-import { heldBy, holdCredits, releaseCredits } from '../accounts/held-credits.js';
+import { heldBy, holdCredits, holdCreditsStatement, refuseHold, releaseCredits } from '../accounts/held-credits.js';
 import { SETTLE_HELD_CTES } from '../accounts/ledger.js';
 import type { ScreenshotEvents } from './screenshot-events.js';
 import { normaliseRow, RECORD_COLUMNS, toDbValues } from './screenshot-columns.js';
@@ -17,7 +17,7 @@ import { deleteUnreferencedObjects } from './stored-files.js';
 export const SCREENSHOT_DEBIT = 'screenshot';
 
 /** Rows per INSERT statement: 200 rows × ~75 columns stays far below Postgres' 65,535 parameters. */
-const INSERT_CHUNK = 200;
+export const INSERT_CHUNK = 200;
 
 export type RecordOutcome = 'applied' | 'duplicate' | 'orphan';
 
@@ -106,19 +106,7 @@ export class ScreenshotRecords {
       return [];
     }
     const { appConfigIds = [], routings = [], runFilenames = [], ...owner } = opts;
-    const rows = drafts.map((d, i) =>
-      toDbValues({
-        ...d.fields,
-        ...owner,
-        company_id: caller.companyId,
-        api_key_id: caller.apiKeyId,
-        request_id: caller.requestId ?? '',
-        status: 'processing',
-        routing: routings[i] ?? '',
-        capture_spec: d.spec,
-        spec_hash: d.specHash,
-      }),
-    );
+    const rows = drafts.map((d, i) => draftValues(caller, d, routings[i] ?? '', owner));
     const inserted: ScreenshotRow[] = [];
     // Chunks bound the statement size (a batch inserts up to thousands of rows); ids ascend in insert order.
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
@@ -140,6 +128,33 @@ export class ScreenshotRecords {
     );
     // A record without apps has no runs: no query to learn so.
     return runs.length > 0 ? this.store.withApps(inserted, trx) : inserted.map((r) => ({ ...r, apps: [] }));
+  }
+
+  /**
+   * insertDrafts as one statement, outside any transaction, for a create of at most INSERT_CHUNK records
+   * with no owner and no app (GET /screenshot/create, the hot path): the hold is a CTE, and every row takes
+   * the account id it returns as its company_id. A refused hold returns no row, so company_id is NULL and
+   * NOT NULL refuses the whole statement: nothing inserted, nothing held (then the 403 as holdCredits says
+   * it). BEGIN, the UPDATE and COMMIT were three of the create's four statements (statements-per-capture.ts).
+   */
+  async insertDraftsAtOnce(caller: RecordCreator, drafts: ScreenshotDraft[], routings: string[]): Promise<ScreenshotRow[]> {
+    if (drafts.length === 0 || drafts.length > INSERT_CHUNK) throw new Error(`insertDraftsAtOnce takes 1 to ${INSERT_CHUNK} drafts, got ${drafts.length}`);
+    const amount = drafts.reduce((sum, d) => sum + d.fields.cost, 0);
+    const rows = drafts.map((d, i) => ({ ...draftValues(caller, d, routings[i] ?? '', {}), company_id: this.db.raw('(select id from held)') }));
+    try {
+      const inserted = (await this.db
+        .with('held', holdCreditsStatement(this.db, caller.companyId, amount))
+        .insert(rows)
+        .into('screenshots')
+        .returning(RECORD_COLUMNS)) as Record<string, unknown>[];
+      return inserted
+        .map(normaliseRow)
+        .sort((a, b) => a.id - b.id)
+        .map((r) => ({ ...r, apps: [] }));
+    } catch (err) {
+      if ((err as { code?: string; column?: string }).code === '23502' && (err as { column?: string }).column === 'company_id') await refuseHold(this.db, caller.companyId, amount);
+      throw err;
+    }
   }
 
   /**
@@ -438,4 +453,19 @@ export class ScreenshotRecords {
     await this.db('screenshot_files').where({ company_id: companyId, screenshot_id: id }).delete();
     await deleteUnreferencedObjects(this.db, this.objects, keys);
   }
+}
+
+/** A draft's column values as a new `processing` record of `caller`. */
+function draftValues(caller: RecordCreator, d: ScreenshotDraft, routing: string, owner: RecordOwner): Record<string, unknown> {
+  return toDbValues({
+    ...d.fields,
+    ...owner,
+    company_id: caller.companyId,
+    api_key_id: caller.apiKeyId,
+    request_id: caller.requestId ?? '',
+    status: 'processing',
+    routing,
+    capture_spec: d.spec,
+    spec_hash: d.specHash,
+  });
 }

@@ -10,7 +10,7 @@ import type { Caller } from '../http/state.js';
 import type { ScreenshotDraft } from '../options/create-request.js';
 import type { Route } from '../../grid/scheduling/routing.js';
 import { queueUnavailable, type FarmDispatcher } from '../farm/farm-dispatcher.js';
-import type { DeleteScope, RecordOwner, ScreenshotRecords } from './screenshot-records.js';
+import { INSERT_CHUNK, type DeleteScope, type RecordOwner, type ScreenshotRecords } from './screenshot-records.js';
 import type { ListFilter, ScreenshotStore } from './screenshot-store.js';
 
 /** How records are created beyond the drafts themselves. */
@@ -72,19 +72,30 @@ export class ScreenshotService {
     const runFilename = (i: number): string => opts.runFilenames?.[i] ?? '';
     const routes = await this.farm.plan(fresh.map((d) => d.spec));
 
-    const { rows, owner } = await this.db.transaction(async (trx) => {
-      const { appConfigIds: preparedApps = [], ...owner } = (await opts.prepare?.(trx)) ?? {};
-      const apps = [...appConfigIds, ...preparedApps];
-      // The records hold their cost on the account: 403 and a rollback when the balance cannot cover it.
-      const inserted = await this.records.insertDrafts(trx, caller, fresh, { appConfigIds: apps, ...owner, routings: routes.map((r) => r.routing), runFilenames: freshAt.map(runFilename) });
-      const byDraft = new Map<ScreenshotDraft, ScreenshotRow>(fresh.map((d, i) => [d, inserted[i] as ScreenshotRow]));
-      const out: ScreenshotRow[] = [];
-      for (const [i, draft] of drafts.entries()) {
-        const source = reuse[i];
-        out.push(source ? await this.records.insertCacheHit(trx, caller, draft, source, apps, owner, runFilename(i)) : (byDraft.get(draft) as ScreenshotRow));
-      }
-      return { rows: out, owner };
-    });
+    // The API's single create (no batch or crawl row, no app, no cache hit): one statement, no transaction.
+    const atOnce = !opts.prepare && appConfigIds.length === 0 && fresh.length === drafts.length && fresh.length > 0 && fresh.length <= INSERT_CHUNK;
+    const { rows, owner } = atOnce
+      ? {
+          rows: await this.records.insertDraftsAtOnce(
+            caller,
+            fresh,
+            routes.map((r) => r.routing),
+          ),
+          owner: {},
+        }
+      : await this.db.transaction(async (trx) => {
+          const { appConfigIds: preparedApps = [], ...owner } = (await opts.prepare?.(trx)) ?? {};
+          const apps = [...appConfigIds, ...preparedApps];
+          // The records hold their cost on the account: 403 and a rollback when the balance cannot cover it.
+          const inserted = await this.records.insertDrafts(trx, caller, fresh, { appConfigIds: apps, ...owner, routings: routes.map((r) => r.routing), runFilenames: freshAt.map(runFilename) });
+          const byDraft = new Map<ScreenshotDraft, ScreenshotRow>(fresh.map((d, i) => [d, inserted[i] as ScreenshotRow]));
+          const out: ScreenshotRow[] = [];
+          for (const [i, draft] of drafts.entries()) {
+            const source = reuse[i];
+            out.push(source ? await this.records.insertCacheHit(trx, caller, draft, source, apps, owner, runFilename(i)) : (byDraft.get(draft) as ScreenshotRow));
+          }
+          return { rows: out, owner };
+        });
 
     const work = fresh.map((draft, i) => {
       const row = rows[freshAt[i] as number] as ScreenshotRow;
