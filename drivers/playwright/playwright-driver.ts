@@ -13,7 +13,7 @@ import {
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { BrowserProcessMark, ProcessMemoryWatch } from '../shared/process-memory-watch.js';
 import { VideoEncoder } from '../video/video-encoder.js';
-import { AdBlocker } from './ad-blocker.js';
+import { MaintainedEngines } from '../shared/block-lists/maintained-engines.js';
 import type { CaptureServices } from './capture-job.js';
 import type { Engine } from './engine.js';
 import { launchChromium, launchFirefox } from './launch-browser.js';
@@ -56,7 +56,7 @@ export class PlaywrightDriver implements BrowserDriver {
 
   constructor(private readonly options: PlaywrightDriverOptions = {}) {
     this.services = {
-      adBlocker: new AdBlocker(options.filterListFiles ?? [defaultFilterListPath()]),
+      blockLists: new MaintainedEngines(options.filterListFiles ?? [defaultFilterListPath()]),
       videoEncoder: new VideoEncoder({ ffmpegPath: options.ffmpegPath ?? 'ffmpeg' }),
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
       settleCapMs: (options.settleCapSeconds ?? SETTLE_CAP_DEFAULT_SECONDS) * 1000,
