@@ -29,6 +29,8 @@ export type BlockableResource = (typeof BLOCKABLE_RESOURCES)[number];
  */
 export const BLOCKED_CATEGORIES = ['ads', 'trackers', 'chats', 'social', 'resources', 'urls'] as const;
 export type BlockedCounts = Record<(typeof BLOCKED_CATEGORIES)[number], number>;
+/** Nothing blocked: a capture that blocked nothing, a record still processing or older than the count. */
+export const NOTHING_BLOCKED: Readonly<BlockedCounts> = Object.freeze({ ads: 0, trackers: 0, chats: 0, social: 0, resources: 0, urls: 0 });
 
 export const STEP_COMMANDS = ['click', 'type', 'wait', 'wait_for', 'scroll', 'hover', 'select', 'press', 'navigate'] as const;
 export type StepCommand = (typeof STEP_COMMANDS)[number];

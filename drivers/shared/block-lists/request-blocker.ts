@@ -1,11 +1,11 @@
 import { Request, type FiltersEngine } from '@ghostery/adblocker';
-import type { BlockableResource, BlockedCounts, CaptureSpec } from '../../../core/capture-spec.js';
+import { NOTHING_BLOCKED, type BlockableResource, type BlockedCounts, type CaptureSpec } from '../../../core/capture-spec.js';
 import { AdFilterMatches } from '../ad-filter-matches.js';
 import type { MaintainedEngines } from './maintained-engines.js';
 import { LIST_CATEGORIES, type ListCategory } from './maintained-lists.js';
 
 /** A count of nothing blocked: the record of a capture that blocked nothing, or whose driver never got to block. */
-export const nothingBlocked = (): BlockedCounts => ({ ads: 0, trackers: 0, chats: 0, social: 0, resources: 0, urls: 0 });
+export const nothingBlocked = (): BlockedCounts => ({ ...NOTHING_BLOCKED });
 
 /** A capture page's blocking: its request blocker (null: nothing to block) and the ad containers' hiding (null: no ads asked). */
 export interface PageBlocking {
