@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { dnrToFilters, type DnrRule } from './dnr-filters.js';
 
 /** The categories a capture can block from maintained lists, in the order a request is counted in (beyond-v1.md part 6). */
@@ -15,10 +15,13 @@ export type ListCategory = (typeof LIST_CATEGORIES)[number];
  */
 export const CATEGORY_RULESETS: Record<ListCategory, readonly number[]> = { chats: [22], social: [4], trackers: [3], ads: [2] };
 
-/** The folder of the package's rule sets, found through Node's resolution (it may be hoisted anywhere above). */
+/**
+ * The folder of the package's rule sets, found through Node's resolution (it may be hoisted anywhere
+ * above): the package exports only its ES module (dist/lib/index.js), next to dist/filters/.
+ */
 function rulesetFolder(): string {
-  const manifest = createRequire(import.meta.url).resolve('@adguard/dnr-rulesets/package.json');
-  return join(dirname(manifest), 'dist', 'filters', 'declarative');
+  const main = fileURLToPath(import.meta.resolve('@adguard/dnr-rulesets'));
+  return join(dirname(main), '..', 'filters', 'declarative');
 }
 
 /** The filter lines of AdGuard's rule set `id` (Adblock Plus syntax, see dnr-filters.ts). */
