@@ -71,7 +71,8 @@ export class PlaywrightDriver implements BrowserDriver {
 
   async launch(browser: BrowserName, opts: LaunchOptions): Promise<BrowserHandle> {
     const mark = new BrowserProcessMark();
-    const { playwrightBrowser, engine, info } = await this.start(browser, opts, mark);
+    // The block lists are built once per process, while the browser starts, not in a capture's deadline.
+    const [{ playwrightBrowser, engine, info }] = await Promise.all([this.start(browser, opts, mark), this.services.blockLists.warm()]);
     const memory = new ProcessMemoryWatch(() => mark.find(), this.options.pageMemoryLimitMb ?? DEFAULT_PAGE_MEMORY_LIMIT_MB);
     return new PlaywrightHandle(playwrightBrowser, engine, info, this.services, memory);
   }

@@ -66,7 +66,9 @@ export class SeleniumDriver implements BrowserDriver {
   async launch(browser: BrowserName, opts: LaunchOptions): Promise<BrowserHandle> {
     if (browser !== 'chrome') throw new Error(`the selenium driver runs chrome only, not ${browser}`);
     if (!opts.gridUrl) throw new Error('the selenium driver needs LaunchOptions.gridUrl (the Selenium Grid URL)');
-    if (!(await gridReady(opts.gridUrl))) throw new Error(`the Selenium Grid at ${opts.gridUrl} is not ready`);
+    // The block lists are built once per process, while the grid is asked, not in a capture's deadline.
+    const [ready] = await Promise.all([gridReady(opts.gridUrl), this.services.blockLists.warm()]);
+    if (!ready) throw new Error(`the Selenium Grid at ${opts.gridUrl} is not ready`);
     const info = `chromium (selenium grid ${opts.gridUrl}${opts.executablePath ? `, ${opts.executablePath}` : ''})`;
     return new SeleniumHandle(opts.gridUrl, opts.executablePath, info, this.services);
   }

@@ -1,6 +1,6 @@
 import { FiltersEngine } from '@ghostery/adblocker';
 import { readFilterLists } from '../filter-list-path.js';
-import { CATEGORY_RULESETS, rulesetFilters, type ListCategory } from './maintained-lists.js';
+import { CATEGORY_RULESETS, LIST_CATEGORIES, rulesetFilters, type ListCategory } from './maintained-lists.js';
 
 /** How long one category's engine took to build in this process: wall time and the process's CPU time, in ms. */
 export interface ListLoadCost {
@@ -34,6 +34,15 @@ export class MaintainedEngines {
       MaintainedEngines.engines.set(key, engine);
     }
     return engine;
+  }
+
+  /**
+   * Builds every category's engine now, so that no capture's deadline pays for it (the drivers call it as
+   * they launch a browser; the first launch of a process waits ~2 s of CPU, later ones nothing). A list
+   * that cannot be read is left to the capture that asks for it, which says why.
+   */
+  async warm(): Promise<void> {
+    await Promise.all(LIST_CATEGORIES.map((category) => this.of(category).catch(() => undefined)));
   }
 
   /** What building each engine of this process cost, in build order. */
