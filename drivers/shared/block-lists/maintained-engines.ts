@@ -1,5 +1,5 @@
 import { FiltersEngine } from '@ghostery/adblocker';
-import { readFilterLists } from '../filter-list-path.js';
+import { defaultFilterListPath, readFilterLists } from '../filter-list-path.js';
 import { CATEGORY_RULESETS, LIST_CATEGORIES, rulesetFilters, type ListCategory } from './maintained-lists.js';
 
 /** How long one category's engine took to build in this process: wall time and the process's CPU time, in ms. */
@@ -57,7 +57,9 @@ const loadCosts: ListLoadCost[] = [];
 async function build(category: ListCategory, files: readonly string[]): Promise<FiltersEngine> {
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const lists = await Promise.all(CATEGORY_RULESETS[category].map(rulesetFilters));
+  // `builtin` in SHOTFARM_AD_FILTER_LISTS names AdGuard Base with the repository's list: without it, ads are the operator's lists alone.
+  const rulesets = category === 'ads' && !files.includes(defaultFilterListPath()) ? [] : CATEGORY_RULESETS[category];
+  const lists = await Promise.all(rulesets.map(rulesetFilters));
   const text = [...lists.map((filters) => filters.join('\n')), ...(files.length > 0 ? [await readFilterLists(files)] : [])].join('\n');
   // Cosmetic filters come from the Adblock Plus files only (DNR rule sets are network rules).
   const engine = FiltersEngine.parse(text, { loadNetworkFilters: true, loadCosmeticFilters: files.length > 0, enableCompression: false });
