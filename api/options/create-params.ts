@@ -270,7 +270,11 @@ export const CAPTURE_OPTIONS = {
     record: fromSpec((s) => s.blockResources ?? []),
   },
   block_urls: {
-    param: listOf(urlPattern, { max: MAX_BLOCKED_URL_PATTERNS, commas: false, description: 'URL patterns not loaded, `*` for any characters, matched against the whole URL (repeat the parameter; a pattern may hold a comma)' }),
+    param: listOf(urlPattern, {
+      max: MAX_BLOCKED_URL_PATTERNS,
+      commas: false,
+      description: 'URL patterns not loaded, `*` for any characters, matched against the whole URL (repeat the parameter; a pattern may hold a comma)',
+    }),
     specText: '`blockUrls`',
     record: fromSpec((s) => s.blockUrls ?? []),
   },

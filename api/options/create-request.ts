@@ -292,7 +292,24 @@ const inOrder = (o: Record<string, unknown>, keys: string[]): Record<string, unk
  * Fields added after records were stored whose empty value changes nothing the browser does: they are
  * hashed only when set, so a request that does not use them keeps the cache key it had before them.
  */
-const HASHED_WHEN_SET = ['waitFor', 'waitForHidden', 'waitStrict', 'clicks', 'hover', 'hideSelectors', 'css', 'failOnStatus', 'failIfSelector', 'failUnlessSelector', 'failOnBlank', 'blockChats', 'blockTrackers', 'blockSocial', 'blockResources', 'blockUrls'];
+const HASHED_WHEN_SET = [
+  'waitFor',
+  'waitForHidden',
+  'waitStrict',
+  'clicks',
+  'hover',
+  'hideSelectors',
+  'css',
+  'failOnStatus',
+  'failIfSelector',
+  'failUnlessSelector',
+  'failOnBlank',
+  'blockChats',
+  'blockTrackers',
+  'blockSocial',
+  'blockResources',
+  'blockUrls',
+];
 const isUnset = (value: unknown): boolean => value === null || value === undefined || value === false || (Array.isArray(value) && value.length === 0);
 
 /** The cache key: every option that changes what the browser produces (the id excluded). */
