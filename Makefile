@@ -158,8 +158,9 @@ bench-popups: build ## benchmark (~3 min): capture time with hide_popups / hide_
 	node dist/test/bench/popup-ad-cost.js
 
 .PHONY: bench-readiness
-bench-readiness: build ## benchmark (~4 min): each readiness option and condition off and on, on a plain page and on its fixture (ms and CPU), and the blank check's CPU per capture, chrome and firefox
+bench-readiness: build ## benchmark (~7 min): each readiness option and condition off and on, on a plain page and on its fixture (ms and CPU), and the blank check's CPU per capture; the block lists' once-per-process build and each block option on a plain page and on an article with third parties; chrome and firefox
 	node dist/test/bench/readiness-cost.js
+	node dist/test/bench/block-list-cost.js
 
 .PHONY: dashboard
 dashboard: ## rebuild the web dashboard (api/dashboard/ui → api/dashboard/public, which is committed)

@@ -20,6 +20,18 @@ export type WaitUntil = (typeof WAIT_UNTIL)[number];
 export const CAPTURE_SIZES = ['screen', 'page'] as const;
 export type CaptureSize = (typeof CAPTURE_SIZES)[number];
 
+/** Resource types `block_resources` can keep from loading (the browsers' own names for them). */
+export const BLOCKABLE_RESOURCES = ['image', 'media', 'font', 'stylesheet', 'script'] as const;
+export type BlockableResource = (typeof BLOCKABLE_RESOURCES)[number];
+/**
+ * What a capture's record counts as blocked, per category (beyond-v1.md part 6): maintained lists
+ * (block_chats, block_social, block_trackers, hide_ads and brave's shields), `block_resources` and `block_urls`.
+ */
+export const BLOCKED_CATEGORIES = ['ads', 'trackers', 'chats', 'social', 'resources', 'urls'] as const;
+export type BlockedCounts = Record<(typeof BLOCKED_CATEGORIES)[number], number>;
+/** Nothing blocked: a capture that blocked nothing, a record still processing or older than the count. */
+export const NOTHING_BLOCKED: Readonly<BlockedCounts> = Object.freeze({ ads: 0, trackers: 0, chats: 0, social: 0, resources: 0, urls: 0 });
+
 export const STEP_COMMANDS = ['click', 'type', 'wait', 'wait_for', 'scroll', 'hover', 'select', 'press', 'navigate'] as const;
 export type StepCommand = (typeof STEP_COMMANDS)[number];
 
@@ -157,6 +169,12 @@ export interface PlainSpecFields {
   waitStrict: boolean;
   /** the record ends as `error` when the capture looks blank */
   failOnBlank: boolean;
+  /** block chat and support widgets (AdGuard Widgets); absent in a spec stored before it: false */
+  blockChats: boolean;
+  /** block analytics scripts and tracking pixels (AdGuard Tracking Protection) */
+  blockTrackers: boolean;
+  /** block share buttons, like boxes and embedded posts (AdGuard Social media) */
+  blockSocial: boolean;
 }
 
 /**
@@ -196,6 +214,10 @@ export interface BuiltSpecFields {
   failOnStatus: string[];
   failIfSelector: string | null;
   failUnlessSelector: string | null;
+  /** resource types not loaded; [] (or absent, in a spec stored before it): none */
+  blockResources: BlockableResource[];
+  /** URL patterns (`*` any characters, the whole URL) not loaded; [] or absent: none */
+  blockUrls: string[];
   cookies: Cookie[];
   headers: HttpHeader[];
   /** URL-encoded form body: when set, the first navigation is a POST with this body */
@@ -260,6 +282,8 @@ export interface CaptureOutput {
    * condition_failed. null when every condition held.
    */
   conditionFailed: string | null;
+  /** requests not sent, per category (drivers/shared/block-lists/request-blocker.ts) */
+  blocked: BlockedCounts;
   /** milliseconds spent in each phase, for the record's timings */
   timings: Record<string, number>;
 }

@@ -35,24 +35,22 @@ export interface MonitorRequest {
 }
 
 /**
- * A style sheet that hides the ignored elements (their boxes stay, blank), run after load in every capture
- * of the monitor: both shots of a comparison have them blank, wherever the elements are that day, and an
- * element inserted later is hidden too.
+ * The ignored elements are hidden as `hide_selector` hides (their boxes stay, blank): a constructed style
+ * sheet added before the shot (drivers/page-scripts/adopt-style-sheet.ts), which a Content-Security-Policy
+ * that forbids inline styles does not refuse, unlike the <style> element runs used to add. Both shots of a
+ * comparison have them blank, wherever the elements are that day; an element inserted later is hidden too.
  */
-export function hideSelectorsScript(selectors: string[]): string {
-  const css = selectors.map((s) => `${s}{visibility:hidden !important}`).join('\n');
-  return `(()=>{const s=document.createElement('style');s.setAttribute('data-shotfarm-monitor-ignore','');s.textContent=${JSON.stringify(css)};(document.head||document.documentElement).appendChild(s);})();`;
+export function withIgnoredHidden(options: QueryTree, ignore: IgnoreRegion[]): QueryTree {
+  const selectors = ignore.flatMap((r) => ('selector' in r ? [r.selector] : []));
+  if (selectors.length === 0) return options;
+  const own = Array.isArray(options.hide_selector) ? (options.hide_selector as string[]) : typeof options.hide_selector === 'string' ? [options.hide_selector] : [];
+  return { ...options, hide_selector: [...own, ...selectors] };
 }
 
 /** One run of a monitor: the create rules of GET /screenshot/create applied to its options, with no cache. */
 export function buildMonitorRun(monitor: { url: string; options: QueryTree; ignore: IgnoreRegion[] }, ctx: CreateContext): ScreenshotDraft {
   // A monitor of a source renders the source its options hold; its url is the source's record url.
-  const query: QueryTree = { ...monitor.options, ...(isSourceUrl(monitor.url) ? {} : { url: [monitor.url] }), cache: ['0'] };
-  const selectors = monitor.ignore.flatMap((r) => ('selector' in r ? [r.selector] : []));
-  if (selectors.length > 0) {
-    const own = Array.isArray(monitor.options.script_inline) ? (monitor.options.script_inline as string[]).join('\n') : '';
-    query.script_inline = [`${own}${own ? '\n;' : ''}${hideSelectorsScript(selectors)}`];
-  }
+  const query: QueryTree = { ...withIgnoredHidden(monitor.options, monitor.ignore), ...(isSourceUrl(monitor.url) ? {} : { url: [monitor.url] }), cache: ['0'] };
   const request = buildCreateRequest(query, ctx);
   // The monitor request refused several countries; a stored monitor always makes one draft.
   if (request.drafts.length !== 1) throw new Error(`a monitor run gave ${request.drafts.length} drafts`);
@@ -86,7 +84,8 @@ export function buildMonitorRequest(input: QueryTree, ctx: MonitorContext): Moni
   let url = own.url;
   try {
     const target: QueryTree = hasSource && own.url === undefined ? {} : { url: [own.url ?? OPTIONS_PROBE_URL] };
-    const request = buildCreateRequest({ ...Object.fromEntries(given), apps: input.apps ?? [], ...target, cache: ['0'] }, ctx);
+    // With the ignored selectors in hide_selector, as every run has them: a run never meets a refusal the create did not.
+    const request = buildCreateRequest({ ...withIgnoredHidden(Object.fromEntries(given), own.ignore ?? []), apps: input.apps ?? [], ...target, cache: ['0'] }, ctx);
     if (request.drafts.length !== 1) addError('country', 'a monitor captures from one country');
     apps = request.apps;
     url ??= hasSource ? request.drafts[0]?.spec.url : undefined;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BROWSERS, CAPTURE_SIZES, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL, type BuiltSpecFields, type PlainSpecFields } from '../../core/capture-spec.js';
+import { BLOCKABLE_RESOURCES, BROWSERS, CAPTURE_SIZES, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL, type BuiltSpecFields, type PlainSpecFields } from '../../core/capture-spec.js';
 import { countryDefaults, isTimeZone } from '../../core/countries.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import { aka, bool, custom, int, listOf, longText, num, oneOf, text, toBool, toInt, type Param, type ParamAlias, type ReadResult } from './param-kinds.js';
@@ -23,6 +23,10 @@ const MAX_PAGE_HEIGHT = 100_000;
 export const MAX_WAIT_SECONDS = 300;
 /** Clicks before a capture: a person opens a few tabs or menus, not a script's worth (use steps for that). */
 const MAX_CLICKS = 20;
+/** URL patterns of block_urls in one capture: a page's worth of third parties, as peers accept. */
+const MAX_BLOCKED_URL_PATTERNS = 50;
+/** A block_urls pattern: a URL, or part of one, with `*` wildcards; not only wildcards (that would block every request). */
+const urlPattern = text(MAX_URL_LENGTH, 'URL pattern, `*` for any characters', { re: /[^*\s]/, says: 'a URL pattern with at least one character other than `*`' });
 /** Selectors hidden in one capture: ad and widget lists of this size are what peers accept. */
 const MAX_HIDDEN_SELECTORS = 50;
 
@@ -266,6 +270,24 @@ export const CAPTURE_OPTIONS = {
   fail_if_selector: { param: selector('CSS selector: the record ends as `error` when an element matches it at the capture'), specPath: 'failIfSelector', record: asText },
   fail_unless_selector: { param: selector('CSS selector: the record ends as `error` when nothing matches it at the capture'), specPath: 'failUnlessSelector', record: asText },
   fail_on_blank: { param: bool('the record ends as `error` when the capture is blank (one colour, or nothing visible on the page)'), default: false, spec: 'failOnBlank', record: shown },
+  // Blocking by category from AdGuard's maintained lists (drivers/shared/block-lists), and by resource type or URL.
+  block_chats: { param: bool("block chat and support widgets (AdGuard's Widgets list): Drift, Crisp, Tawk.to, HubSpot, Zendesk chat…"), default: false, spec: 'blockChats', record: shown },
+  block_trackers: { param: bool("block analytics scripts and tracking pixels (AdGuard's Tracking Protection list)"), default: false, spec: 'blockTrackers', record: shown },
+  block_social: { param: bool("block share buttons, like boxes and embedded posts (AdGuard's Social media list)"), default: false, spec: 'blockSocial', record: shown },
+  block_resources: {
+    param: listOf(oneOf(BLOCKABLE_RESOURCES, 'resource type'), { max: BLOCKABLE_RESOURCES.length, commas: true, description: 'resource types not loaded: image, media, font, stylesheet, script' }),
+    specText: '`blockResources`',
+    record: fromSpec((s) => s.blockResources ?? []),
+  },
+  block_urls: {
+    param: listOf(urlPattern, {
+      max: MAX_BLOCKED_URL_PATTERNS,
+      commas: false,
+      description: 'URL patterns not loaded, `*` for any characters, matched against the whole URL (repeat the parameter; a pattern may hold a comma)',
+    }),
+    specText: '`blockUrls`',
+    record: fromSpec((s) => s.blockUrls ?? []),
+  },
   apps: {
     param: listOf(text(100, 'user-defined app id', { re: /^[A-Za-z0-9_.:-]+$/, says: 'an app id of letters, digits, _ . : or -' }), {
       max: 10,

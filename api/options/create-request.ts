@@ -212,6 +212,8 @@ function draft(
     failOnStatus: [...new Set(p.fail_on_status ?? [])],
     failIfSelector: orNull(p.fail_if_selector),
     failUnlessSelector: orNull(p.fail_unless_selector),
+    blockResources: [...new Set(p.block_resources ?? [])],
+    blockUrls: [...new Set(p.block_urls ?? [])],
     cookies,
     headers,
     postData: p.post_data !== undefined && p.post_data !== '' ? p.post_data : null,
@@ -293,7 +295,25 @@ const inOrder = (o: Record<string, unknown>, keys: string[]): Record<string, unk
  * Fields added after records were stored whose empty value changes nothing the browser does: they are
  * hashed only when set, so a request that does not use them keeps the cache key it had before them.
  */
-const HASHED_WHEN_SET = ['source', 'waitFor', 'waitForHidden', 'waitStrict', 'clicks', 'hover', 'hideSelectors', 'css', 'failOnStatus', 'failIfSelector', 'failUnlessSelector', 'failOnBlank'];
+const HASHED_WHEN_SET = [
+  'source',
+  'waitFor',
+  'waitForHidden',
+  'waitStrict',
+  'clicks',
+  'hover',
+  'hideSelectors',
+  'css',
+  'failOnStatus',
+  'failIfSelector',
+  'failUnlessSelector',
+  'failOnBlank',
+  'blockChats',
+  'blockTrackers',
+  'blockSocial',
+  'blockResources',
+  'blockUrls',
+];
 const isUnset = (value: unknown): boolean => value === null || value === undefined || value === false || (Array.isArray(value) && value.length === 0);
 
 /** The cache key: every option that changes what the browser produces (the id excluded). */

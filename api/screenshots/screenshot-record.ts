@@ -1,3 +1,4 @@
+import { NOTHING_BLOCKED, type BlockedCounts } from '../../core/capture-spec.js';
 import type { ErrorCause } from '../../core/error-cause.js';
 import { CAPTURE_OPTIONS } from '../options/create-params.js';
 import type { ScreenshotFields } from '../options/create-request.js';
@@ -38,6 +39,8 @@ export type ScreenshotRow = ScreenshotFields & {
   timings: Record<string, number>;
   /** the capture looked blank (drivers/shared/blank-check.ts); false while processing */
   blank: boolean;
+  /** what the capture did not load, per category (all zero while processing) */
+  blocked: BlockedCounts;
   browser_info: string;
   routing: string;
   node_id: string;
@@ -86,6 +89,7 @@ export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record'
     // Beyond the spec: what the capture could not honour, what ran, and where the time went.
     warnings: row.warnings,
     blank: row.blank === true,
+    blocked: { ...NOTHING_BLOCKED, ...row.blocked },
     browser_info: row.browser_info,
     routing: row.routing,
     node_id: row.node_id,

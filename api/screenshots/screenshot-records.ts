@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { NOTHING_BLOCKED } from '../../core/capture-spec.js';
 import type { CaptureResult } from '../../core/contracts/job-queue.js';
 import type { ObjectStore } from '../../core/contracts/object-store.js';
 import type { Db } from '../db/connect.js';
@@ -172,7 +173,7 @@ export class ScreenshotRecords {
   ): Promise<ScreenshotRow> {
     const source = await trx('screenshots')
       .where({ company_id: caller.companyId, id: sourceId })
-      .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'blank', 'browser_info', 'node_id');
+      .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'blank', 'blocked', 'browser_info', 'node_id');
     const [row] = await trx('screenshots')
       .insert(
         toDbValues({
@@ -236,6 +237,8 @@ export class ScreenshotRecords {
         timings: JSON.stringify(result.timings),
         // An agent older than the field says nothing: not found blank.
         blank: result.blank === true,
+        // An agent older than the field says nothing: nothing blocked.
+        blocked: JSON.stringify({ ...NOTHING_BLOCKED, ...result.blocked }),
         browser_info: result.browserInfo,
         node_id: result.node.id,
         finished_at: db.fn.now(),

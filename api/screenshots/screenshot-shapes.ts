@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BLOCKED_CATEGORIES } from '../../core/capture-spec.js';
 import { CAPTURE_OPTIONS } from '../options/create-params.js';
 import { optionRecordShape } from '../options/option-table.js';
 import { dateTime, dateTimeOrEmpty, recordStatus } from '../http/common-shapes.js';
@@ -52,6 +53,10 @@ export const Screenshot = z.looseObject({
   trackers: z.array(Tracker).optional(),
   links: z.array(z.string()).optional(),
   warnings: z.array(z.string()).optional().describe('beyond the spec: what the capture could not honour'),
+  blocked: z
+    .object(Object.fromEntries(BLOCKED_CATEGORIES.map((category) => [category, z.number().int()])) as Record<(typeof BLOCKED_CATEGORIES)[number], z.ZodNumber>)
+    .optional()
+    .describe('beyond the spec: requests not loaded, per category (hide_ads and brave: ads; block_trackers; block_chats; block_social; block_resources; block_urls), each counted once'),
   blank: z.boolean().optional().describe('beyond the spec: the capture looks blank (one colour, or nothing visible on the page: no text, no image, no painted element)'),
 });
 

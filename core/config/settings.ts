@@ -393,7 +393,7 @@ export const SETTING = {
     default: BUILT_IN_AD_FILTER_LIST,
     parse: parseAdFilterLists,
     meaning:
-      "Filter lists in Adblock Plus syntax that hide_ads (and brave's shields emulation) block with: a comma list of file paths and `builtin`, the compact list shipped in drivers/brave/filters (e.g. builtin,/etc/shotfarm/easylist.txt,/etc/shotfarm/easyprivacy.txt). Each file is checked at start; an unreadable one stops the process. Lists are read and parsed once per agent process.",
+      "Filter lists in Adblock Plus syntax that hide_ads (and brave's shields emulation) block with: a comma list of file paths and `builtin`, AdGuard's Base filter (from the @adguard/dnr-rulesets package) with the compact list shipped in drivers/brave/filters (e.g. builtin,/etc/shotfarm/easylist.txt,/etc/shotfarm/easyprivacy.txt). Each file is checked at start; an unreadable one stops the process. Lists are read and parsed once per agent process.",
   }),
   recycleAfterJobs: setting({ name: 'SHOTFARM_BROWSER_RECYCLE_AFTER', default: '200', parse: wholeNumber(1, 100_000), meaning: 'A pooled browser is replaced after this many captures.' }),
   maxPageHeight: setting({

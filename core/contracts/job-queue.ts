@@ -1,4 +1,4 @@
-import type { BrowserName, CaptureOutput, CaptureSpec } from '../capture-spec.js';
+import type { BlockedCounts, BrowserName, CaptureOutput, CaptureSpec } from '../capture-spec.js';
 import type { ErrorCause } from '../error-cause.js';
 import type { StoredObject } from './object-store.js';
 
@@ -43,9 +43,11 @@ export interface CaptureFile extends StoredObject {
 }
 
 /** What an agent reports for a job; applied by the recorder in api/, idempotently. */
-export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | 'pdf' | 'video' | 'blank' | 'conditionFailed'> {
+export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | 'pdf' | 'video' | 'blank' | 'conditionFailed' | 'blocked'> {
   /** the capture was blank (CaptureOutput.blank); optional on the wire: an agent older than the field sends none */
   blank?: boolean;
+  /** what was blocked per category (CaptureOutput.blocked); optional on the wire, as `blank` */
+  blocked?: BlockedCounts;
   id: number;
   status: 'finished' | 'error';
   error: string;

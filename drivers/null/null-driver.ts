@@ -51,6 +51,7 @@ class NullBrowserHandle implements BrowserHandle {
       warnings: [],
       blank: false,
       conditionFailed: null,
+      blocked: { ads: 0, trackers: 0, chats: 0, social: 0, resources: 0, urls: 0 },
       timings: { null_delay: this.options.delayMs },
     };
   }

@@ -19,7 +19,7 @@ export interface ScrollWatch {
  * 2. It notes whether the page can react to being scrolled, so that the lazy-load scroll (one viewport
  *    at a time, with pauses) runs only on pages where it can change the picture.
  * A page learns that it was scrolled only through an IntersectionObserver or a `scroll`/`scrollend`
- * listener on the window or the document (onscroll properties are read at scroll time instead); native
+ * listener on the window, the document or an inner pane (onscroll properties are read at scroll time instead); native
  * `loading="lazy"` needs no scroll (made eager above).
  *
  * The methods are wrapped in Proxies: a Proxy of a native function still prints as `[native code]` and
@@ -53,8 +53,8 @@ export function prepareFullPage(key: string): void {
   }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['loading'] });
   EventTarget.prototype.addEventListener = new Proxy(EventTarget.prototype.addEventListener, {
     apply(add, target: unknown, args: unknown[]) {
-      const scrollTarget = target === window || target === document || target === document.documentElement || target === document.body;
-      if (scrollTarget && (args[0] === 'scroll' || args[0] === 'scrollend')) noteReaction();
+      // Any target: the window's and the document's, and an inner pane's (a feed, a virtualised list), which the lazy-load scroll walks too.
+      if (args[0] === 'scroll' || args[0] === 'scrollend') noteReaction();
       return Reflect.apply(add, target, args);
     },
   });

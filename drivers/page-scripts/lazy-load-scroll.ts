@@ -10,13 +10,14 @@ export interface LazyLoadScrollOptions {
 export interface LazyLoadScrollResult {
   /** the document height it ended on */
   height: number;
-  /** whether it scrolled: false when the scroll watch saw nothing on the page that reacts to scrolling */
+  /** whether it scrolled (the window or a pane): false when the scroll watch saw nothing on the page that reacts to scrolling */
   scrolled: boolean;
 }
 
 /**
- * Scrolls through the document one viewport at a time so lazy images and infinite-scroll sections load
- * before a full-page capture, then returns to the top. Runs in the page; self-contained.
+ * Scrolls through the document one viewport at a time, and every inner scrolling pane one box at a time
+ * in parallel, so lazy images and infinite-scroll sections load before a full-page capture, then puts the
+ * window and every pane back at the top. Runs in the page; self-contained.
  * `loading="lazy"` images need no scroll: the full-page init script made them eager as they were added.
  * Finally waits for started images to complete.
  * The stepping is skipped when the scroll watch ran and saw no IntersectionObserver and no scroll
@@ -38,15 +39,48 @@ export async function lazyLoadScroll(options: LazyLoadScrollOptions): Promise<La
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
   const watch = (window as unknown as Record<symbol, { reactive: boolean } | undefined>)[Symbol.for(options.watchKey)];
   const reactive = watch === undefined || watch.reactive || window.onscroll !== null || document.onscroll !== null || (document.body?.onscroll ?? null) !== null;
+  const inBudget = (): boolean => Date.now() - started < options.budgetMs;
+  // The inner scrolling panes (overflow auto or scroll, content taller than their box: a feed, a chat
+  // log, an app's main column) hold lazy content the window's scroll never reaches. Each is walked one
+  // box at a time beside the window, in parallel and under the same budget; at most MAX_PANES, the tallest.
+  const MAX_PANES = 20;
+  // Only a pane's box shows in the capture; 30 steps (3 s) load what a person scrolling it would see first,
+  // and keep a virtualised list of 10,000 rows from taking the whole deadline.
+  const MAX_PANE_STEPS = 30;
+  const panes = reactive
+    ? Array.from(document.querySelectorAll<HTMLElement>('body *'))
+        .filter((element) => {
+          if (element.clientHeight < 20 || element.scrollHeight <= element.clientHeight + 1) return false;
+          const overflow = getComputedStyle(element).overflowY;
+          return overflow === 'auto' || overflow === 'scroll';
+        })
+        .sort((a, b) => b.scrollHeight - a.scrollHeight)
+        .slice(0, MAX_PANES)
+    : [];
   let position = 0;
-  while (reactive && position + window.innerHeight < limit() && Date.now() - started < options.budgetMs) {
-    position += window.innerHeight;
-    window.scrollTo(0, position);
-    await sleep(STEP_PAUSE_MS);
-  }
-  if (position > 0) {
-    if (Date.now() - started < options.budgetMs) await sleep(Math.min(SETTLE_MS, options.budgetMs));
+  const walkWindow = async (): Promise<void> => {
+    while (reactive && position + window.innerHeight < limit() && inBudget()) {
+      position += window.innerHeight;
+      window.scrollTo(0, position);
+      await sleep(STEP_PAUSE_MS);
+    }
+  };
+  const walkPane = async (pane: HTMLElement): Promise<void> => {
+    // A pane that grows as it is scrolled (an endless feed) stops where the capture's height would.
+    const paneLimit = (): number => (options.maxHeight > 0 ? Math.min(pane.scrollHeight, options.maxHeight) : pane.scrollHeight);
+    for (let step = 0; step < MAX_PANE_STEPS && pane.isConnected && pane.scrollTop + pane.clientHeight < paneLimit() - 1 && inBudget(); step += 1) {
+      const before = pane.scrollTop;
+      pane.scrollTop = before + pane.clientHeight;
+      if (pane.scrollTop === before) break;
+      await sleep(STEP_PAUSE_MS);
+    }
+  };
+  await Promise.all([walkWindow(), ...panes.map(walkPane)]);
+  const panesScrolled = panes.filter((pane) => pane.scrollTop > 0);
+  if (position > 0 || panesScrolled.length > 0) {
+    if (inBudget()) await sleep(Math.min(SETTLE_MS, options.budgetMs));
     window.scrollTo(0, 0);
+    for (const pane of panesScrolled) pane.scrollTop = 0;
   }
   // Then wait (within the budget) for the images still loading: a full-page capture taken now would show
   // them half-loaded. Their load/error events end the wait at once (polling would add up to a period);
@@ -60,5 +94,5 @@ export async function lazyLoadScroll(options: LazyLoadScrollOptions): Promise<La
   for (let images = incomplete(); images.length > 0 && Date.now() - started < options.budgetMs; images = incomplete()) {
     await Promise.race([Promise.all(images.map(settled)), sleep(options.budgetMs - (Date.now() - started))]);
   }
-  return { height: limit(), scrolled: position > 0 };
+  return { height: limit(), scrolled: position > 0 || panesScrolled.length > 0 };
 }

@@ -3,7 +3,7 @@ import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import type { CaptureLimits, PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
 import { runCapturePipeline } from '../shared/capture-pipeline.js';
-import type { AdBlocker } from './ad-blocker.js';
+import type { MaintainedEngines } from '../shared/block-lists/maintained-engines.js';
 import { contextOptions } from './context-options.js';
 import type { Engine } from './engine.js';
 import { PlaywrightSession } from './playwright-session.js';
@@ -11,7 +11,8 @@ import { unsupportedOptionWarnings } from './unsupported-options.js';
 
 /** What a capture needs besides the browser, shared by all captures of a driver. */
 export interface CaptureServices {
-  adBlocker: AdBlocker;
+  /** the block lists' engines (AdGuard's lists and SHOTFARM_AD_FILTER_LISTS), built once per process */
+  blockLists: MaintainedEngines;
   videoEncoder: VideoEncoder;
   /** the deadline used when a spec's maxWait is 0 ("service default"), in ms */
   defaultMaxWaitMs: number;

@@ -13,7 +13,7 @@ import {
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { BrowserProcessMark, ProcessMemoryWatch } from '../shared/process-memory-watch.js';
 import { VideoEncoder } from '../video/video-encoder.js';
-import { AdBlocker } from './ad-blocker.js';
+import { MaintainedEngines } from '../shared/block-lists/maintained-engines.js';
 import type { CaptureServices } from './capture-job.js';
 import type { Engine } from './engine.js';
 import { launchChromium, launchFirefox } from './launch-browser.js';
@@ -56,7 +56,7 @@ export class PlaywrightDriver implements BrowserDriver {
 
   constructor(private readonly options: PlaywrightDriverOptions = {}) {
     this.services = {
-      adBlocker: new AdBlocker(options.filterListFiles ?? [defaultFilterListPath()]),
+      blockLists: new MaintainedEngines(options.filterListFiles ?? [defaultFilterListPath()]),
       videoEncoder: new VideoEncoder({ ffmpegPath: options.ffmpegPath ?? 'ffmpeg' }),
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
       settleCapMs: (options.settleCapSeconds ?? SETTLE_CAP_DEFAULT_SECONDS) * 1000,
@@ -71,7 +71,8 @@ export class PlaywrightDriver implements BrowserDriver {
 
   async launch(browser: BrowserName, opts: LaunchOptions): Promise<BrowserHandle> {
     const mark = new BrowserProcessMark();
-    const { playwrightBrowser, engine, info } = await this.start(browser, opts, mark);
+    // The block lists are built once per process, while the browser starts, not in a capture's deadline.
+    const [{ playwrightBrowser, engine, info }] = await Promise.all([this.start(browser, opts, mark), this.services.blockLists.warm()]);
     const memory = new ProcessMemoryWatch(() => mark.find(), this.options.pageMemoryLimitMb ?? DEFAULT_PAGE_MEMORY_LIMIT_MB);
     return new PlaywrightHandle(playwrightBrowser, engine, info, this.services, memory);
   }

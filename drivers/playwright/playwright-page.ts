@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
-import type { CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
+import type { BlockedCounts, CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
 import type { CaptureLimits, PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
-import type { AdFilterMatches } from '../shared/ad-filter-matches.js';
+import { nothingBlocked, type PageBlocking } from '../shared/block-lists/request-blocker.js';
 import type { CapturePage, ScreencastRecording } from '../shared/capture-adapter.js';
 import type { Deadline } from '../shared/deadline.js';
 import type { AddScriptTag } from '../shared/run-scripts.js';
@@ -30,8 +30,8 @@ export class PlaywrightPage implements CapturePage {
     private readonly videoEncoder: VideoEncoder,
     pngEncoding: PngEncoding,
     limits: CaptureLimits,
-    /** hide_ads' account of what its filters matched; null without hide_ads */
-    private readonly ads: AdFilterMatches | null = null,
+    /** what the capture blocks, and the ad containers it hides */
+    private readonly blocking: PageBlocking = { requests: null, ads: null },
   ) {
     this.documentResponse = new DocumentResponse(page);
     this.shots = new PlaywrightShots(page, spec, engine, pngEncoding, limits);
@@ -60,7 +60,11 @@ export class PlaywrightPage implements CapturePage {
   }
 
   async beforeShot(warnings: string[]): Promise<void> {
-    await this.ads?.beforeShot(this, warnings);
+    await this.blocking.ads?.beforeShot(this, warnings);
+  }
+
+  blockedCounts(): BlockedCounts {
+    return this.blocking.requests?.counts ?? nothingBlocked();
   }
 
   async shownUrl(): Promise<string> {

@@ -1,12 +1,14 @@
 import type { BrowserContext } from 'playwright-core';
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import { prepareFullPage, SCROLL_WATCH_KEY } from '../page-scripts/full-page-init.js';
+import { pageBlocking } from '../shared/block-lists/request-blocker.js';
 import type { CaptureSession } from '../shared/capture-adapter.js';
 import { applyBraveEmulation } from './brave-emulation.js';
 import type { CaptureServices } from './capture-job.js';
 import type { Engine } from './engine.js';
 import { applyPersonIdentity } from './person-identity.js';
 import { PlaywrightPage } from './playwright-page.js';
+import { routeThroughBlocker } from './request-blocking.js';
 
 /** One capture's fresh BrowserContext. */
 export class PlaywrightSession implements CaptureSession {
@@ -36,9 +38,10 @@ export class PlaywrightSession implements CaptureSession {
     // A person's User-Agent and client hints by default (no `HeadlessChrome`); a request's user_agent is the
     // context's (context-options.ts). Firefox sends its own, which names no headless mode.
     else if (engine.name === 'chromium' && spec.userAgent === null) await applyPersonIdentity(page, spec, engine.browser === 'brave' ? 'Brave' : null);
-    // Brave blocks by itself (its shields); hide_ads asks the same of chrome and firefox, and only hide_ads reports what matched.
-    const ads = spec.hideAds || engine.braveEmulation ? await this.services.adBlocker.enable(page) : null;
-    return new PlaywrightPage(page, spec, engine, this.info, this.services.videoEncoder, this.services.pngEncoding, this.services.limits, spec.hideAds ? ads : null);
+    // Brave blocks ads and trackers by itself (its shields); the block options ask it of every browser.
+    const blocking = await pageBlocking(spec, engine.braveEmulation, this.services.blockLists);
+    if (blocking.requests) await routeThroughBlocker(page, blocking.requests, spec.url);
+    return new PlaywrightPage(page, spec, engine, this.info, this.services.videoEncoder, this.services.pngEncoding, this.services.limits, blocking);
   }
 
   abort(): void {

@@ -3,14 +3,15 @@ import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import { runCapturePipeline } from '../shared/capture-pipeline.js';
 import type { CaptureLimits, PngEncoding } from '../../core/contracts/browser-driver.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
-import type { AdBlocker } from './ad-blocker.js';
+import type { MaintainedEngines } from '../shared/block-lists/maintained-engines.js';
 import { sessionCapabilities } from './capabilities.js';
 import { openSession } from './open-session.js';
 import { SeleniumSession } from './selenium-session.js';
 
 /** What a capture needs besides the grid, shared by all captures of a driver. */
 export interface CaptureServices {
-  adBlocker: AdBlocker;
+  /** the block lists' engines (AdGuard's lists and SHOTFARM_AD_FILTER_LISTS), built once per process */
+  blockLists: MaintainedEngines;
   videoEncoder: VideoEncoder;
   /** Chromium flags every session starts with */
   chromeFlags: readonly string[];

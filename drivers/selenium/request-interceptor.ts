@@ -1,5 +1,4 @@
-import type { AdFilterMatches } from '../shared/ad-filter-matches.js';
-import { isBlocked } from './ad-blocker.js';
+import type { RequestBlocker } from '../shared/block-lists/request-blocker.js';
 import type { CdpSession } from './cdp-session.js';
 import { SOURCE_DOCUMENT_HEADERS, SOURCE_DOCUMENT_URL } from '../source/source-document.js';
 
@@ -23,11 +22,12 @@ interface RequestPaused {
  * CDP Fetch interception for the two things a WebDriver session cannot do on its own:
  * - the first navigation as a POST of the spec's url-encoded body (the request is continued with the
  *   method, body and content type changed, as the Playwright driver does with page.route),
- * - hide_ads: requests the filter engine matches fail as "blocked by client" before they are sent.
+ * - blocking (hide_ads, block_chats/_social/_trackers, block_resources, block_urls): requests the capture's
+ *   blocker judges blocked fail as "blocked by client" before they are sent.
  * - a source (source_html / source_markdown): the navigation to the reserved source URL is answered with
  *   the document under its sandbox policy, as the Playwright driver's page.route does (open-page.ts), and
  *   any other request to the reserved host fails there, never reaching a resolver.
- * Only requests that match a pattern pause, so without hide_ads nothing but the page URL is held.
+ * Only requests that match a pattern pause, so without blocking nothing but the page URL is held.
  */
 export class RequestInterceptor {
   private postPending: boolean;
@@ -36,8 +36,8 @@ export class RequestInterceptor {
     private readonly cdp: CdpSession,
     private readonly url: string,
     private readonly postData: string | null,
-    /** hide_ads' filters and its account of what they matched; null without hide_ads */
-    private readonly ads: AdFilterMatches | null,
+    /** the capture's blocker; null when it blocks nothing */
+    private readonly blocker: RequestBlocker | null,
     /** the source's HTML document, answered at SOURCE_DOCUMENT_URL; null for a web page */
     private readonly sourceHtml: string | null,
   ) {
@@ -45,12 +45,12 @@ export class RequestInterceptor {
   }
 
   /** Starts intercepting when the spec needs it; returns null when it does not. */
-  static async start(cdp: CdpSession, url: string, postData: string | null, ads: AdFilterMatches | null, sourceHtml: string | null = null): Promise<RequestInterceptor | null> {
-    if (postData === null && ads === null && sourceHtml === null) return null;
-    const interceptor = new RequestInterceptor(cdp, url, postData, ads, sourceHtml);
+  static async start(cdp: CdpSession, url: string, postData: string | null, blocker: RequestBlocker | null, sourceHtml: string | null = null): Promise<RequestInterceptor | null> {
+    if (postData === null && blocker === null && sourceHtml === null) return null;
+    const interceptor = new RequestInterceptor(cdp, url, postData, blocker, sourceHtml);
     cdp.on('Fetch.requestPaused', (params) => void interceptor.onPaused(params as unknown as RequestPaused));
     // Fetch's URL patterns treat `*` and `?` as wildcards and `\` as the escape character: escaped, the URL matches only itself.
-    const urlPatterns = ads ? ['*'] : [...(postData !== null ? [url.replace(/[\\*?]/g, (character) => `\\${character}`)] : []), ...(sourceHtml !== null ? [`${SOURCE_ORIGIN}/*`] : [])];
+    const urlPatterns = blocker ? ['*'] : [...(postData !== null ? [url.replace(/[\\*?]/g, (character) => `\\${character}`)] : []), ...(sourceHtml !== null ? [`${SOURCE_ORIGIN}/*`] : [])];
     await cdp.send('Fetch.enable', { patterns: urlPatterns.map((urlPattern) => ({ urlPattern, requestStage: 'Request' })) });
     return interceptor;
   }
@@ -84,8 +84,8 @@ export class RequestInterceptor {
         });
         return;
       }
-      if (this.ads && isBlocked(this.ads.engine, request.url, resourceType, this.url, paused.frameId === this.cdp.targetId)) {
-        this.ads.requestBlocked();
+      const mainFrame = resourceType === 'Document' && paused.frameId === this.cdp.targetId;
+      if (this.blocker?.judge({ url: request.url, resourceType, mainFrame, pageUrl: this.url })) {
         await this.cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
         return;
       }

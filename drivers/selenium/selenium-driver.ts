@@ -4,7 +4,7 @@ import { DEFAULT_CAPTURE_LIMITS, type BrowserDriver, type BrowserHandle, type Ca
 import { CHROMIUM_FLAGS } from '../shared/chromium-flags.js';
 import { defaultFilterListPath } from '../shared/filter-list-path.js';
 import { VideoEncoder } from '../video/video-encoder.js';
-import { AdBlocker } from './ad-blocker.js';
+import { MaintainedEngines } from '../shared/block-lists/maintained-engines.js';
 import type { CaptureServices } from './capture-job.js';
 import { gridReady } from './grid-status.js';
 import { SeleniumHandle } from './selenium-handle.js';
@@ -49,7 +49,7 @@ export class SeleniumDriver implements BrowserDriver {
 
   constructor(options: SeleniumDriverOptions = {}) {
     this.services = {
-      adBlocker: new AdBlocker(options.filterListFiles ?? [defaultFilterListPath()]),
+      blockLists: new MaintainedEngines(options.filterListFiles ?? [defaultFilterListPath()]),
       videoEncoder: new VideoEncoder({ ffmpegPath: options.ffmpegPath ?? 'ffmpeg' }),
       chromeFlags: SESSION_CHROME_FLAGS,
       defaultMaxWaitMs: (options.defaultMaxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
@@ -66,7 +66,9 @@ export class SeleniumDriver implements BrowserDriver {
   async launch(browser: BrowserName, opts: LaunchOptions): Promise<BrowserHandle> {
     if (browser !== 'chrome') throw new Error(`the selenium driver runs chrome only, not ${browser}`);
     if (!opts.gridUrl) throw new Error('the selenium driver needs LaunchOptions.gridUrl (the Selenium Grid URL)');
-    if (!(await gridReady(opts.gridUrl))) throw new Error(`the Selenium Grid at ${opts.gridUrl} is not ready`);
+    // The block lists are built once per process, while the grid is asked, not in a capture's deadline.
+    const [ready] = await Promise.all([gridReady(opts.gridUrl), this.services.blockLists.warm()]);
+    if (!ready) throw new Error(`the Selenium Grid at ${opts.gridUrl} is not ready`);
     const info = `chromium (selenium grid ${opts.gridUrl}${opts.executablePath ? `, ${opts.executablePath}` : ''})`;
     return new SeleniumHandle(opts.gridUrl, opts.executablePath, info, this.services);
   }

@@ -1,18 +1,15 @@
 import type { WebDriver } from 'selenium-webdriver';
-import type { CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
+import type { BlockedCounts, CaptureSpec, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
 import type { CaptureLimits, PngEncoding } from '../../core/contracts/browser-driver.js';
-import type { AdFilterMatches } from '../shared/ad-filter-matches.js';
+import { nothingBlocked, type PageBlocking } from '../shared/block-lists/request-blocker.js';
 import type { CapturePage, ScreencastRecording } from '../shared/capture-adapter.js';
 import { addScriptTag } from '../shared/add-script-tag.js';
 import type { Deadline } from '../shared/deadline.js';
-import { errorText } from '../shared/error-text.js';
-import { withinOutputTime } from '../shared/output-timeout.js';
 import type { AddScriptTag } from '../shared/run-scripts.js';
 import { webUrlOrEmpty } from '../shared/shown-url.js';
 import { recordedUrl } from '../source/source-document.js';
 import { viewportOf } from '../shared/viewport.js';
 import type { VideoEncoder } from '../video/video-encoder.js';
-import { hideAdContainers } from './ad-blocker.js';
 import type { CdpSession } from './cdp-session.js';
 import type { DocumentResponse } from './document-response.js';
 import { inPage } from './in-page.js';
@@ -37,8 +34,8 @@ export class SeleniumPage implements CapturePage {
     private readonly spec: CaptureSpec,
     readonly browserInfo: string,
     private readonly documentResponse: DocumentResponse,
-    /** hide_ads' filters and its account of what they matched; null without hide_ads */
-    private readonly ads: AdFilterMatches | null,
+    /** what the capture blocks, and the ad containers it hides */
+    private readonly blocking: PageBlocking,
     private readonly videoEncoder: VideoEncoder,
     pngEncoding: PngEncoding,
     limits: CaptureLimits,
@@ -66,10 +63,11 @@ export class SeleniumPage implements CapturePage {
   }
 
   async beforeShot(warnings: string[]): Promise<void> {
-    if (!this.ads) return;
-    // Blocked ads leave empty containers; the cosmetic filters hide them, with what the page shows now.
-    await withinOutputTime(hideAdContainers(this.driver, this.ads.engine), 'hiding ad containers').catch((error: unknown) => warnings.push(`Ad containers could not be hidden: ${errorText(error)}.`));
-    await this.ads.beforeShot(this, warnings);
+    await this.blocking.ads?.beforeShot(this, warnings);
+  }
+
+  blockedCounts(): BlockedCounts {
+    return this.blocking.requests?.counts ?? nothingBlocked();
   }
 
   /**

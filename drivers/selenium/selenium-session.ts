@@ -2,7 +2,7 @@ import type { WebDriver } from 'selenium-webdriver';
 import { navigationUrl, sourceDocument } from '../source/source-document.js';
 import type { CaptureSpec } from '../../core/capture-spec.js';
 import { fullPageInitSource } from '../page-scripts/full-page-init.js';
-import { AdFilterMatches } from '../shared/ad-filter-matches.js';
+import { pageBlocking } from '../shared/block-lists/request-blocker.js';
 import type { CaptureSession } from '../shared/capture-adapter.js';
 import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
 import type { CaptureServices } from './capture-job.js';
@@ -48,9 +48,9 @@ export class SeleniumSession implements CaptureSession {
     await applyEmulation(cdp, spec);
     // Full page only: lazy images load with the page, and the lazy-load scroll learns whether it is needed.
     if (spec.size === 'page') await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: fullPageInitSource() });
-    const ads = spec.hideAds ? new AdFilterMatches(await this.services.adBlocker.load()) : null;
-    await RequestInterceptor.start(cdp, navigationUrl(spec), spec.postData, ads, spec.source ? sourceDocument(spec.source) : null);
-    return new SeleniumPage(driver, cdp, spec, browserInfo, new DocumentResponse(cdp), ads, this.services.videoEncoder, this.services.pngEncoding, this.services.limits);
+    const blocking = await pageBlocking(spec, false, this.services.blockLists);
+    await RequestInterceptor.start(cdp, navigationUrl(spec), spec.postData, blocking.requests, spec.source ? sourceDocument(spec.source) : null);
+    return new SeleniumPage(driver, cdp, spec, browserInfo, new DocumentResponse(cdp), blocking, this.services.videoEncoder, this.services.pngEncoding, this.services.limits);
   }
 
   abort(): void {

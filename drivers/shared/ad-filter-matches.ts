@@ -1,4 +1,5 @@
 import { Request, type FiltersEngine } from '@ghostery/adblocker';
+import { adoptStyleSheet } from '../page-scripts/adopt-style-sheet.js';
 import { countStyledElements } from '../page-scripts/count-styled-elements.js';
 import type { CapturePage } from './capture-adapter.js';
 import { domFeatures } from './dom-features.js';
@@ -48,17 +49,27 @@ export class AdFilterMatches {
   private blockedRequests = 0;
   private judged = false;
 
-  constructor(readonly engine: FiltersEngine) {}
+  constructor(
+    readonly engine: FiltersEngine,
+    /** hide_ads asked: the record says when nothing matched; brave's shields hide the containers without a word */
+    private readonly report = true,
+  ) {}
 
   /** One of the page's requests was stopped or redirected by a network filter. */
   requestBlocked(): void {
     this.blockedRequests += 1;
   }
 
-  /** Runs before every shot; judges once, at the first shot of a page that was reached. */
+  /**
+   * Runs before every shot: hides the containers the cosmetic filters name for the page as it is now
+   * (blocked ads leave them empty), as a constructed style sheet that a Content-Security-Policy does not
+   * refuse; then judges once, at the first shot of a page that was reached.
+   */
   async beforeShot(page: CapturePage, warnings: string[]): Promise<void> {
-    // A page that was never reached shows the browser's own error page: there is nothing to match.
-    if (this.judged || page.responseCode() === null) return;
+    // A page that was never reached shows the browser's own error page: there is nothing to match or hide.
+    if (page.responseCode() === null) return;
+    await withinOutputTime(this.hideContainers(page), 'hiding ad containers').catch((error: unknown) => warnings.push(`Ad containers could not be hidden: ${errorText(error)}.`));
+    if (this.judged || !this.report) return;
     this.judged = true;
     if (this.blockedRequests > 0) return;
     const hidden = await withinOutputTime(this.hiddenElements(page), 'counting hidden ads').catch((error: unknown) => {
@@ -66,6 +77,13 @@ export class AdFilterMatches {
       return null;
     });
     if (hidden === 0) warnings.push(NO_AD_FILTER_WARNING);
+  }
+
+  private async hideContainers(page: CapturePage): Promise<void> {
+    const url = await page.shownUrl();
+    if (url === '') return;
+    const css = cosmeticStyles(this.engine, url, await page.evaluate(domFeatures));
+    if (css !== '') await page.evaluate(adoptStyleSheet, { css, hide: [] });
   }
 
   /** How many elements of the page the cosmetic filters hide now. */

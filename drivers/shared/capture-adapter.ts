@@ -1,4 +1,4 @@
-import type { PdfSpec, VideoSpec } from '../../core/capture-spec.js';
+import type { BlockedCounts, PdfSpec, VideoSpec } from '../../core/capture-spec.js';
 import type { Deadline } from './deadline.js';
 import type { AddScriptTag } from './run-scripts.js';
 import type { ShotSource } from './shot-taker.js';
@@ -44,6 +44,8 @@ export interface CapturePage {
   evaluate<A extends [] | [unknown], R>(fn: (...args: A) => R, ...args: A): Promise<Awaited<R>>;
   /** Runs before each shot, after popups were hidden; may add warnings, never throws for the page's sake. */
   beforeShot?(warnings: string[]): Promise<void>;
+  /** What the page's requests blocked so far, per category (block-lists/request-blocker.ts); absent: nothing is blocked in it. */
+  blockedCounts?(): BlockedCounts;
   /** The URL the page shows, or '' when it is not a web page (drivers/shared/shown-url.ts). */
   shownUrl(): Promise<string>;
   /** The status of the document the page shows, or null when it could not be reached. */

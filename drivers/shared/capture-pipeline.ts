@@ -3,6 +3,7 @@ import { lazyLoadScroll } from '../page-scripts/lazy-load-scroll.js';
 import { linksAndUserAgent } from '../page-scripts/links-and-user-agent.js';
 import { SCROLL_WATCH_KEY } from '../page-scripts/full-page-init.js';
 import { blankCheck } from './blank-check.js';
+import { nothingBlocked } from './block-lists/request-blocker.js';
 import type { CaptureSession, ScreencastRecording } from './capture-adapter.js';
 import { blankCondition, selectorConditions, statusCondition } from './conditions.js';
 import { Deadline } from './deadline.js';
@@ -157,6 +158,7 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
       warnings,
       blank: blank !== null,
       conditionFailed,
+      blocked: page.blockedCounts?.() ?? nothingBlocked(),
       timings: clock.total(),
     };
   } finally {

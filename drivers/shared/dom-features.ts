@@ -15,14 +15,3 @@ export function domFeatures(): { classes: string[]; ids: string[]; hrefs: string
   }
   return { classes: Array.from(classes), ids: Array.from(ids), hrefs: Array.from(hrefs) };
 }
-
-/** Puts `css` into the page in one <style> element of its own, replacing what it held before. */
-export function injectStyle(id: string, css: string): void {
-  let style = document.getElementById(id);
-  if (!style) {
-    style = document.createElement('style');
-    style.id = id;
-    (document.head ?? document.documentElement).appendChild(style);
-  }
-  style.textContent = css;
-}

@@ -9,7 +9,7 @@ import type { TestSite } from '../support/test-site.js';
 
 /**
  * SHOTFARM_AD_FILTER_LISTS in a driver: the built-in list plus test/fixtures/filter-lists/house-ads.txt,
- * an operator's list that blocks /house-ads/ and hides .promo-unit, which the built-in list does not
+ * an operator's list that blocks /partner-tiles/ and hides .promo-unit, which the built-in list does not
  * (test/fixtures/site/adslots/house-ad.html).
  */
 export const WITH_HOUSE_ADS_LIST = filterListFiles({ builtIn: true, files: [repoPath('test/fixtures/filter-lists/house-ads.txt')] });
@@ -19,14 +19,14 @@ export const houseAdSpec = (browser: BrowserName, site: TestSite, token: string)
 
 /** With the operator's list: the banner was never requested, the container is hidden, no hide_ads warning. */
 export async function expectHouseAdBlocked(output: CaptureOutput, site: TestSite, token: string): Promise<void> {
-  expect(site.hits(`/house-ads/banner.png?token=${token}`)).to.equal(0);
+  expect(site.hits(`/partner-tiles/tile-7.png?token=${token}`)).to.equal(0);
   expect(near(await pixel(output.images[0]!, 400, 75), [255, 0, 0])).to.equal(false);
   expect(output.warnings).to.deep.equal([]);
 }
 
 /** With the built-in list alone: the banner was requested, the container shows, and the record says no filter matched. */
 export async function expectHouseAdShown(output: CaptureOutput, site: TestSite, token: string): Promise<void> {
-  expect(site.hits(`/house-ads/banner.png?token=${token}`)).to.equal(1);
+  expect(site.hits(`/partner-tiles/tile-7.png?token=${token}`)).to.equal(1);
   expect(near(await pixel(output.images[0]!, 400, 75), [255, 0, 0])).to.equal(true);
   expect(output.warnings).to.deep.equal([NO_AD_FILTER_WARNING]);
 }

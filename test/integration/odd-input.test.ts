@@ -92,6 +92,11 @@ const VALID_CREATE_VALUES: Record<string, string> = {
   fail_if_selector: '.error',
   fail_unless_selector: '#main',
   fail_on_blank: 'true',
+  block_chats: 'true',
+  block_trackers: 'true',
+  block_social: 'true',
+  block_resources: 'font',
+  block_urls: '*.hotjar.com/*',
 };
 /** What a parameter needs beside it to be valid. */
 const CONTEXT: Record<string, string> = {

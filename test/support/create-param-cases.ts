@@ -445,6 +445,23 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
     fail: [{ query: 'priority=11', field: 'priority' }],
   },
   {
+    // Blocking by category (shared/spec/beyond-v1.md part 6): block_resources as a comma list or repeated,
+    // block_urls repeated only (a pattern may hold a comma).
+    params: ['block_chats', 'block_trackers', 'block_social', 'block_resources', 'block_urls'],
+    pass: [
+      { query: '', expect: { block_chats: false, block_trackers: false, block_social: false, block_resources: [], block_urls: [] } },
+      { query: 'block_chats=1&block_trackers=yes&block_social=on', expect: { block_chats: true, block_trackers: true, block_social: true } },
+      { query: 'block_resources=image,FONT&block_resources=media', expect: { block_resources: ['image', 'font', 'media'] } },
+      { query: `block_urls=${q('*.hotjar.com/*')}&block_urls=${q('https://cdn.test/a,b.js')}`, expect: { block_urls: ['*.hotjar.com/*', 'https://cdn.test/a,b.js'] } },
+    ],
+    fail: [
+      { query: 'block_chats=maybe', field: 'block_chats' },
+      { query: 'block_resources=video', field: 'block_resources' },
+      { query: 'block_urls=*', field: 'block_urls' },
+      { query: Array.from({ length: 51 }, (_, i) => `block_urls=*x${i}*`).join('&'), field: 'block_urls' },
+    ],
+  },
+  {
     // Readiness and conditions (shared/spec/beyond-v1.md part 6). click and hide_selector come repeated or as
     // comma lists, split at the commas outside brackets and quotes; css is kept (not shown, as script_inline).
     params: ['wait_for', 'wait_for_hidden', 'wait_strict', 'click', 'hover', 'hide_selector', 'css', 'fail_on_status', 'fail_if_selector', 'fail_unless_selector', 'fail_on_blank'],

@@ -59,6 +59,7 @@ export class FakeBrowserHandle implements BrowserHandle {
       warnings: [],
       blank: false,
       conditionFailed: null,
+      blocked: { ads: 0, trackers: 0, chats: 0, social: 0, resources: 0, urls: 0 },
       timings: {},
     };
   }

@@ -4,7 +4,7 @@ import { diffImages } from '../../api/monitors/image-diff.js';
 import { nextRunAfter } from '../../api/monitors/monitor-schedule.js';
 import { textChanges, visibleLines } from '../../api/monitors/text-changes.js';
 import { cronProblem, readIgnore } from '../../api/monitors/monitor-params.js';
-import { hideSelectorsScript } from '../../api/monitors/monitor-request.js';
+import { withIgnoredHidden } from '../../api/monitors/monitor-request.js';
 
 const at = (iso: string): Date => new Date(iso);
 
@@ -44,8 +44,12 @@ describe('monitor ignore regions and text changes (unit)', () => {
     expect(readIgnore(['.a', '#b'])).to.deep.equal({ ok: true, value: [{ selector: '.a' }, { selector: '#b' }] });
     expect(readIgnore(['["a}body{display:none"]']).ok).to.equal(false);
     expect(readIgnore(['[{"x":0,"y":0,"width":0,"height":5}]']).ok).to.equal(false);
-    // The selectors travel as one JSON string literal inside the script.
-    expect(hideSelectorsScript(['a[title="x"]'])).to.include(JSON.stringify('a[title="x"]{visibility:hidden !important}'));
+    // The ignored selectors join the run's hide_selector (a constructed style sheet, CSP-proof), after the monitor's own.
+    expect(withIgnoredHidden({ hide_selector: ['#own'], dark: ['1'] }, [{ selector: 'a[title="x"]' }, { box: { x: 0, y: 0, width: 1, height: 1 } }])).to.deep.equal({
+      hide_selector: ['#own', 'a[title="x"]'],
+      dark: ['1'],
+    });
+    expect(withIgnoredHidden({ dark: ['1'] }, [{ box: { x: 0, y: 0, width: 1, height: 1 } }])).to.deep.equal({ dark: ['1'] });
   });
 
   it('lists the visible lines a page gained and lost, leaving out scripts and styles', () => {
