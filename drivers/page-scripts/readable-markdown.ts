@@ -102,7 +102,10 @@ export function readableMarkdown(mode: 'main' | 'full', Readability: Readability
   const turndown = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_', strongDelimiter: '**', linkStyle: 'inlined' });
   turndown.use(gfm);
   turndown.remove(['script', 'style', 'noscript', 'template']);
-  const tidy = (markdown: string): string => markdown.replace(/\n{3,}/g, '\n\n').trim() + '\n';
+  const tidy = (markdown: string): string => {
+    const text = markdown.replace(/\n{3,}/g, '\n\n').trim();
+    return text === '' ? '' : `${text}\n`; // a page without text (a picture, a canvas) has empty Markdown
+  };
 
   if (mode === 'main') {
     // Readability changes the document it reads: it gets its own copy, the full mode's body stays intact.
