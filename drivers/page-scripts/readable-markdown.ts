@@ -109,6 +109,8 @@ export function readableMarkdown(mode: 'main' | 'full', Readability: Readability
 
   if (mode === 'main') {
     // Readability changes the document it reads: it gets its own copy, the full mode's body stays intact.
+    // charThreshold 200 (its default 500): a short news item or product text is still the page's main content;
+    // keepClasses keeps `language-*` on code for the fence. The serializer hands back the element itself.
     const article = new Readability(copy.cloneNode(true) as Document, { keepClasses: true, serializer: (node) => node, charThreshold: 200 }).parse();
     if (article && article.content instanceof Node) {
       const markdown = turndown.turndown(article.content).trim();
