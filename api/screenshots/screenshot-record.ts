@@ -1,4 +1,4 @@
-import { NOTHING_BLOCKED, type BlockedCounts } from '../../core/capture-spec.js';
+import { NOTHING_BLOCKED, type BlockedCounts, type PageMetadata } from '../../core/capture-spec.js';
 import type { ErrorCause } from '../../core/error-cause.js';
 import { CAPTURE_OPTIONS } from '../options/create-params.js';
 import type { ScreenshotFields } from '../options/create-request.js';
@@ -41,6 +41,8 @@ export type ScreenshotRow = ScreenshotFields & {
   blank: boolean;
   /** what the capture did not load, per category (all zero while processing) */
   blocked: BlockedCounts;
+  /** metadata=1: what the page says about itself (core/capture-spec.ts PageMetadata), the record's `metadata`; null otherwise */
+  page_metadata?: PageMetadata | null;
   browser_info: string;
   routing: string;
   node_id: string;
@@ -90,6 +92,8 @@ export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record'
     warnings: row.warnings,
     blank: row.blank === true,
     blocked: { ...NOTHING_BLOCKED, ...row.blocked },
+    // metadata=1 (beyond-v1.md part 5): null when not asked or not read yet.
+    metadata: row.page_metadata ?? null,
     browser_info: row.browser_info,
     routing: row.routing,
     node_id: row.node_id,

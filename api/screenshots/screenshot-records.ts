@@ -173,7 +173,7 @@ export class ScreenshotRecords {
   ): Promise<ScreenshotRow> {
     const source = await trx('screenshots')
       .where({ company_id: caller.companyId, id: sourceId })
-      .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'blank', 'blocked', 'browser_info', 'node_id');
+      .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'blank', 'blocked', 'page_metadata', 'browser_info', 'node_id');
     const [row] = await trx('screenshots')
       .insert(
         toDbValues({
@@ -183,6 +183,7 @@ export class ScreenshotRecords {
           final_urls: source.final_urls,
           links: source.links,
           trackers: source.trackers,
+          page_metadata: source.page_metadata ?? null,
           // The request's warnings, then the capture's; a same-worded request warning of the source once.
           warnings: [...new Set([...draft.fields.warnings, ...(source.warnings as string[])])],
           user_agent: draft.fields.user_agent || source.user_agent,
@@ -239,6 +240,8 @@ export class ScreenshotRecords {
         blank: result.blank === true,
         // An agent older than the field says nothing: nothing blocked.
         blocked: JSON.stringify({ ...NOTHING_BLOCKED, ...result.blocked }),
+        // metadata=1: what the page says about itself; an agent older than the field sends none.
+        page_metadata: result.metadata ? JSON.stringify(result.metadata) : null,
         browser_info: result.browserInfo,
         node_id: result.node.id,
         finished_at: db.fn.now(),
@@ -403,7 +406,8 @@ export class ScreenshotRecords {
         return;
       case 'url': {
         const spec = await this.store.captureSpec(companyId, id);
-        await this.update(companyId, id, { url: '', final_url: '', final_urls: [], links: [], capture_spec: { ...spec, url: '', source: null } });
+        // The page's metadata holds its addresses too (canonical, og:url, icons): it goes with them.
+        await this.update(companyId, id, { url: '', final_url: '', final_urls: [], links: [], page_metadata: null, capture_spec: { ...spec, url: '', source: null } });
         return;
       }
       case 'metadata': {

@@ -35,6 +35,22 @@ export const Tracker = z.looseObject({
   return: z.array(z.looseObject({ found: z.number().int(), shot: z.number().int(), value: z.string().optional(), name: z.string() })).optional(),
 });
 
+/** The record's `metadata` (metadata=1): what the page says about itself (core/capture-spec.ts, PageMetadata). */
+export const PageMetadata = z.looseObject({
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  lang: z.string().nullable(),
+  canonical: z.string().nullable().describe('absolute URL'),
+  open_graph: z.record(z.string(), z.string()).describe('og:* properties without the prefix'),
+  twitter: z.record(z.string(), z.string()).describe('twitter:* names without the prefix'),
+  icons: z.array(z.looseObject({ url: z.string(), sizes: z.string().nullable(), type: z.string().nullable() })),
+  theme_color: z.string().nullable(),
+  fonts: z.array(z.string()).describe('font families that render text on the page'),
+  colors: z.array(z.string()).describe('up to five dominant colours of the image, #rrggbb, most frequent first'),
+  word_count: z.number().int(),
+  content_type: z.string().nullable(),
+});
+
 export const Screenshot = z.looseObject({
   id: z.number().int(),
   status: recordStatus,
@@ -58,9 +74,15 @@ export const Screenshot = z.looseObject({
     .optional()
     .describe('beyond the spec: requests not loaded, per category (hide_ads and brave: ads; block_trackers; block_chats; block_social; block_resources; block_urls), each counted once'),
   blank: z.boolean().optional().describe('beyond the spec: the capture looks blank (one colour, or nothing visible on the page: no text, no image, no painted element)'),
+  metadata: PageMetadata.nullable().optional().describe('beyond the spec: with metadata=1, what the page says about itself; null otherwise'),
 });
 
-export const ScreenshotInfo = Screenshot.extend({ has_html: z.boolean(), has_pdf: z.boolean(), has_video: z.boolean() });
+export const ScreenshotInfo = Screenshot.extend({
+  has_html: z.boolean(),
+  has_markdown: z.boolean().describe('beyond the spec: GET /screenshot/markdown has it'),
+  has_pdf: z.boolean(),
+  has_video: z.boolean(),
+});
 
 export const Device = z.looseObject({
   device_name: z.string(),

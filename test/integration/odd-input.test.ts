@@ -97,6 +97,9 @@ const VALID_CREATE_VALUES: Record<string, string> = {
   block_social: 'true',
   block_resources: 'font',
   block_urls: '*.hotjar.com/*',
+  markdown: 'true',
+  markdown_mode: 'full',
+  metadata: 'true',
 };
 /** What a parameter needs beside it to be valid. */
 const CONTEXT: Record<string, string> = {
