@@ -13,7 +13,7 @@ export interface StoredFileRow {
 }
 
 /** Finds a finished screenshot's stored file of one kind (and shot), scoped by account; 404 otherwise. */
-export async function findFile(db: Db, companyId: number, id: number, kind: 'image' | 'html' | 'pdf' | 'video' | 'diff', shot: number | null): Promise<StoredFileRow> {
+export async function findFile(db: Db, companyId: number, id: number, kind: 'image' | 'html' | 'markdown' | 'pdf' | 'video' | 'diff', shot: number | null): Promise<StoredFileRow> {
   const row = await screenshotWithFile(db, companyId, id, kind, shot);
   if (!row) throw notFound('Screenshot');
   const { status, ...file } = row;

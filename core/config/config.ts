@@ -37,6 +37,8 @@ export interface Config {
   imageUrlTtlSeconds: number;
   cacheDefaultSeconds: number;
   batch: { maxFileBytes: number; zipUrlTtlSeconds: number };
+  /** the MCP tools: the longest side of an image they answer (SHOTFARM_MCP_MAX_IMAGE_PX) */
+  mcp: { maxImagePx: number };
   logLevel: string;
   production: boolean;
   farm: FarmConfig;

@@ -96,6 +96,7 @@ export function loadConfig(env: Env): Config {
     imageUrlTtlSeconds: read(S.imageUrlTtlSeconds),
     cacheDefaultSeconds: read(S.cacheDefaultSeconds),
     batch: { maxFileBytes: read(S.batchMaxFileBytes), zipUrlTtlSeconds: read(S.zipUrlTtlSeconds) },
+    mcp: { maxImagePx: read(S.mcpMaxImagePx) },
     logLevel: read(S.logLevel),
     production,
     farm: {
