@@ -265,7 +265,7 @@ apiOptions(
 ).action(async (opts: { api?: string; key?: string }) => {
   const target = await batchApi(opts);
   if (!target) return;
-  await (await import('./mcp.js')).mcp(config(), target, VERSION);
+  if (!(await (await import('./mcp.js')).mcp(config(), target, VERSION))) process.exitCode = 2;
 });
 
 /**

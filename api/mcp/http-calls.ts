@@ -61,6 +61,19 @@ export class HttpCalls implements ShotfarmCalls {
     throw new McpCallError(body?.error ?? `HTTP ${res.status}`, res.status);
   }
 
+  /**
+   * Whether the service refuses the key (401 or 403 on GET /account/info): null when it takes it or cannot
+   * be reached now (the tools will say so when called), else the API's sentence.
+   */
+  async keyRefused(): Promise<string | null> {
+    try {
+      await this.data('/account/info');
+      return null;
+    } catch (err) {
+      return err instanceof McpCallError && (err.status === 401 || err.status === 403) ? err.message : null;
+    }
+  }
+
   async createScreenshots(fields: QueryTree): Promise<ApiRecord[]> {
     const data = await this.data<ApiRecord[] | ApiRecord>(`/screenshot/create?${queryString(fields)}`);
     // SHOTFARM_CLIENT_COMPAT=screenshotcenter answers one record as an object.
