@@ -77,6 +77,10 @@ export interface TrackerResult extends TrackerSpec {
 export const PDF_FORMATS = ['a4', 'letter', 'legal'] as const;
 export type PdfFormat = (typeof PDF_FORMATS)[number];
 export const VIDEO_FORMATS = ['mp4', 'webm', 'gif'] as const;
+
+/** What `markdown` converts: the page's main content (its article, as a reader view finds it) or the whole body. */
+export const MARKDOWN_MODES = ['main', 'full'] as const;
+export type MarkdownMode = (typeof MARKDOWN_MODES)[number];
 export type VideoFormat = (typeof VIDEO_FORMATS)[number];
 
 export interface HttpHeader {
@@ -157,6 +161,12 @@ export interface PlainSpecFields {
   waitStrict: boolean;
   /** the record ends as `error` when the capture looks blank */
   failOnBlank: boolean;
+  /** also save the page's readable content as Markdown (drivers/shared/page-markdown.ts) */
+  markdown: boolean;
+  /** what the Markdown converts (read only when `markdown`) */
+  markdownMode: MarkdownMode;
+  /** also describe the page: the record's `metadata` (drivers/shared/page-metadata.ts) */
+  metadata: boolean;
 }
 
 /**
@@ -222,6 +232,10 @@ export interface CaptureOutput {
   /** one PNG per shot, in shot order */
   images: Buffer[];
   html: string | null;
+  /** the page's readable content as Markdown (spec.markdown) */
+  markdown: string | null;
+  /** what the page says about itself, and the image's dominant colours (spec.metadata) */
+  metadata: PageMetadata | null;
   pdf: Buffer | null;
   video: { data: Buffer; format: VideoFormat } | null;
   finalUrl: string;
@@ -246,4 +260,33 @@ export interface CaptureOutput {
   conditionFailed: string | null;
   /** milliseconds spent in each phase, for the record's timings */
   timings: Record<string, number>;
+}
+
+/** An icon the page declares (`<link rel=icon|apple-touch-icon|…>`), its URL absolute. */
+export interface PageIcon {
+  url: string;
+  sizes: string | null;
+  type: string | null;
+}
+
+/** The record's `metadata` (beyond-v1.md part 5): what the page says about itself, as the browser rendered it. */
+export interface PageMetadata {
+  title: string | null;
+  description: string | null;
+  lang: string | null;
+  /** `<link rel=canonical>`, absolute */
+  canonical: string | null;
+  /** og:* properties without the prefix (`og:image:width` is `image:width`); the first value of each */
+  open_graph: Record<string, string>;
+  /** twitter:* names without the prefix */
+  twitter: Record<string, string>;
+  icons: PageIcon[];
+  theme_color: string | null;
+  /** font families that render text on the page (the first available family of each text's stack) */
+  fonts: string[];
+  /** up to five dominant colours of the first image, `#rrggbb`, most frequent first */
+  colors: string[];
+  word_count: number;
+  /** the main document's MIME type, as the browser took it */
+  content_type: string | null;
 }

@@ -87,6 +87,7 @@ export class JobRunner {
         browserInfo: output.browserInfo,
         warnings: output.warnings,
         blank: output.blank,
+        ...(output.metadata ? { metadata: output.metadata } : {}),
         timings: { ...output.timings, queued: Math.max(0, started - job.enqueuedAt), capture: captured - started, store: stored - captured, total: Math.max(0, stored - job.enqueuedAt) },
         node: { id: this.opts.nodeId, host: this.opts.host },
         routing: job.egressCountry ? `agent:${job.egressCountry}` : job.proxy ? 'proxy' : 'any',

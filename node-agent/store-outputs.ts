@@ -1,7 +1,7 @@
 import type { CaptureOutput } from '../core/capture-spec.js';
 import type { CaptureFile } from '../core/contracts/job-queue.js';
 import type { ObjectStore } from '../core/contracts/object-store.js';
-import { CONTENT_TYPES, htmlKey, pdfKey, shotKey, videoKey } from '../core/storage/storage-keys.js';
+import { CONTENT_TYPES, htmlKey, markdownKey, pdfKey, shotKey, videoKey } from '../core/storage/storage-keys.js';
 
 /** Puts every output of a capture in object storage under screenshots/<id>/ and describes what it stored. */
 export async function storeOutputs(store: ObjectStore, id: number, output: CaptureOutput): Promise<CaptureFile[]> {
@@ -13,6 +13,10 @@ export async function storeOutputs(store: ObjectStore, id: number, output: Captu
   if (output.html !== null) {
     const body = Buffer.from(output.html, 'utf8');
     files.push({ ...(await store.put(htmlKey(id), body, { contentType: CONTENT_TYPES.html, size: body.length })), kind: 'html', shot: null });
+  }
+  if (output.markdown !== null) {
+    const body = Buffer.from(output.markdown, 'utf8');
+    files.push({ ...(await store.put(markdownKey(id), body, { contentType: CONTENT_TYPES.markdown, size: body.length })), kind: 'markdown', shot: null });
   }
   if (output.pdf !== null) {
     files.push({ ...(await store.put(pdfKey(id), output.pdf, { contentType: CONTENT_TYPES.pdf, size: output.pdf.length })), kind: 'pdf', shot: null });

@@ -23,7 +23,7 @@ import type { ThumbnailOptions } from '../retrieval/thumbnail-render.js';
 export interface ZipEntryInput {
   /** Base name from the filename template (renderFilename / renderRowFilename): no extension. */
   name: string;
-  kind: 'image' | 'html' | 'pdf' | 'video';
+  kind: 'image' | 'html' | 'markdown' | 'pdf' | 'video';
   /** 1-based shot of an image; null for the other kinds. */
   shot: number | null;
   storageKey: string;

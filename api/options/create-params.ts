@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BROWSERS, CAPTURE_SIZES, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL, type BuiltSpecFields, type PlainSpecFields } from '../../core/capture-spec.js';
+import { BROWSERS, CAPTURE_SIZES, MARKDOWN_MODES, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL, type BuiltSpecFields, type PlainSpecFields } from '../../core/capture-spec.js';
 import { countryDefaults, isTimeZone } from '../../core/countries.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import { aka, bool, custom, int, listOf, longText, num, oneOf, text, toBool, toInt, type Param, type ParamAlias, type ReadResult } from './param-kinds.js';
@@ -263,6 +263,27 @@ export const CAPTURE_OPTIONS = {
       description: 'user-defined app IDs run after completion',
     }),
     specText: "not in the spec: the record's `apps`",
+  },
+  // Extraction (beyond-v1.md part 5): what the page says, beside how it looks.
+  markdown: {
+    param: bool("also save the page's readable content as Markdown (GET /screenshot/markdown)"),
+    default: false,
+    spec: 'markdown',
+    cost: { pricing: 'markdown', when: 'when on', credits: (v, price) => (v ? price : 0) },
+    record: shown,
+  },
+  markdown_mode: {
+    param: oneOf(MARKDOWN_MODES, "what the Markdown converts: `main` (the page's main content, its headline kept) or `full` (the whole body)"),
+    default: 'main',
+    spec: 'markdownMode',
+    record: asText,
+  },
+  metadata: {
+    param: bool("also save what the page says about itself (title, description, OpenGraph, icons, fonts, colours…) as the record's `metadata`"),
+    default: false,
+    spec: 'metadata',
+    cost: { pricing: 'metadata', when: 'when on', credits: (v, price) => (v ? price : 0) },
+    record: shown,
   },
   html: { param: bool('also save the rendered HTML'), default: false, spec: 'html', cost: { pricing: 'html', when: 'when on', credits: (v, price) => (v ? price : 0) }, record: shown },
   geo_enable: { param: bool('emulate geolocation'), defaultText: 'on when a latitude or longitude is given', specText: '`geo` (null when off)', record: fromSpec((s) => s.geo !== null) },

@@ -290,13 +290,29 @@ const inOrder = (o: Record<string, unknown>, keys: string[]): Record<string, unk
  * Fields added after records were stored whose empty value changes nothing the browser does: they are
  * hashed only when set, so a request that does not use them keeps the cache key it had before them.
  */
-const HASHED_WHEN_SET = ['waitFor', 'waitForHidden', 'waitStrict', 'clicks', 'hover', 'hideSelectors', 'css', 'failOnStatus', 'failIfSelector', 'failUnlessSelector', 'failOnBlank'];
+const HASHED_WHEN_SET = [
+  'waitFor',
+  'waitForHidden',
+  'waitStrict',
+  'clicks',
+  'hover',
+  'hideSelectors',
+  'css',
+  'failOnStatus',
+  'failIfSelector',
+  'failUnlessSelector',
+  'failOnBlank',
+  'markdown',
+  'metadata',
+];
 const isUnset = (value: unknown): boolean => value === null || value === undefined || value === false || (Array.isArray(value) && value.length === 0);
 
 /** The cache key: every option that changes what the browser produces (the id excluded). */
 export function hashSpec(spec: CaptureSpec): string {
   const fields: Record<string, unknown> = { ...spec, id: 0 };
   for (const key of HASHED_WHEN_SET) if (isUnset(fields[key])) delete fields[key];
+  // markdown_mode has a default ('main') but changes nothing without markdown.
+  if (!spec.markdown) delete fields.markdownMode;
   if (spec.pdf) fields.pdf = inOrder({ ...spec.pdf, margin: inOrder(spec.pdf.margin, HASHED_MARGIN_ORDER) }, HASHED_PDF_ORDER);
   const ordered = Object.fromEntries([...HASHED_ORDER.filter((k) => k in fields), ...Object.keys(fields).filter((k) => !HASHED_ORDER.includes(k))].map((k) => [k, fields[k]]));
   return createHash('sha256').update(JSON.stringify(ordered)).digest('hex');

@@ -197,7 +197,7 @@ export function currentBatchRecords(db: Db | Knex.Transaction, batchId: number):
 /** One stored file of a batch's screenshot, with the record fields a ZIP entry's name is made of. */
 export interface BatchFileRow {
   screenshot_id: number | string;
-  kind: 'image' | 'html' | 'pdf' | 'video';
+  kind: 'image' | 'html' | 'markdown' | 'pdf' | 'video';
   shot: number | null;
   storage_key: string;
   content_type: string;

@@ -36,7 +36,7 @@ const jsonArray = (description: string, items: z.ZodType): Record<string, unknow
 });
 
 /** A screenshot's HTML, PDF or video: as stored, or as another (inert) type, shown or downloaded. */
-async function sendOutput(ctx: AppContext, deps: RouteDeps, id: number, kind: 'html' | 'pdf' | 'video', how: { download: boolean; type?: string }): Promise<void> {
+async function sendOutput(ctx: AppContext, deps: RouteDeps, id: number, kind: 'html' | 'markdown' | 'pdf' | 'video', how: { download: boolean; type?: string }): Promise<void> {
   const file = await findFile(deps.db, callerOf(ctx).companyId, id, kind, null);
   ctx.set('Cache-Control', 'private, max-age=86400');
   sendStoredContent(ctx, {
@@ -95,7 +95,7 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
       }
       const row = await deps.screenshots.get(caller, id as number);
       const kinds = await deps.screenshots.outputKinds(caller, row.id);
-      return { ...toScreenshotRecord(row), has_html: kinds.has('html'), has_pdf: kinds.has('pdf'), has_video: kinds.has('video') };
+      return { ...toScreenshotRecord(row), has_html: kinds.has('html'), has_markdown: kinds.has('markdown'), has_pdf: kinds.has('pdf'), has_video: kinds.has('video') };
     },
   }),
 
@@ -201,6 +201,19 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
     required: ['id'],
     response: { content: ['text/html', 'text/plain'], description: 'The HTML' },
     handler: (ctx, deps, { id, view }) => sendOutput(ctx, deps, id as number, 'html', view === 'text' ? { download: false, type: 'text/plain; charset=utf-8' } : { download: true }),
+  }),
+  // Markdown is text no browser runs: shown as it is stored (text/markdown; charset=utf-8).
+  defineRoute({
+    method: 'get',
+    path: '/screenshot/markdown',
+    operationId: 'getScreenshotMarkdown',
+    tag,
+    credentials: 'account',
+    summary: "The page's readable content as Markdown (markdown=1)",
+    query: FILE_PARAMS,
+    required: ['id'],
+    response: { content: ['text/markdown'], description: 'The Markdown' },
+    handler: (ctx, deps, { id }) => sendOutput(ctx, deps, id as number, 'markdown', { download: false }),
   }),
   // PDFs show in the browser's viewer; videos are downloads: a sandboxed video document does not play in
   // Chromium (stored-content.ts).

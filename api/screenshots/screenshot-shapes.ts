@@ -55,7 +55,12 @@ export const Screenshot = z.looseObject({
   blank: z.boolean().optional().describe('beyond the spec: the capture looks blank (one colour, or nothing visible on the page: no text, no image, no painted element)'),
 });
 
-export const ScreenshotInfo = Screenshot.extend({ has_html: z.boolean(), has_pdf: z.boolean(), has_video: z.boolean() });
+export const ScreenshotInfo = Screenshot.extend({
+  has_html: z.boolean(),
+  has_markdown: z.boolean().describe('beyond the spec: GET /screenshot/markdown has it'),
+  has_pdf: z.boolean(),
+  has_video: z.boolean(),
+});
 
 export const Device = z.looseObject({
   device_name: z.string(),

@@ -77,7 +77,7 @@ interface Piece {
 const KNOWN = new Set<string>(FILENAME_VARIABLES);
 const VARIABLE = /\{([^{}]*)\}/g;
 const SEPARATOR = /[/\\]/;
-const OUTPUT_EXTENSION = /\.(?:png|jpe?g|webp|gif|html?|pdf|mp4|webm)$/i;
+const OUTPUT_EXTENSION = /\.(?:png|jpe?g|webp|gif|html?|md|json|pdf|mp4|webm)$/i;
 // Cc: control characters; Cf: format characters (zero-width, bidi overrides, BOM…); Zl/Zp: U+2028/U+2029.
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 const RESERVED = /[<>:"|?*/\\]/g;

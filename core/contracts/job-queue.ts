@@ -1,4 +1,4 @@
-import type { BrowserName, CaptureOutput, CaptureSpec } from '../capture-spec.js';
+import type { BrowserName, CaptureOutput, CaptureSpec, PageMetadata } from '../capture-spec.js';
 import type { ErrorCause } from '../error-cause.js';
 import type { StoredObject } from './object-store.js';
 
@@ -38,12 +38,14 @@ export interface LaneAge {
 
 /** A stored output of a capture. */
 export interface CaptureFile extends StoredObject {
-  kind: 'image' | 'html' | 'pdf' | 'video';
+  kind: 'image' | 'html' | 'markdown' | 'pdf' | 'video';
   shot: number | null;
 }
 
 /** What an agent reports for a job; applied by the recorder in api/, idempotently. */
-export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | 'pdf' | 'video' | 'blank' | 'conditionFailed'> {
+export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | 'markdown' | 'metadata' | 'pdf' | 'video' | 'blank' | 'conditionFailed'> {
+  /** the page's metadata (CaptureOutput.metadata); optional on the wire: an agent older than the field sends none */
+  metadata?: PageMetadata | null;
   /** the capture was blank (CaptureOutput.blank); optional on the wire: an agent older than the field sends none */
   blank?: boolean;
   id: number;

@@ -5,6 +5,7 @@ const EXTENSION_OF_TYPE: Readonly<Record<string, string>> = {
   'image/webp': 'webp',
   'image/gif': 'gif',
   'text/html': 'html',
+  'text/markdown': 'md',
   'application/pdf': 'pdf',
   'video/mp4': 'mp4',
   'video/webm': 'webm',

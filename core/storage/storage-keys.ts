@@ -4,6 +4,7 @@
  *
  *   screenshots/<id>/shot-<n>.png    one per captured image (n from 1)
  *   screenshots/<id>/page.html       the page's HTML
+ *   screenshots/<id>/page.md         the page's readable content as Markdown
  *   screenshots/<id>/page.pdf        the page as PDF
  *   screenshots/<id>/video.<ext>     the scrolling video (mp4, webm or gif)
  *   screenshots/<id>/diff.png        a monitor run's changes against the previous run (the API writes it)
@@ -12,11 +13,12 @@
 export type VideoExtension = 'mp4' | 'webm' | 'gif';
 
 /** What a stored output is; each kind has one content type. */
-export type OutputKind = 'image' | 'html' | 'pdf' | VideoExtension;
+export type OutputKind = 'image' | 'html' | 'markdown' | 'pdf' | VideoExtension;
 
 export const CONTENT_TYPES: Readonly<Record<OutputKind, string>> = {
   image: 'image/png',
   html: 'text/html; charset=utf-8',
+  markdown: 'text/markdown; charset=utf-8',
   pdf: 'application/pdf',
   mp4: 'video/mp4',
   webm: 'video/webm',
@@ -45,6 +47,8 @@ export function shotKey(id: string | number, n: number): string {
 }
 
 export const htmlKey = (id: string | number): string => `${folder(id)}/page.html`;
+
+export const markdownKey = (id: string | number): string => `${folder(id)}/page.md`;
 
 /** A monitor run's diff image: written by the API after the comparison, deleted with the screenshot. */
 export const diffKey = (id: string | number): string => `${folder(id)}/diff.png`;

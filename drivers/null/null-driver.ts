@@ -39,6 +39,8 @@ class NullBrowserHandle implements BrowserHandle {
     return {
       images: Array.from({ length: shots }, () => this.options.image),
       html: null,
+      markdown: null,
+      metadata: null,
       pdf: null,
       video: null,
       finalUrl: spec.url,

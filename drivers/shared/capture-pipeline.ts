@@ -7,6 +7,7 @@ import type { CaptureSession, ScreencastRecording } from './capture-adapter.js';
 import { blankCondition, selectorConditions, statusCondition } from './conditions.js';
 import { Deadline } from './deadline.js';
 import { errorText } from './error-text.js';
+import { extractPage } from './extract-page.js';
 import { withinOutputTime } from './output-timeout.js';
 import { expectResponsive } from './page-responds.js';
 import { PhaseClock } from './phase-clock.js';
@@ -117,6 +118,8 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
       return { links: [], userAgent: spec.userAgent ?? '' };
     });
     clock.lap('html_links');
+    const { markdown, metadata } = produce ? await extractPage(page, spec, images, warnings) : { markdown: null, metadata: null };
+    if (produce && (spec.markdown || spec.metadata)) clock.lap('extract');
 
     let video: CaptureOutput['video'] = null;
     if (screencast && spec.video && produce) {
@@ -145,6 +148,8 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     return {
       images,
       html,
+      markdown,
+      metadata,
       pdf,
       video,
       finalUrl: await withinOutputTime(page.shownUrl(), 'reading the URL'),

@@ -47,6 +47,8 @@ export class FakeBrowserHandle implements BrowserHandle {
     return {
       images: Array.from({ length: spec.shots }, () => TINY_PNG),
       html: spec.html ? '<html></html>' : null,
+      markdown: spec.markdown ? '# Fake page\n' : null,
+      metadata: null,
       pdf: null,
       video: null,
       finalUrl: spec.url,
