@@ -134,6 +134,23 @@ describe('MCP: the SDK client over Streamable HTTP (/api/v1/mcp) and stdio (shot
     expect(jsonBlocks(s)[0]!.id).to.be.a('number');
   });
 
+  it('read_page of an article answers Markdown that holds the article (headings, table, code block) and drops the nav and the footer', async () => {
+    for (const client of [await httpClient({ 'X-API-KEY': owner.key }), await stdioClient(owner.key)]) {
+      const r = (await client.callTool({ name: 'read_page', arguments: { url: site.url('/extract/article.html') } }, undefined, CALL)) as CallToolResult;
+      expect(r.isError, texts(r).join('\n')).to.not.equal(true);
+      expect(images(r)).to.have.length(0);
+      const [markdown, about] = texts(r);
+      expect(markdown).to.match(/^# Tuning a browser farm$/m);
+      expect(markdown).to.match(/^## Measure first$/m);
+      expect(markdown).to.match(/^### What we learned$/m);
+      expect(markdown).to.match(/^\| *Settle *\| *610 *\| *2500 *\|$/m);
+      expect(markdown).to.match(/^```[a-z]*\nconst pool = new BrowserPool\(\{ size: 4, recycleAfter: 200 \}\);$/m);
+      expect(markdown).to.include(`[two-core machine](${site.url('/extract/guides/two-cores.html')})`);
+      for (const chrome of ['Subscribe to the newsletter', 'About us', 'Privacy policy', 'Imprint and legal notice']) expect(markdown).to.not.include(chrome);
+      expect(JSON.parse(about!)).to.include({ url: site.url('/extract/article.html') });
+    }
+  });
+
   it("a failed capture is a tool error with the record's plain sentence, and costs nothing", async () => {
     const http = await httpClient({ 'X-API-KEY': owner.key });
     const before = await balance(owner);
