@@ -1,4 +1,5 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
 import { callerOf } from '../http/state.js';
 import { defineRoute, type ApiRoute } from '../http/route.js';
 import { createMcpServer } from './mcp-tools.js';
@@ -7,6 +8,14 @@ import { ServiceCalls } from './service-calls.js';
 const tag = 'MCP';
 const description =
   "shotfarm's tools for AI agents over MCP's Streamable HTTP transport (beyond-v1.md part 7; docs/ai-agents.md): screenshot, read_page, batch_screenshots, get_screenshot, monitor_page, list_devices, acting as the credential's account (its credits, limits and records). Stateless: each POST carries one JSON-RPC message and is answered as JSON or as an event stream (progress notifications, then the result); no session id is issued.";
+
+/** What the endpoint answers: a JSON-RPC 2.0 message (MCP's own protocol, not the API's envelope). */
+const JsonRpcMessage = z.looseObject({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number(), z.null()]).optional(),
+  result: z.looseObject({}).optional(),
+  error: z.looseObject({ code: z.number().int(), message: z.string() }).optional(),
+});
 
 /** The server's version as initialize answers it: the control plane's package version is not worth a read per request. */
 const VERSION = '1';
@@ -23,7 +32,7 @@ export const MCP_ROUTES: ApiRoute[] = [
     description,
     // The body is a JSON-RPC message, read by the MCP SDK's transport.
     validatedBy: 'handler',
-    response: { content: ['application/json', 'text/event-stream'], description: 'The JSON-RPC answer, or an event stream of its notifications and answer' },
+    response: { json: JsonRpcMessage, description: 'The JSON-RPC answer (application/json), or, while a tool runs, a text/event-stream of its progress notifications and then its answer' },
     handler: async (ctx, deps) => {
       // One server and transport per request: nothing is kept between requests, so any replica answers any
       // request and a client that goes away leaves nothing behind. The tools act as the request's caller.
@@ -51,7 +60,7 @@ export const MCP_ROUTES: ApiRoute[] = [
     credentials: 'account',
     summary: 'MCP server-initiated stream: not offered (405)',
     description: 'A stateless MCP server has no messages of its own to send outside a request, so it offers no stream here (Streamable HTTP lets a server answer 405).',
-    response: { content: ['application/json'], description: 'Never 200: 405 with Allow: POST' },
+    response: { json: JsonRpcMessage, description: 'Never 200: 405 with Allow: POST and a JSON-RPC error' },
     handler: (ctx) => {
       ctx.status = 405;
       ctx.set('Allow', 'POST');
