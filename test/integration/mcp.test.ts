@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -30,6 +32,12 @@ const jsonBlocks = (r: CallToolResult): Record<string, any>[] =>
     .filter((t) => t.startsWith('{') || t.startsWith('['))
     .map((t) => JSON.parse(t) as Record<string, any>);
 const CALL = { timeout: 240_000 };
+/** The MCP Inspector's CLI (devDependency @modelcontextprotocol/inspector, 0.21.2: the 1.x and 2.x lines need Node 22). */
+const INSPECTOR = path.resolve('node_modules/@modelcontextprotocol/inspector/cli/build/cli.js');
+const inspector = async (args: string[]): Promise<Record<string, any>> => {
+  const { stdout } = await promisify(execFile)(process.execPath, [INSPECTOR, '--cli', ...args], { env: { PATH: process.env.PATH ?? '' }, timeout: 240_000 });
+  return JSON.parse(stdout) as Record<string, any>;
+};
 
 /**
  * shotfarm as an MCP server (beyond-v1.md part 7), exercised with the SDK's own Client over both transports:
@@ -259,5 +267,20 @@ describe('MCP: the SDK client over Streamable HTTP (/api/v1/mcp) and stdio (shot
     expect(info.status).to.equal(200);
     expect(info.body.data).to.include({ id: monitor!.id, interval: 300, threshold: 5 });
     await call(api.url, '/monitor/delete', { method: 'POST', key: owner.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id: monitor!.id }) });
+  });
+
+  it("the MCP Inspector's CLI lists and calls the tools of shotfarm mcp (stdio) and /api/v1/mcp (Streamable HTTP)", async () => {
+    const stdio = [process.execPath, CLI_PATH, 'mcp', '--api', api.plane.url, '--key', owner.key, '-e', `SHOTFARM_DATA_DIR=${dataDir}`, '-e', 'LOG_LEVEL=silent'];
+    // The Inspector takes the server command first and its own options after it.
+    const listed = await inspector([...stdio.slice(0, 7), '--method', 'tools/list', ...stdio.slice(7)]);
+    expect((listed.tools as { name: string }[]).map((t) => t.name)).to.include.members(['screenshot', 'read_page', 'list_devices']);
+    const shot = await inspector([...stdio.slice(0, 7), '--method', 'tools/call', '--tool-name', 'screenshot', '--tool-arg', `url=${site.url('/shots.html')}`, ...stdio.slice(7)]);
+    expect(shot.isError ?? false, JSON.stringify(shot).slice(0, 500)).to.equal(false);
+    const image = (shot.content as { type: string; data?: string }[]).find((c) => c.type === 'image');
+    expect((await sharp(Buffer.from(image!.data!, 'base64')).metadata()).width).to.equal(1280);
+
+    const devices = await inspector([`${api.url}/mcp`, '--transport', 'http', '--header', `X-API-KEY: ${owner.key}`, '--method', 'tools/call', '--tool-name', 'list_devices']);
+    expect(devices.isError ?? false).to.equal(false);
+    expect(JSON.parse((devices.content as { text: string }[])[0]!.text)).to.be.an('array').that.is.not.empty;
   });
 });
