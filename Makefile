@@ -149,6 +149,10 @@ bench-soak: build ## benchmark (~20 min): 2,000 mixed real captures embedded; tr
 bench-settle: build ## benchmark (~4 min): the settle wait on an already settled page, wait_until=load vs settled at 1/2/4 at once, alternating rounds
 	node dist/test/bench/settle-cost.js
 
+.PHONY: bench-extract
+bench-extract: build ## benchmark (~3 min): what markdown=1 and metadata=1 add to a capture (wall, CPU of node and the browser, the extract timing) in chromium and firefox, alternating rounds; the dominant colours' CPU alone
+	node dist/test/bench/extract-cost.js
+
 .PHONY: bench-ad-lists
 bench-ad-lists: build ## benchmark (seconds): CPU to parse the ad filter lists (LISTS="builtin /path/easylist.txt", built-in by default) into the engine, and to load it serialized
 	node dist/test/bench/ad-filter-parse.js $(LISTS)

@@ -11,10 +11,10 @@ import type { z } from 'zod';
  * A plugin author's guide with an example is in plugins/README.md.
  */
 
-/** One stored output of the screenshot: an image per shot, the HTML, the PDF, the video. */
+/** One stored output of the screenshot: an image per shot, the HTML, the Markdown, the PDF, the video. */
 export interface AppFile {
-  kind: 'image' | 'html' | 'pdf' | 'video';
-  /** 1-based shot number of an image; null for HTML, PDF and video. */
+  kind: 'image' | 'html' | 'markdown' | 'pdf' | 'video';
+  /** 1-based shot number of an image; null for HTML, Markdown, PDF and video. */
   shot: number | null;
   contentType: string;
   size: number;
@@ -24,7 +24,7 @@ export interface AppFile {
 
 /** Read access to the screenshot's stored outputs (nothing else of the store is reachable). */
 export interface AppFiles {
-  /** Every output, images first in shot order, then HTML, PDF, video. */
+  /** Every output, images first in shot order, then HTML, Markdown, PDF, video. */
   list(): readonly AppFile[];
   /** The whole file in memory: fine for images and HTML; use `stream` for videos. */
   read(file: AppFile): Promise<Buffer>;

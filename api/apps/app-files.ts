@@ -4,11 +4,11 @@ import { extensionOf } from '../../core/storage/file-extension.js';
 import type { AppFile, AppFiles } from '../../plugins/contract.js';
 import { readAtMost } from '../../core/storage/body-size.js';
 
-/** The order apps see outputs in: the shots, then the page's HTML, PDF and video. */
-const KIND_ORDER: Record<AppFile['kind'], number> = { image: 0, html: 1, pdf: 2, video: 3 };
+/** The order apps see outputs in: the shots, then the page's HTML, Markdown, PDF and video. */
+const KIND_ORDER: Record<AppFile['kind'], number> = { image: 0, html: 1, markdown: 2, pdf: 3, video: 4 };
 
-/** screenshot_files kinds are output kinds (image, html, pdf, mp4, webm, gif): every video format is a video. */
-const appKind = (kind: string): AppFile['kind'] => (kind === 'image' || kind === 'html' || kind === 'pdf' ? kind : 'video');
+/** screenshot_files kinds are output kinds (image, html, markdown, pdf, mp4, webm, gif): every video format is a video. */
+const appKind = (kind: string): AppFile['kind'] => (kind === 'image' || kind === 'html' || kind === 'markdown' || kind === 'pdf' ? kind : 'video');
 
 /** Read access to one screenshot's stored outputs, and nothing else of the store. */
 export async function screenshotAppFiles(db: Db, objects: ObjectStore, screenshotId: number): Promise<AppFiles> {

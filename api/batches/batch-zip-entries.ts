@@ -14,6 +14,7 @@ const PAGE = 200;
  */
 export async function* batchZipEntries(db: Db, batch: BatchRow, options: BatchOptions): AsyncGenerator<ZipEntryInput> {
   let after = 0;
+  let lastId = 0;
   for (;;) {
     const rows = await batchFilesPage(db, batch.id, after, PAGE);
     if (rows.length === 0) return;
@@ -25,6 +26,13 @@ export async function* batchZipEntries(db: Db, batch: BatchRow, options: BatchOp
       const vars: FilenameVars = { id: named, url: r.url, browser: r.browser, country: r.country, shot: r.shot, tags: r.tag as string[], date: new Date(r.created_at) };
       // A file's own `filename` column wins over the template (the ZIP writer keeps colliding names apart).
       const name = perRow !== undefined ? renderRowFilename(perRow, vars) : renderFilename(options.filename_template ?? null, vars);
+      // metadata=1: the record's metadata as <name>.json, once per screenshot, before its first file.
+      if (id !== lastId && r.metadata !== null) {
+        const content = Buffer.from(`${JSON.stringify(typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata, null, 2)}\n`, 'utf8');
+        const jsonName = perRow !== undefined ? renderRowFilename(perRow, { ...vars, shot: null }) : renderFilename(options.filename_template ?? null, { ...vars, shot: null });
+        yield { name: jsonName, kind: 'metadata', shot: null, storageKey: '', contentType: 'application/json', size: content.length, content };
+      }
+      lastId = id;
       yield { name, kind: r.kind, shot: r.shot, storageKey: r.storage_key, contentType: r.content_type, size: Number(r.size_bytes) };
       after = Math.max(after, id);
     }

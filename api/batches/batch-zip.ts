@@ -23,12 +23,14 @@ import type { ThumbnailOptions } from '../retrieval/thumbnail-render.js';
 export interface ZipEntryInput {
   /** Base name from the filename template (renderFilename / renderRowFilename): no extension. */
   name: string;
-  kind: 'image' | 'html' | 'markdown' | 'pdf' | 'video';
+  kind: 'image' | 'html' | 'markdown' | 'metadata' | 'pdf' | 'video';
   /** 1-based shot of an image; null for the other kinds. */
   shot: number | null;
   storageKey: string;
   contentType: string;
   size: number;
+  /** An entry made from the record rather than a stored file (the metadata's .json): packed as it is. */
+  content?: Buffer;
 }
 
 /** Something the archive could not do as asked for one entry; the archive itself still completes. */
@@ -227,6 +229,7 @@ async function thumbnailOf(entry: ZipEntryInput, options: BatchThumbnail, deps: 
 
 /** What goes into the archive for one entry; null when its object no longer exists (reported). */
 async function sourceOf(entry: ZipEntryInput, deps: BatchZipDeps): Promise<EntrySource | null> {
+  if (entry.content !== undefined) return { body: entry.content, extension: extensionOf(entry.contentType, '') };
   if (entry.kind === 'image' && deps.thumbnail !== null) {
     const thumbnail = await thumbnailOf(entry, deps.thumbnail, deps);
     if (thumbnail !== null) return thumbnail;

@@ -283,7 +283,8 @@ export const CAPTURE_OPTIONS = {
     default: false,
     spec: 'metadata',
     cost: { pricing: 'metadata', when: 'when on', credits: (v, price) => (v ? price : 0) },
-    record: shown,
+    // The record's `metadata` is the object itself (screenshot-record.ts), not the switch.
+    record: { shown: false },
   },
   html: { param: bool('also save the rendered HTML'), default: false, spec: 'html', cost: { pricing: 'html', when: 'when on', credits: (v, price) => (v ? price : 0) }, record: shown },
   geo_enable: { param: bool('emulate geolocation'), defaultText: 'on when a latitude or longitude is given', specText: '`geo` (null when off)', record: fromSpec((s) => s.geo !== null) },

@@ -4,12 +4,13 @@ import { optionColumns, optionsWithoutColumn, requestOptionsOf, storedOptionValu
 import type { ScreenshotRow } from './screenshot-record.js';
 
 /** jsonb columns: passed as JSON text, because node-postgres would send a JS array as a Postgres array. */
-const JSON_COLUMNS = ['final_urls', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'capture_spec', 'request_options'] as const;
+const JSON_COLUMNS = ['final_urls', 'tag', 'steps', 'trackers', 'links', 'warnings', 'timings', 'capture_spec', 'request_options', 'page_metadata'] as const;
 
 /** The record's own columns (not options) that an answer needs, around the options'. */
 const OWN_COLUMNS = ['id', 'company_id', 'batch_id', 'crawl_id', 'status', 'error', 'error_cause', 'final_url', 'final_urls', 'response_code', 'cost', 'region'];
 const RESULT_COLUMNS = [
   'blank',
+  'page_metadata',
   'steps',
   'trackers',
   'links',

@@ -208,6 +208,8 @@ export interface BatchFileRow {
   tag: string[];
   created_at: Date | string;
   retry_of: number | string | null;
+  /** the record's metadata (metadata=1), which the ZIP holds as a .json beside the files; null otherwise */
+  metadata: Record<string, unknown> | string | null;
 }
 
 /**
@@ -221,7 +223,21 @@ export function batchFilesPage(db: Db, batchId: number, after: number, page: num
     .andWhere('f.screenshot_id', '>', after)
     .whereIn('f.screenshot_id', db('screenshots').select('id').where({ batch_id: batchId, status: 'finished' }).andWhere('id', '>', after).orderBy('id').limit(page))
     .orderBy([{ column: 'f.screenshot_id' }, { column: 'f.kind' }, { column: 'f.shot' }])
-    .select('f.screenshot_id', 'f.kind', 'f.shot', 'f.storage_key', 'f.content_type', 'f.size_bytes', 's.url', 's.browser', 's.country', 's.tag', 's.created_at', 's.retry_of');
+    .select(
+      'f.screenshot_id',
+      'f.kind',
+      'f.shot',
+      'f.storage_key',
+      'f.content_type',
+      'f.size_bytes',
+      's.url',
+      's.browser',
+      's.country',
+      's.tag',
+      's.created_at',
+      's.retry_of',
+      's.page_metadata as metadata',
+    );
 }
 
 // --- monitors ----------------------------------------------------------------------------------------------

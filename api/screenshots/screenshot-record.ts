@@ -1,3 +1,4 @@
+import type { PageMetadata } from '../../core/capture-spec.js';
 import type { ErrorCause } from '../../core/error-cause.js';
 import { CAPTURE_OPTIONS } from '../options/create-params.js';
 import type { ScreenshotFields } from '../options/create-request.js';
@@ -38,6 +39,8 @@ export type ScreenshotRow = ScreenshotFields & {
   timings: Record<string, number>;
   /** the capture looked blank (drivers/shared/blank-check.ts); false while processing */
   blank: boolean;
+  /** metadata=1: what the page says about itself (core/capture-spec.ts PageMetadata), the record's `metadata`; null otherwise */
+  page_metadata?: PageMetadata | null;
   browser_info: string;
   routing: string;
   node_id: string;
@@ -86,6 +89,8 @@ export function toScreenshotRecord(row: ScreenshotRow, mode: 'create' | 'record'
     // Beyond the spec: what the capture could not honour, what ran, and where the time went.
     warnings: row.warnings,
     blank: row.blank === true,
+    // metadata=1 (beyond-v1.md part 5): null when not asked or not read yet.
+    metadata: row.page_metadata ?? null,
     browser_info: row.browser_info,
     routing: row.routing,
     node_id: row.node_id,

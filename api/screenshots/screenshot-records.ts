@@ -157,7 +157,7 @@ export class ScreenshotRecords {
   ): Promise<ScreenshotRow> {
     const source = await trx('screenshots')
       .where({ company_id: caller.companyId, id: sourceId })
-      .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'blank', 'browser_info', 'node_id');
+      .first('final_url', 'final_urls', 'response_code', 'links', 'trackers', 'user_agent', 'warnings', 'blank', 'page_metadata', 'browser_info', 'node_id');
     const [row] = await trx('screenshots')
       .insert(
         toDbValues({
@@ -167,6 +167,7 @@ export class ScreenshotRecords {
           final_urls: source.final_urls,
           links: source.links,
           trackers: source.trackers,
+          page_metadata: source.page_metadata ?? null,
           // The request's warnings, then the capture's; a same-worded request warning of the source once.
           warnings: [...new Set([...draft.fields.warnings, ...(source.warnings as string[])])],
           user_agent: draft.fields.user_agent || source.user_agent,
@@ -221,6 +222,8 @@ export class ScreenshotRecords {
         timings: JSON.stringify(result.timings),
         // An agent older than the field says nothing: not found blank.
         blank: result.blank === true,
+        // metadata=1: what the page says about itself; an agent older than the field sends none.
+        page_metadata: result.metadata ? JSON.stringify(result.metadata) : null,
         browser_info: result.browserInfo,
         node_id: result.node.id,
         finished_at: db.fn.now(),
@@ -385,7 +388,8 @@ export class ScreenshotRecords {
         return;
       case 'url': {
         const spec = await this.store.captureSpec(companyId, id);
-        await this.update(companyId, id, { url: '', final_url: '', final_urls: [], links: [], capture_spec: { ...spec, url: '' } });
+        // The page's metadata holds its addresses too (canonical, og:url, icons): it goes with them.
+        await this.update(companyId, id, { url: '', final_url: '', final_urls: [], links: [], page_metadata: null, capture_spec: { ...spec, url: '' } });
         return;
       }
       case 'metadata': {

@@ -34,6 +34,22 @@ export const Tracker = z.looseObject({
   return: z.array(z.looseObject({ found: z.number().int(), shot: z.number().int(), value: z.string().optional(), name: z.string() })).optional(),
 });
 
+/** The record's `metadata` (metadata=1): what the page says about itself (core/capture-spec.ts, PageMetadata). */
+export const PageMetadata = z.looseObject({
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  lang: z.string().nullable(),
+  canonical: z.string().nullable().describe('absolute URL'),
+  open_graph: z.record(z.string(), z.string()).describe('og:* properties without the prefix'),
+  twitter: z.record(z.string(), z.string()).describe('twitter:* names without the prefix'),
+  icons: z.array(z.looseObject({ url: z.string(), sizes: z.string().nullable(), type: z.string().nullable() })),
+  theme_color: z.string().nullable(),
+  fonts: z.array(z.string()).describe('font families that render text on the page'),
+  colors: z.array(z.string()).describe('up to five dominant colours of the image, #rrggbb, most frequent first'),
+  word_count: z.number().int(),
+  content_type: z.string().nullable(),
+});
+
 export const Screenshot = z.looseObject({
   id: z.number().int(),
   status: recordStatus,
@@ -53,6 +69,7 @@ export const Screenshot = z.looseObject({
   links: z.array(z.string()).optional(),
   warnings: z.array(z.string()).optional().describe('beyond the spec: what the capture could not honour'),
   blank: z.boolean().optional().describe('beyond the spec: the capture looks blank (one colour, or nothing visible on the page: no text, no image, no painted element)'),
+  metadata: PageMetadata.nullable().optional().describe('beyond the spec: with metadata=1, what the page says about itself; null otherwise'),
 });
 
 export const ScreenshotInfo = Screenshot.extend({

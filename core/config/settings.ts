@@ -293,7 +293,7 @@ export const SETTING = {
     name: 'SHOTFARM_PRICING',
     default: JSON.stringify(DEFAULT_PRICING),
     parse: pricing,
-    meaning: 'Credits per screenshot: base price plus extras for a full-page capture, a PDF, a video, HTML, and each shot after the first (JSON).',
+    meaning: 'Credits per screenshot: base price plus extras for a full-page capture, a PDF, a video, HTML, Markdown, metadata, and each shot after the first (JSON).',
   }),
   // 30 days is the longest cache period the API accepts, so the default cannot exceed it.
   cacheDefaultSeconds: setting({ name: 'SHOTFARM_CACHE_DEFAULT_SECONDS', default: '86400', parse: wholeNumber(0, 2_592_000), meaning: 'Cache period used when a request says cache=true.' }),

@@ -6,6 +6,7 @@ const EXTENSION_OF_TYPE: Readonly<Record<string, string>> = {
   'image/gif': 'gif',
   'text/html': 'html',
   'text/markdown': 'md',
+  'application/json': 'json',
   'application/pdf': 'pdf',
   'video/mp4': 'mp4',
   'video/webm': 'webm',

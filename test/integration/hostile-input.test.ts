@@ -434,13 +434,14 @@ describe('hostile input (property-based)', function () {
     );
   });
 
-  it('GET info, list, search, delete, html, pdf, video of screenshots; info, list, download of batches; info, list of crawls', async () => {
+  it('GET info, list, search, delete, html, markdown, pdf, video of screenshots; info, list, download of batches; info, list of crawls', async () => {
     // delete is last among the screenshot reads so that a valid run removing a record does not starve the rest.
     const endpoints: [string, Table][] = [
       ['/screenshot/info', SCREENSHOT_INFO_PARAMS as unknown as Table],
       ['/screenshot/list', SCREENSHOT_LIST_PARAMS as unknown as Table],
       ['/screenshot/search', SCREENSHOT_SEARCH_PARAMS as unknown as Table],
       ['/screenshot/html', HTML_PARAMS as unknown as Table],
+      ['/screenshot/markdown', FILE_PARAMS as unknown as Table],
       ['/screenshot/pdf', FILE_PARAMS as unknown as Table],
       ['/screenshot/video', FILE_PARAMS as unknown as Table],
       ['/batch/info', BATCH_ID_PARAMS as unknown as Table],

@@ -89,6 +89,9 @@ const VALID_CREATE_VALUES: Record<string, string> = {
   fail_if_selector: '.error',
   fail_unless_selector: '#main',
   fail_on_blank: 'true',
+  markdown: 'true',
+  markdown_mode: 'full',
+  metadata: 'true',
 };
 /** What a parameter needs beside it to be valid. */
 const CONTEXT: Record<string, string> = {

@@ -17,6 +17,7 @@ const ID_ROUTES: Record<string, { method: 'GET' | 'POST'; fixture: Fixture; vari
   '/api/v1/screenshot/info': { method: 'GET', fixture: 'screenshot', variants: ['', '&wait=1'] },
   '/api/v1/screenshot/thumbnail': { method: 'GET', fixture: 'screenshot', variants: ['', '&width=10&format=jpeg', '&shot=1&filename=x.png'] },
   '/api/v1/screenshot/html': { method: 'GET', fixture: 'screenshot' },
+  '/api/v1/screenshot/markdown': { method: 'GET', fixture: 'screenshot' },
   '/api/v1/screenshot/pdf': { method: 'GET', fixture: 'screenshot' },
   '/api/v1/screenshot/video': { method: 'GET', fixture: 'screenshot' },
   '/api/v1/screenshot/delete': { method: 'GET', fixture: 'screenshot', variants: ['', '&data=image', '&data=url', '&data=metadata', '&data=all'], mutates: true },
@@ -125,11 +126,12 @@ describe("tenant isolation: every id-taking route, with another account's creden
 
     // A finished screenshot with every kind of output, so the owner gets 200 from every route and the
     // intruder's 404 can only come from the account check, not from "not ready".
-    const created = await call(api.url, '/screenshot/create?url=private.test/secret&html=1&pdf=1&video=1', { key: owner.key });
+    const created = await call(api.url, '/screenshot/create?url=private.test/secret&html=1&markdown=1&pdf=1&video=1', { key: owner.key });
     ids.screenshot = Number(created.body.data[0].id);
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c636060f80f00010401005f5ba1e50000000049454e44ae426082', 'hex');
     await put(ids.screenshot, 'image', 1, 'shot-1.png', 'image/png', png);
     await put(ids.screenshot, 'html', null, 'page.html', 'text/html', Buffer.from('<p>secret</p>'));
+    await put(ids.screenshot, 'markdown', null, 'page.md', 'text/markdown; charset=utf-8', Buffer.from('# secret'));
     await put(ids.screenshot, 'pdf', null, 'page.pdf', 'application/pdf', Buffer.from('%PDF-1.4 secret'));
     await put(ids.screenshot, 'video', null, 'video.mp4', 'video/mp4', Buffer.from('secret video'));
     await put(ids.screenshot, 'diff', 1, 'diff.png', 'image/png', png);

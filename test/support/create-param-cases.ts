@@ -482,6 +482,20 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
       { query: 'fail_on_blank=2', field: 'fail_on_blank' },
     ],
   },
+  {
+    // Extraction (shared/spec/beyond-v1.md part 5): the record shows markdown and markdown_mode; its `metadata` is
+    // the page's metadata object once captured (null until then), not the switch.
+    params: ['markdown', 'markdown_mode', 'metadata'],
+    pass: [
+      { query: '', expect: { markdown: false, markdown_mode: 'main' } },
+      { query: 'markdown=1&markdown_mode=full&metadata=true', expect: { markdown: true, markdown_mode: 'full' } },
+    ],
+    fail: [
+      { query: 'markdown=yes please', field: 'markdown' },
+      { query: 'markdown_mode=summary', field: 'markdown_mode' },
+      { query: 'metadata=2', field: 'metadata' },
+    ],
+  },
 ];
 
 /** The `url=` query every case starts from. */

@@ -12,7 +12,7 @@ describe('configuration (unit)', () => {
     const c = loadConfig({});
     expect(c).to.include({ port: 8080, databaseUrl: null, natsUrl: null, s3: null, rateLimitPerMinute: 600, allowPrivateTargets: false, bootstrapCredits: 1000, cacheDefaultSeconds: 86400 });
     expect(c.dataDir).to.match(/\/data$/);
-    expect(c.pricing).to.deep.equal({ base: 1, full_page: 1, pdf: 1, video: 2, html: 0, extra_shot: 1 });
+    expect(c.pricing).to.deep.equal({ base: 1, full_page: 1, pdf: 1, video: 2, html: 0, markdown: 0, metadata: 0, extra_shot: 1 });
   });
 
   it('names every invalid setting at once', () => {
