@@ -146,9 +146,7 @@ function tools(calls: ShotfarmCalls, o: McpToolsOptions): Tool[] {
         const refused = failed(r);
         if (refused) return refused;
         if (r.status === 'processing') return stillProcessing(r);
-        // The record's `metadata` object (beyond-v1.md part 5); a record that holds only the option's flag has none to give.
-        const metadata = typeof r.metadata === 'object' && r.metadata !== null ? r.metadata : undefined;
-        return { content: [text(await calls.markdown(r.id)), json({ id: r.id, url: r.url, final_url: r.final_url, response_code: r.response_code, cost: r.cost, metadata })] };
+        return { content: [text(await calls.markdown(r.id)), json({ id: r.id, url: r.url, final_url: r.final_url, response_code: r.response_code, cost: r.cost, metadata: r.metadata })] };
       },
     },
     {

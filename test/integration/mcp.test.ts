@@ -155,7 +155,10 @@ describe('MCP: the SDK client over Streamable HTTP (/api/v1/mcp) and stdio (shot
       expect(markdown).to.match(/^```[a-z]*\nconst pool = new BrowserPool\(\{ size: 4, recycleAfter: 200 \}\);$/m);
       expect(markdown).to.include(`[two-core machine](${site.url('/extract/guides/two-cores.html')})`);
       for (const chrome of ['Subscribe to the newsletter', 'About us', 'Privacy policy', 'Imprint and legal notice']) expect(markdown).to.not.include(chrome);
-      expect(JSON.parse(about!)).to.include({ url: site.url('/extract/article.html') });
+      const record = JSON.parse(about!) as Record<string, any>;
+      expect(record).to.include({ url: site.url('/extract/article.html') });
+      expect(record.metadata).to.include({ title: 'Tuning a browser farm | The Farm Journal', lang: 'en-GB' });
+      expect(record.metadata.open_graph).to.include({ title: 'Tuning a browser farm' });
     }
   });
 
