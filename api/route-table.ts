@@ -21,6 +21,7 @@ import { Ack } from './http/common-shapes.js';
 import { HEALTH_ROUTES } from './http/health-routes.js';
 import { OPENAPI_ROUTES } from './http/openapi-routes.js';
 import type { ApiRoute } from './http/route.js';
+import { MCP_ROUTES } from './mcp/mcp-routes.js';
 import { Monitor, MonitorRun } from './monitors/monitor-shapes.js';
 import { MONITOR_ROUTES } from './monitors/monitor-routes.js';
 import { DEVICE_ROUTES } from './screenshots/device-routes.js';
@@ -38,6 +39,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...CRAWL_ROUTES,
   ...MONITOR_ROUTES,
   ...DEVICE_ROUTES,
+  ...MCP_ROUTES,
   ...ACCOUNT_ROUTES,
   ...APP_ROUTES,
   ...AUTH_ROUTES,

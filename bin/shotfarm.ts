@@ -260,6 +260,14 @@ apiOptions(
   runBatchCommand(`batch ${id}`, opts, (target, { runBatchDownload }) => runBatchDownload({ ...target, ...batchOutput }, id, { output: opts.output ?? null, wait: opts.wait === true })),
 );
 
+apiOptions(
+  program.command('mcp').description("shotfarm's tools for AI agents (MCP) over stdio, for Claude Desktop, Cursor and the MCP Inspector (talks to a running service over its API; docs/ai-agents.md)"),
+).action(async (opts: { api?: string; key?: string }) => {
+  const target = await batchApi(opts);
+  if (!target) return;
+  if (!(await (await import('./mcp.js')).mcp(config(), target, VERSION))) process.exitCode = 2;
+});
+
 /**
  * `--size page --pdf 1 --html` → {size: 'page', pdf: '1', html: '1'}: any create option as a flag. A name
  * the create table does not know is refused (exit 2), naming it and the option probably meant: a typo

@@ -39,6 +39,8 @@ export interface Config {
   /** the longest source_html / source_markdown in a query string and in a body, in UTF-8 bytes */
   sources: { queryMaxBytes: number; bodyMaxBytes: number };
   batch: { maxFileBytes: number; zipUrlTtlSeconds: number };
+  /** the MCP tools: the longest side of an image they answer (SHOTFARM_MCP_MAX_IMAGE_PX) */
+  mcp: { maxImagePx: number };
   logLevel: string;
   production: boolean;
   farm: FarmConfig;

@@ -97,6 +97,7 @@ export function loadConfig(env: Env): Config {
     cacheDefaultSeconds: read(S.cacheDefaultSeconds),
     sources: { queryMaxBytes: read(S.sourceQueryMaxBytes), bodyMaxBytes: read(S.sourceBodyMaxBytes) },
     batch: { maxFileBytes: read(S.batchMaxFileBytes), zipUrlTtlSeconds: read(S.zipUrlTtlSeconds) },
+    mcp: { maxImagePx: read(S.mcpMaxImagePx) },
     logLevel: read(S.logLevel),
     production,
     farm: {

@@ -467,6 +467,14 @@ export const SETTING = {
     parse: wholeNumber(60, 365 * 24 * 3600),
     meaning: "How long a batch's signed zip_url works without an API key.",
   }),
+  // 1568 px: the long side past which Claude's vision input is scaled down anyway (Anthropic's image guide), so
+  // a larger image costs the agent tokens and transfer for nothing it can see.
+  mcpMaxImagePx: setting({
+    name: 'SHOTFARM_MCP_MAX_IMAGE_PX',
+    default: '1568',
+    parse: wholeNumber(64, 10_000),
+    meaning: 'Longest side, in pixels, of the image the MCP tools (`shotfarm mcp`, /api/v1/mcp) hand an agent; a larger capture is scaled down to it (the stored image keeps its size).',
+  }),
   secretsKey: optional({
     name: 'SHOTFARM_SECRETS_KEY',
     absent: '(generated)',

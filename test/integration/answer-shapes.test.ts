@@ -126,6 +126,9 @@ describe('answers match the shapes openapi.json documents', function () {
       [
         // They need a one-time token from an email, a paid plan or a dashboard impersonation: their suites cover them.
         'get /openapi.json',
+        // MCP's JSON-RPC (its own protocol, not the API's shapes): test/integration/mcp.test.ts speaks it with the SDK's client.
+        'get /mcp',
+        'post /mcp',
         'post /auth/impersonation/end',
         'post /auth/reset-password',
         'post /billing/cancel',

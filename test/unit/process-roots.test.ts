@@ -48,6 +48,12 @@ describe('process roots (bin/)', () => {
     expect([...tree.packages, ...agent.packages].filter((p) => CONTROL_PLANE_PACKAGES.includes(p))).to.deep.equal([]);
   });
 
+  it('shotfarm mcp (a client of the HTTP API) loads neither Koa nor knex nor a database driver', () => {
+    const mcp = closure('bin/mcp.js', () => true);
+    expect([...mcp.packages].filter((p) => CONTROL_PLANE_PACKAGES.includes(p))).to.deep.equal([]);
+    expect([...mcp.packages]).to.include('@modelcontextprotocol/sdk');
+  });
+
   it('the walk sees what it looks for: the agent reaches the drivers, serve reaches Koa and knex', () => {
     expect(repoPaths(agent.files)).to.include.members(['node-agent/create-agent.js', 'drivers/driver-adapters.js']);
     const serve = closure('bin/serve.js', () => false);
