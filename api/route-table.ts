@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import { AccountInfo, ApiKey, DashboardOverview, NewApiKey } from './accounts/account-shapes.js';
+import { AccountInfo, ApiKey, DashboardOverview, NewApiKey, RotatedSigningSecret, SignedRenderLink } from './accounts/account-shapes.js';
 import { ACCOUNT_ROUTES, DASHBOARD_ROUTES } from './accounts/account-routes.js';
 import { KEY_ROUTES } from './accounts/key-routes.js';
+import { SIGNED_LINK_ROUTES } from './auth/signed-link-routes.js';
 import { AdminOverview, AdminUser, CreditChange, OutboxMessage } from './admin/admin-shapes.js';
 import { ADMIN_USER_ROUTES } from './admin/admin-user-routes.js';
 import { ADMIN_ROUTES } from './admin/admin-routes.js';
@@ -42,6 +43,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...APP_ROUTES,
   ...AUTH_ROUTES,
   ...KEY_ROUTES,
+  ...SIGNED_LINK_ROUTES,
   ...BILLING_ROUTES,
   ...DASHBOARD_ROUTES,
   ...ADMIN_USER_ROUTES,
@@ -81,6 +83,8 @@ export const SHAPES: Record<string, z.ZodType> = {
   Ack,
   ApiKey,
   NewApiKey,
+  RotatedSigningSecret,
+  SignedRenderLink,
   Subscription,
   PaymentMethod,
   Receipt,

@@ -26,10 +26,22 @@ const ERROR_STATUSES: Record<string, string> = {
   401: 'Missing or invalid credential (INVALID_API_KEY)',
   403: 'Forbidden: insufficient balance, or a role the caller lacks',
   404: 'Not found (a record of another account answers the same)',
+  410: 'A signed link past its `expires` (LINK_EXPIRED)',
   413: 'The body is too large',
   429: 'Rate limit exceeded: `retry_after` seconds',
   500: 'Server error',
   503: 'Temporarily unavailable',
+};
+
+/** The parameters of a signed render link (a `signedAccess` route; api/auth/signed-links.ts verifies them). */
+const SIGNED_ACCESS_QUERY: Record<string, JsonSchema> = {
+  access: { description: "signed link: the public id of the API key that signed it (POST /key/create's `access`)", schema: { type: 'string' } },
+  expires: { description: 'signed link: unix seconds after which it answers 410 LINK_EXPIRED (covered by the signature)', schema: { type: 'integer', minimum: 0 } },
+  signature: {
+    description:
+      "signed link, the last parameter: lowercase hex HMAC-SHA256, keyed with the key's signing secret, of the exact query string before `&signature=` (403 INVALID_SIGNATURE when it does not match); a signed answer is `Cache-Control: public` and its `cache` defaults to 86400",
+    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  },
 };
 
 /** Names whose absence is a 400, as the document states them (a function of configuration says it in the description). */
@@ -49,6 +61,7 @@ function parametersOf(route: ApiRoute): object[] {
     schema: f.schema,
   }));
   for (const [name, spec] of Object.entries(route.extraQuery ?? {})) parameters.push({ name, in: 'query', required: false, ...spec });
+  if (route.signedAccess) for (const [name, spec] of Object.entries(SIGNED_ACCESS_QUERY)) parameters.push({ name, in: 'query', required: false, ...spec });
   return parameters;
 }
 
@@ -102,7 +115,10 @@ function responsesOf(route: ApiRoute, names: SchemaNames): object {
   } else {
     ok = { description: r.description, content: Object.fromEntries(r.content.map((t) => [t, { schema: t.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } }])) };
   }
-  const errors = route.credentials === 'none' ? ['500'] : ['400', ...(route.credentials === 'anonymous' ? [] : ['401', '403']), '404', ...(route.upload ? ['413'] : []), '429', '500', '503'];
+  const errors =
+    route.credentials === 'none'
+      ? ['500']
+      : ['400', ...(route.credentials === 'anonymous' ? [] : ['401', '403']), '404', ...(route.signedAccess ? ['410'] : []), ...(route.upload ? ['413'] : []), '429', '500', '503'];
   return {
     200: ok,
     ...Object.fromEntries(errors.map((s) => [s, { description: ERROR_STATUSES[s], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }])),
@@ -126,6 +142,7 @@ export function buildOpenApi(routes: readonly ApiRoute[], publicUrl: string, sha
       tags: [route.tag],
       ...(credentialFree ? { security: [] } : {}),
       ...(route.signedLink ? { security: [{ queryKey: [] }, { headerKey: [] }, { bearer: [] }, { signedLink: [] }] } : {}),
+      ...(route.signedAccess ? { security: [{ queryKey: [] }, { headerKey: [] }, { bearer: [] }, { signedRenderLink: [] }] } : {}),
       parameters: parametersOf(route),
       ...(route.method === 'post' ? { requestBody: requestBodyOf(route) } : {}),
       responses: responsesOf(route, names),
@@ -143,6 +160,12 @@ export function buildOpenApi(routes: readonly ApiRoute[], publicUrl: string, sha
         headerKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         signedLink: { type: 'apiKey', in: 'query', name: 'token', description: "a signed, expiring link (a batch's zip_url, a webhook's image_url)" },
+        signedRenderLink: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'signature',
+          description: 'a signed render link: `access=<key id>&…&expires=<unix s>&signature=<hex HMAC-SHA256 of the query before &signature=>` (docs/api-clients.md, "Render links")',
+        },
       },
       schemas: { Error: errorSchema, ...names.components() },
     },

@@ -77,6 +77,13 @@ export interface RouteSpec<Q extends ParamTable, B extends ParamTable> {
    * `token` in its query is answered by this, without a credential, before authentication runs.
    */
   signedLink?: (ctx: AppContext, deps: RouteDeps) => Promise<void>;
+  /**
+   * A GET that also takes a signed render link (beyond-v1.md part 2): a request whose query names `access` or
+   * `signature` is verified by `deps.signedLinks` (api/auth/signed-links.ts) before authentication and then runs
+   * as the link's key (its rate limit, its account), with the link's parameters taken out of the query;
+   * `ctx.state.signedLink` tells the handler (its answer is `Cache-Control: public`).
+   */
+  signedAccess?: true;
   /** answers the request; for `data` responses it returns the envelope's `data` */
   handler: (ctx: AppContext, deps: RouteDeps, input: ParamsOf<Q & B>) => unknown;
 }
