@@ -80,9 +80,7 @@ export async function findKeyByAccess(db: Db, access: string, now: Date): Promis
       'k.previous_signing_secret',
       'k.previous_secret_until',
       'u.roles as user_roles',
-    )) as
-    | (KeyHolder['key'] & { user_roles: string[] | null; signing_secret: string | null; previous_signing_secret: string | null; previous_secret_until: Date | string | null })
-    | undefined;
+    )) as (KeyHolder['key'] & { user_roles: string[] | null; signing_secret: string | null; previous_signing_secret: string | null; previous_secret_until: Date | string | null }) | undefined;
   if (!row) return null;
   const { user_roles: roles, signing_secret: current, previous_signing_secret: previous, previous_secret_until: until, ...keyRow } = row;
   const previousLive = previous !== null && until !== null && new Date(until).getTime() > now.getTime();

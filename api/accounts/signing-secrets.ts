@@ -64,8 +64,7 @@ export class SigningSecrets {
     return this.db.transaction(async (trx) => {
       // The row lock orders two rotations at once: the second keeps the first's secret as the previous one.
       const row = (await trx('api_keys').where({ id, company_id: caller.companyId }).whereNull('revoked_at').forUpdate().first('id', 'access', 'signing_secret')) as
-        | { id: number; access: string; signing_secret: string | null }
-        | undefined;
+        { id: number; access: string; signing_secret: string | null } | undefined;
       if (!row) throw notFound('API key');
       const { secret, stored } = this.fresh();
       const until = row.signing_secret === null ? null : new Date(Date.now() + this.graceSeconds * 1000);
@@ -77,8 +76,7 @@ export class SigningSecrets {
   /** The current plain secret of a live key of the caller's account (to sign a link for the dashboard), or null when it has none yet. */
   async currentOf(caller: Caller, id: number): Promise<{ access: string; secret: string | null }> {
     const row = (await this.db('api_keys').where({ id, company_id: caller.companyId }).whereNull('revoked_at').first('access', 'signing_secret')) as
-      | { access: string; signing_secret: string | null }
-      | undefined;
+      { access: string; signing_secret: string | null } | undefined;
     if (!row) throw notFound('API key');
     const [secret] = row.signing_secret === null ? [] : this.open([row.signing_secret]);
     return { access: row.access, secret: secret ?? null };

@@ -99,7 +99,7 @@ export async function verifySignedLink(db: Db, secrets: SigningSecrets, raw: str
   if (!split) throw invalidSignature('A signed link ends with &signature=<lowercase hex HMAC-SHA256 of the query string before it>');
   const params = new URLSearchParams(split.signed);
   const access = params.getAll('access');
-  if (access.length !== 1 || !access[0]) throw invalidSignature('A signed link names its key once, with access=<the key\'s access id>');
+  if (access.length !== 1 || !access[0]) throw invalidSignature("A signed link names its key once, with access=<the key's access id>");
   if (params.has('key')) throw fieldError('key', 'a signed link carries no API key (the signature stands for it): remove key, or send an unsigned request');
   const holder = await findKeyByAccess(db, access[0], now);
   const plain = holder ? secrets.open(holder.storedSecrets) : [];

@@ -17,10 +17,7 @@ import type { Knex } from 'knex';
  */
 export async function up(db: Knex): Promise<void> {
   await db.schema.alterTable('api_keys', (t) => {
-    t.string('access', 40)
-      .notNullable()
-      .defaultTo(db.raw(`'ak_' || replace(gen_random_uuid()::text, '-', '')`))
-      .unique();
+    t.string('access', 40).notNullable().defaultTo(db.raw(`'ak_' || replace(gen_random_uuid()::text, '-', '')`)).unique();
     t.text('signing_secret');
     t.text('previous_signing_secret');
     t.timestamp('previous_secret_until', { useTz: true });
