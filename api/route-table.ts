@@ -27,6 +27,7 @@ import { MONITOR_ROUTES } from './monitors/monitor-routes.js';
 import { DEVICE_ROUTES } from './screenshots/device-routes.js';
 import { AppStatus, Device, Screenshot, ScreenshotInfo, Tracker } from './screenshots/screenshot-shapes.js';
 import { SCREENSHOT_ROUTES } from './screenshots/screenshot-routes.js';
+import { RENDER_ROUTES } from './render/render-routes.js';
 
 /**
  * Every HTTP route of the control plane, feature by feature: the router and openapi.json are built from this
@@ -35,6 +36,7 @@ import { SCREENSHOT_ROUTES } from './screenshots/screenshot-routes.js';
  */
 export const ROUTES: readonly ApiRoute[] = [
   ...SCREENSHOT_ROUTES,
+  ...RENDER_ROUTES,
   ...BATCH_ROUTES,
   ...CRAWL_ROUTES,
   ...MONITOR_ROUTES,

@@ -104,16 +104,26 @@ class SchemaNames {
 
 const capitalised = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** The spec's success envelope around a shape. */
+const envelopeOf = (data: object): object => ({ type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } });
+
 function responsesOf(route: ApiRoute, names: SchemaNames): object {
   const r = route.response;
   let ok: object;
   if ('data' in r) {
     const data = names.ref(r.data, `${capitalised(route.operationId)}Data`);
-    ok = { description: r.description, content: { 'application/json': { schema: { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } } } } };
+    ok = { description: r.description, content: { 'application/json': { schema: envelopeOf(data) } } };
   } else if ('json' in r) {
     ok = { description: r.description, content: { 'application/json': { schema: names.ref(r.json, `${capitalised(route.operationId)}Answer`) } } };
   } else {
-    ok = { description: r.description, content: Object.fromEntries(r.content.map((t) => [t, { schema: t.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } }])) };
+    const envelope = r.envelope;
+    const schemaOf = (t: string): object =>
+      t === 'application/json' && envelope
+        ? envelopeOf(names.ref(envelope, `${capitalised(route.operationId)}Data`))
+        : t.startsWith('text/')
+          ? { type: 'string' }
+          : { type: 'string', format: 'binary' };
+    ok = { description: r.description, content: Object.fromEntries(r.content.map((t) => [t, { schema: schemaOf(t) }])) };
   }
   const errors =
     route.credentials === 'none'

@@ -24,9 +24,10 @@ export type Credentials = 'none' | 'anonymous' | 'account' | 'admin';
  * What a 200 answers:
  * - `data`: the spec's success envelope {success: true, data}; the handler returns `data`;
  * - `json`: a JSON body of its own shape (health, readiness); the handler sets ctx.body;
- * - `content`: a body of these media types (images, PDF, ZIP, text); the handler sets ctx.body.
+ * - `content`: a body of these media types (images, PDF, ZIP, text); the handler sets ctx.body. `envelope`:
+ *   its application/json answer is the success envelope {success: true, data} of this shape (render's json).
  */
-export type RouteResponse = { data: z.ZodType; description: string } | { json: z.ZodType; description: string } | { content: readonly string[]; description: string };
+export type RouteResponse = { data: z.ZodType; description: string } | { json: z.ZodType; description: string } | { content: readonly string[]; description: string; envelope?: z.ZodType };
 
 export type { RouteDeps };
 

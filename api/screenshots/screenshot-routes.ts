@@ -21,7 +21,7 @@ import { callerOf, type AppContext } from '../http/state.js';
 import { attachment } from '../retrieval/content-disposition.js';
 import { findFile, readAll } from '../retrieval/file-access.js';
 import { sendStoredContent } from '../retrieval/stored-content.js';
-import { changesImage, renderThumbnail } from '../retrieval/thumbnail-render.js';
+import { changesImage, renderThumbnail, storedEncoding } from '../retrieval/thumbnail-render.js';
 import { createAnswerData } from '../http/create-answer.js';
 import { createAnswer } from '../http/common-shapes.js';
 import { Screenshot, ScreenshotInfo } from './screenshot-shapes.js';
@@ -179,11 +179,13 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
         ctx.status = 304;
         return;
       }
-      if (!changesImage(options)) {
+      // Without a format, a thumbnail keeps the stored image's (png, jpeg or webp: the capture's `format`).
+      const stored = storedEncoding(file.content_type);
+      if (!changesImage(options, stored)) {
         sendStoredContent(ctx, { type: file.content_type, length: file.size_bytes, body: await deps.objects.get(file.storage_key), disposition });
         return;
       }
-      const thumb = await renderThumbnail(await readAll(deps.objects, file.storage_key), options);
+      const thumb = await renderThumbnail(await readAll(deps.objects, file.storage_key), { ...options, format: options.format ?? stored });
       sendStoredContent(ctx, { type: `image/${thumb.format}`, body: thumb.data, disposition });
     },
   }),
