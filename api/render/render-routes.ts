@@ -28,6 +28,8 @@ export const RENDER_ROUTES: ApiRoute[] = [
     operationId: 'renderScreenshot',
     tag,
     credentials: 'account',
+    // Also a signed link (access, expires, signature) for <img src>, e-mails and CDNs: api/auth/signed-links.ts.
+    signedAccess: true,
     summary: 'Render one url and answer its bytes',
     description,
     query: PARAMS,

@@ -94,7 +94,7 @@ export async function render(ctx: AppContext, deps: RouteDeps, params: QueryTree
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   ctx.set('ETag', etag);
   ctx.set('X-Screenshot-Id', String(row.id));
-  ctx.set('Cache-Control', renderCacheControl(ctx));
+  ctx.set('Cache-Control', renderCacheControl(ctx, Number(row.cache)));
   // If-None-Match may list several tags, weak ones too (W/"…"): the bytes are the same either way.
   const notModified = ctx
     .get('If-None-Match')
