@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { buildSignedQuery } from '../../api/auth/signed-links.js';
@@ -7,9 +9,17 @@ import { launchChromium } from '../../drivers/playwright/launch-browser.js';
 import { bearer, expectEnvelope, json } from '../support/auth-helpers.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 import { TestSite } from '../support/test-site.js';
+import { repoPath } from '../support/repo-path.js';
 
 /** The grace of a rotated secret in this suite: short, so that the test watches it end. */
 const GRACE_SECONDS = 2;
+
+/** The code blocks of docs/api-clients.md's "Render links" section, by language. */
+function renderLinkRecipes(): Record<string, string> {
+  const doc = readFileSync(repoPath('docs/api-clients.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Render links'), doc.indexOf('\n## ', doc.indexOf('## Render links') + 1));
+  return Object.fromEntries([...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => [m[1] as string, m[2] as string]));
+}
 
 /** GET a URL as an <img> or a CDN would: no credential, the status, headers and bytes (an error is JSON). */
 async function get(url: string): Promise<{ status: number; headers: Headers; bytes: Buffer; body: any }> {
@@ -136,7 +146,8 @@ describe('signed render links: <img src>, the cache at cost 0, refusals (pglite,
     const before = await tally(owner.companyId);
     expectEnvelope(await get(old), 403, 'INVALID_SIGNATURE');
     expect(await tally(owner.companyId)).to.deep.equal(before);
-    const fresh = await get(linkOf(params, rotated.signing_secret));
+    secret = rotated.signing_secret;
+    const fresh = await get(linkOf(params, secret));
     expect(fresh.status, fresh.bytes.toString()).to.equal(200);
 
     // A key deleted after signing: its links answer 401, and make nothing.
@@ -147,5 +158,38 @@ describe('signed render links: <img src>, the cache at cost 0, refusals (pglite,
     const beforeRevoked = await tally(owner.companyId);
     expectEnvelope(await get(doomedLink), 401, 'INVALID_API_KEY');
     expect(await tally(owner.companyId)).to.deep.equal(beforeRevoked);
+  });
+
+  it("docs/api-clients.md's shell, JavaScript and Python recipes make links the service answers", async function () {
+    const recipes = renderLinkRecipes();
+    expect(Object.keys(recipes)).to.include.members(['sh', 'js', 'python', 'html']);
+    const target = site.url('/echo?signed=recipe');
+    // The recipes as written, with this service, this key and the test site's page in place of the examples.
+    const filled = (code: string): string =>
+      code
+        .replaceAll('https://shots.example.com/api/v1', api.url)
+        .replaceAll('ak_…', access)
+        .replaceAll('ss_…', secret)
+        .replaceAll('https%3A%2F%2Fexample.com%2F', encodeURIComponent(target))
+        .replaceAll('https://example.com/', target);
+    const env = { PATH: process.env.PATH ?? '' };
+    const links = {
+      sh: execFileSync('sh', ['-euc', filled(recipes.sh as string)], { env })
+        .toString()
+        .trim(),
+      js: execFileSync(process.execPath, ['--input-type=module', '-e', filled(recipes.js as string)], { env })
+        .toString()
+        .trim(),
+      python: execFileSync('python3', ['-c', filled(recipes.python as string)], { env })
+        .toString()
+        .trim(),
+    };
+    for (const [language, url] of Object.entries(links)) {
+      expect(url, language).to.match(new RegExp(`^${api.url}/screenshot/render\\?access=${access}&url=[^&]+&width=640&expires=\\d+&signature=[0-9a-f]{64}$`));
+      const res = await get(url);
+      expect(res.status, `${language}: ${res.bytes.toString()}`).to.equal(200);
+      expect(res.headers.get('cache-control'), language).to.equal('public, max-age=86400');
+      expect((await sharp(res.bytes).metadata()).width, language).to.equal(640);
+    }
   });
 });
