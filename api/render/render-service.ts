@@ -5,7 +5,7 @@ import { extensionOf } from '../../core/storage/file-extension.js';
 import { paramNames, readParams, type ParamsOf } from '../options/read-params.js';
 import type { QueryTree } from '../options/query-input.js';
 import type { RouteDeps } from '../http/route.js';
-import { callerOf, type AppContext, type Caller } from '../http/state.js';
+import { callerOf, type AppContext } from '../http/state.js';
 import { findFile, readAll } from '../retrieval/file-access.js';
 import { sendStoredContent } from '../retrieval/stored-content.js';
 import { changesImage, renderThumbnail, storedEncoding } from '../retrieval/thumbnail-render.js';
@@ -41,18 +41,6 @@ export function renderRequest(params: QueryTree): { input: RenderInput; format: 
   return { input, format, create };
 }
 
-/**
- * Waits until the record leaves `processing` or `ms` pass, at no cost while it waits: the waiter is in
- * place before the status is read, so an ending between the two is not missed (ScreenshotEvents wakes it,
- * whichever replica recorded the result).
- */
-async function untilEnded(deps: RouteDeps, caller: Caller, id: number, ms: number, gone: AbortSignal): Promise<void> {
-  const seen = new AbortController();
-  const waiting = deps.events.waitFor(id, ms, AbortSignal.any([gone, seen.signal]));
-  if ((await deps.screenshots.status(caller, id)) !== 'processing') seen.abort();
-  await waiting;
-}
-
 /** The bytes a finished render answers, with their type and file extension. */
 async function answerBytes(deps: RouteDeps, companyId: number, row: ScreenshotRow, format: RenderFormat, input: RenderInput): Promise<{ body: Buffer; type: string; extension: string }> {
   if (format.answer === 'json') return { body: Buffer.from(JSON.stringify({ success: true, data: toScreenshotRecord(row) })), type: ANSWER_TYPES.json, extension: 'json' };
@@ -84,7 +72,9 @@ export async function render(ctx: AppContext, deps: RouteDeps, params: QueryTree
   if (row.status === 'processing') {
     const gone = new AbortController();
     ctx.req.once('close', () => gone.abort());
-    await untilEnded(deps, caller, row.id, timeout * 1000 - (performance.now() - started), gone.signal);
+    const id = row.id;
+    // No polling: the record's ending wakes this request, in whichever replica it was recorded (ScreenshotEvents).
+    await deps.events.untilEnded(id, timeout * 1000 - (performance.now() - started), gone.signal, async () => (await deps.screenshots.status(caller, id)) === 'processing');
     row = await deps.screenshots.get(caller, row.id);
   }
   if (row.status === 'processing') throw renderTimeout(row.id, timeout);

@@ -88,10 +88,10 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
       const caller = callerOf(ctx);
       // Beyond the spec: `wait` holds the answer until the record leaves processing, at most `wait` seconds.
       // The look before waiting reads the status only; the record is read once, when it is answered.
-      if (wait && (await deps.screenshots.status(caller, id as number)) === 'processing') {
+      if (wait) {
         const gone = new AbortController();
         ctx.req.once('close', () => gone.abort());
-        await deps.events.waitFor(id as number, wait * 1000, gone.signal);
+        await deps.events.untilEnded(id as number, wait * 1000, gone.signal, async () => (await deps.screenshots.status(caller, id as number)) === 'processing');
       }
       const row = await deps.screenshots.get(caller, id as number);
       const kinds = await deps.screenshots.outputKinds(caller, row.id);
