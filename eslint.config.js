@@ -51,6 +51,7 @@ export const FEATURE_SERVICES = {
   admin: [],
   retrieval: ['file-access.ts', 'image-links.ts', 'signed-file-links.ts', 'stored-content.ts', 'content-disposition.ts', 'thumbnail-render.ts', 'link-token.ts'],
   farm: ['farm-dispatcher.ts', 'result-recorder.ts', 'browser-activity.ts'],
+  render: [], // GET|POST /screenshot/render: one more way to create a record (through screenshots' service)
 };
 const FEATURES = Object.keys(FEATURE_SERVICES);
 /** The composition of the control plane: the only files of api/ that import every feature (and their routes). */

@@ -10,6 +10,8 @@ import type { JwtService } from './accounts/jwt.js';
 import type { ApiKeyCache } from './auth/key-cache.js';
 import type { AppServices } from './apps/app-services.js';
 import type { AuthService } from './auth/auth-service.js';
+import type { SigningSecrets } from './accounts/signing-secrets.js';
+import type { Caller } from './http/state.js';
 import type { BatchLinks } from './batches/batch-links.js';
 import type { BatchService } from './batches/batch-service.js';
 import type { Billing } from './billing/billing.js';
@@ -67,4 +69,8 @@ export interface RouteDeps extends AppDeps {
   auth: AuthService;
   /** openapi.json, built once from the route table */
   openApiDocument: Record<string, unknown>;
+  /** API keys' signing secrets (create, rotate, sign for the dashboard) */
+  signingSecrets: SigningSecrets;
+  /** the verifier of signed render links, for routes with `signedAccess` (api/http/mount-routes.ts) */
+  signedLinks: { isSigned(rawQuery: string): boolean; verify(rawQuery: string): Promise<{ caller: Caller; query: string }> };
 }

@@ -19,6 +19,10 @@ import { buildRouters } from './http/mount-routes.js';
 import { buildOpenApi } from './http/openapi-document.js';
 import { ROUTES, SHAPES } from './route-table.js';
 import type { AppDeps, RouteDeps } from './app-deps.js';
+import { SigningSecrets } from './accounts/signing-secrets.js';
+import { isSignedLinkQuery, verifySignedLink } from './auth/signed-links.js';
+import { SecretBox } from './apps/secret-box.js';
+import { resolveSecretsKey } from './apps/secrets-key.js';
 
 export type { AppDeps };
 
@@ -34,10 +38,13 @@ export function buildApp(deps: AppDeps, routes: readonly ApiRoute[] = ROUTES): K
   app.use(requestMetrics(deps.metrics));
   app.use(errorEnvelope(deps.log));
 
+  const signingSecrets = new SigningSecrets(deps.db, new SecretBox(resolveSecretsKey(deps.config)), deps.config.auth.signingSecretGraceSeconds);
   const routeDeps: RouteDeps = {
     ...deps,
     auth: buildAuthService(deps),
     openApiDocument: buildOpenApi(routes, deps.config.publicUrl, SHAPES),
+    signingSecrets,
+    signedLinks: { isSigned: isSignedLinkQuery, verify: (raw) => verifySignedLink(deps.db, signingSecrets, raw) },
   };
   const jsonBody = bodyParser({ json: true, multipart: false, urlencoded: true, jsonLimit: JSON_BODY_LIMIT, formLimit: JSON_BODY_LIMIT, textLimit: JSON_BODY_LIMIT });
   const routers = buildRouters(routes, routeDeps, {
@@ -46,6 +53,8 @@ export function buildApp(deps: AppDeps, routes: readonly ApiRoute[] = ROUTES): K
     anonymous: [rateLimit(deps.rateLimiter, (ctx) => `address:${addressLimitKey(ctx.ip)}`), jsonBody],
     api: [authenticate(deps.db, deps.jwt, deps.apiKeys), impersonationAudit(deps.log), rateLimit(deps.rateLimiter)],
     jsonBody,
+    // A signed render link runs as its key: the key's rate limit, as if the key itself had been sent.
+    signedAccess: [impersonationAudit(deps.log), rateLimit(deps.rateLimiter)],
   });
 
   // Health, metrics and openapi.json.
@@ -55,7 +64,7 @@ export function buildApp(deps: AppDeps, routes: readonly ApiRoute[] = ROUTES): K
   app.use(serveDashboard());
   app.use(serveApiReference());
   // A signed zip_url, a webhook's signed image_url or a monitor.changed event's diff_url answers without a credential; without a token the
-  // request goes on to authentication.
+  // request goes on to authentication. A signed render link (access + signature) runs as its key.
   app.use(routers.signedLinks.routes());
   app.use(routers.anonymous.routes());
   app.use(routers.api.routes());

@@ -101,7 +101,8 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
 
   const jwt = new JwtService(resolveJwtSecret(config), config.auth.jwtTtlSeconds);
   const store = new ScreenshotStore(db);
-  const events = new ScreenshotEvents();
+  // Endings reach the waiters of every replica through the queue (plain NATS when distributed).
+  const events = new ScreenshotEvents(queue);
   // The one writer of screenshot records: every way a record ends goes through it.
   const records = new ScreenshotRecords(db, store, objects, events, log);
   const metrics = opts.metrics ?? new FarmMetrics();
@@ -218,6 +219,7 @@ export async function startControlPlane(configured: Config, opts: ControlPlaneOp
       await apps.runner.stop();
       db.off('query', countStatement);
       await apiKeys.stop();
+      events.close();
     },
   };
 }

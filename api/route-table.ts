@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import { AccountInfo, ApiKey, DashboardOverview, NewApiKey } from './accounts/account-shapes.js';
+import { AccountInfo, ApiKey, DashboardOverview, NewApiKey, RotatedSigningSecret, SignedRenderLink } from './accounts/account-shapes.js';
 import { ACCOUNT_ROUTES, DASHBOARD_ROUTES } from './accounts/account-routes.js';
 import { KEY_ROUTES } from './accounts/key-routes.js';
+import { SIGNED_LINK_ROUTES } from './auth/signed-link-routes.js';
 import { AdminOverview, AdminUser, CreditChange, OutboxMessage } from './admin/admin-shapes.js';
 import { ADMIN_USER_ROUTES } from './admin/admin-user-routes.js';
 import { ADMIN_ROUTES } from './admin/admin-routes.js';
@@ -27,6 +28,7 @@ import { MONITOR_ROUTES } from './monitors/monitor-routes.js';
 import { DEVICE_ROUTES } from './screenshots/device-routes.js';
 import { AppStatus, Device, Screenshot, ScreenshotInfo, Tracker } from './screenshots/screenshot-shapes.js';
 import { SCREENSHOT_ROUTES } from './screenshots/screenshot-routes.js';
+import { RENDER_ROUTES } from './render/render-routes.js';
 
 /**
  * Every HTTP route of the control plane, feature by feature: the router and openapi.json are built from this
@@ -35,6 +37,7 @@ import { SCREENSHOT_ROUTES } from './screenshots/screenshot-routes.js';
  */
 export const ROUTES: readonly ApiRoute[] = [
   ...SCREENSHOT_ROUTES,
+  ...RENDER_ROUTES,
   ...BATCH_ROUTES,
   ...CRAWL_ROUTES,
   ...MONITOR_ROUTES,
@@ -44,6 +47,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...APP_ROUTES,
   ...AUTH_ROUTES,
   ...KEY_ROUTES,
+  ...SIGNED_LINK_ROUTES,
   ...BILLING_ROUTES,
   ...DASHBOARD_ROUTES,
   ...ADMIN_USER_ROUTES,
@@ -83,6 +87,8 @@ export const SHAPES: Record<string, z.ZodType> = {
   Ack,
   ApiKey,
   NewApiKey,
+  RotatedSigningSecret,
+  SignedRenderLink,
   Subscription,
   PaymentMethod,
   Receipt,

@@ -26,8 +26,24 @@ export const ApiKey = z.looseObject({
   created_at: dateTime,
   last_used_at: dateTime.nullable(),
   current: z.boolean().describe('the key this request used'),
+  access: z.string().describe("the key's public id, named by its signed render links"),
+  signing_secret_set: z.boolean().describe('whether the key has a signing secret (keys made before signed links, or by signup, get one with POST /key/rotate-signing-secret)'),
 });
-export const NewApiKey = ApiKey.extend({ key: z.string().describe('the secret: shown in this answer only') });
+export const NewApiKey = ApiKey.extend({
+  key: z.string().describe('the secret: shown in this answer only'),
+  signing_secret: z.string().describe('the HMAC key of signed render links: shown in this answer only'),
+});
+export const RotatedSigningSecret = z.looseObject({
+  id: z.number().int(),
+  access: z.string(),
+  signing_secret: z.string().describe('the new secret: shown in this answer only'),
+  previous_secret_valid_until: dateTime.nullable().describe('until when the previous secret still signs (null: the key had none)'),
+});
+export const SignedRenderLink = z.looseObject({
+  url: z.string().describe('the signed GET /screenshot/render link'),
+  access: z.string(),
+  expires: z.number().int().nullable(),
+});
 
 const counts = { processing: z.number().int(), finished: z.number().int(), error: z.number().int() };
 export const DashboardOverview = z.looseObject({

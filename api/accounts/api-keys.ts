@@ -17,15 +17,17 @@ export interface ApiKeyRow {
   user_id: number | null;
   name: string | null;
   key_prefix: string;
+  /** the key's public id, in its signed links (made by the column's default: migration 015) */
+  access: string;
   created_at: Date;
   revoked_at: Date | null;
 }
 
 /** Stores a key (hashed) for a company and returns its row; the key itself is never stored. */
-export async function insertApiKey(db: Db, companyId: number, key: string, name: string | null, userId: number | null = null): Promise<ApiKeyRow> {
+export async function insertApiKey(db: Db, companyId: number, key: string, name: string | null, userId: number | null = null, storedSigningSecret: string | null = null): Promise<ApiKeyRow> {
   const [row] = await db('api_keys')
-    .insert({ company_id: companyId, user_id: userId, name, key_hash: hashApiKey(key), key_prefix: key.slice(0, 10) })
-    .returning(['id', 'company_id', 'user_id', 'name', 'key_prefix', 'created_at', 'revoked_at']);
+    .insert({ company_id: companyId, user_id: userId, name, key_hash: hashApiKey(key), key_prefix: key.slice(0, 10), signing_secret: storedSigningSecret })
+    .returning(['id', 'company_id', 'user_id', 'name', 'key_prefix', 'access', 'created_at', 'revoked_at']);
   return row as ApiKeyRow;
 }
 
@@ -45,9 +47,42 @@ export async function findApiKey(db: Db, key: string): Promise<KeyHolder | null>
     .leftJoin('users as u', 'u.id', 'k.user_id')
     .where({ 'k.key_hash': hashApiKey(key) })
     .whereNull('k.revoked_at')
-    .first('k.id', 'k.company_id', 'k.user_id', 'k.name', 'k.key_prefix', 'k.created_at', 'k.revoked_at', 'k.last_used_at', 'u.roles as user_roles')) as
+    .first('k.id', 'k.company_id', 'k.user_id', 'k.name', 'k.key_prefix', 'k.access', 'k.created_at', 'k.revoked_at', 'k.last_used_at', 'u.roles as user_roles')) as
     (KeyHolder['key'] & { user_roles: string[] | null }) | undefined;
   if (!row) return null;
   const { user_roles: roles, ...keyRow } = row;
   return { key: keyRow, roles: roles ?? [] };
+}
+
+/** A key found by its public id, revoked or not (a signed link of a revoked key is a 401, not a 403), with its stored signing secrets. */
+export interface SigningKeyHolder extends KeyHolder {
+  /** the secrets as stored (encrypted), current first; the previous one only while its grace period lasts */
+  storedSecrets: string[];
+}
+
+/** The key whose public id is `access`, with its user's roles and its live signing secrets, in one query; or null. */
+export async function findKeyByAccess(db: Db, access: string, now: Date): Promise<SigningKeyHolder | null> {
+  if (access.length < 4 || access.length > 40) return null;
+  const row = (await db('api_keys as k')
+    .leftJoin('users as u', 'u.id', 'k.user_id')
+    .where({ 'k.access': access })
+    .first(
+      'k.id',
+      'k.company_id',
+      'k.user_id',
+      'k.name',
+      'k.key_prefix',
+      'k.access',
+      'k.created_at',
+      'k.revoked_at',
+      'k.last_used_at',
+      'k.signing_secret',
+      'k.previous_signing_secret',
+      'k.previous_secret_until',
+      'u.roles as user_roles',
+    )) as (KeyHolder['key'] & { user_roles: string[] | null; signing_secret: string | null; previous_signing_secret: string | null; previous_secret_until: Date | string | null }) | undefined;
+  if (!row) return null;
+  const { user_roles: roles, signing_secret: current, previous_signing_secret: previous, previous_secret_until: until, ...keyRow } = row;
+  const previousLive = previous !== null && until !== null && new Date(until).getTime() > now.getTime();
+  return { key: keyRow, roles: roles ?? [], storedSecrets: [current, previousLive ? previous : null].filter((s): s is string => s !== null) };
 }

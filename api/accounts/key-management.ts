@@ -3,6 +3,7 @@ import { fieldError, forbidden, notFound } from '../../core/errors.js';
 import type { Caller } from '../http/state.js';
 import { generateApiKey, insertApiKey } from './api-keys.js';
 import { lockCompany } from './lock-company.js';
+import type { SigningSecrets } from './signing-secrets.js';
 
 /** An API key as the account sees it: never the secret, only its first characters to recognise it. */
 export interface ApiKeyInfo {
@@ -13,6 +14,8 @@ export interface ApiKeyInfo {
   created_at: string;
   last_used_at: string | null;
   current: boolean;
+  access: string;
+  signing_secret_set: boolean;
 }
 
 /**
@@ -33,6 +36,8 @@ function toInfo(row: Record<string, unknown>, caller: Caller): ApiKeyInfo {
     last_used_at: iso(row.last_used_at),
     // The key this request came with: the dashboard marks it and cannot delete it.
     current: caller.apiKeyId === Number(row.id),
+    access: String(row.access),
+    signing_secret_set: row.signing_secret !== null && row.signing_secret !== undefined,
   };
 }
 
@@ -46,7 +51,7 @@ export async function listApiKeys(db: Db, caller: Caller): Promise<ApiKeyInfo[]>
  * A new key for the caller's account, owned by the calling user. The secret is in this answer only.
  * An impersonation token cannot make one: the key would let the admin act as the user with no trace.
  */
-export async function createApiKey(db: Db, caller: Caller, name: string | null): Promise<ApiKeyInfo & { key: string }> {
+export async function createApiKey(db: Db, caller: Caller, name: string | null, secrets: SigningSecrets): Promise<ApiKeyInfo & { key: string; signing_secret: string }> {
   if (caller.impersonatedBy) throw forbidden('API keys cannot be created with an impersonation token');
   return db.transaction(async (trx) => {
     // Counting under the company's row lock keeps two concurrent creates from passing the limit together.
@@ -54,8 +59,9 @@ export async function createApiKey(db: Db, caller: Caller, name: string | null):
     const [live] = await trx('api_keys').where({ company_id: caller.companyId }).whereNull('revoked_at').count('* as n');
     if (Number(live?.n ?? 0) >= MAX_KEYS_PER_ACCOUNT) throw fieldError('name', `the account already has ${MAX_KEYS_PER_ACCOUNT} keys: delete one first`);
     const key = generateApiKey();
-    const row = await insertApiKey(trx, caller.companyId, key, name, caller.userId);
-    return { ...toInfo({ ...row, last_used_at: null }, caller), key };
+    const signing = secrets.fresh();
+    const row = await insertApiKey(trx, caller.companyId, key, name, caller.userId, signing.stored);
+    return { ...toInfo({ ...row, last_used_at: null, signing_secret: signing.stored }, caller), key, signing_secret: signing.secret };
   });
 }
 

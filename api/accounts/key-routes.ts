@@ -25,10 +25,10 @@ export const KEY_ROUTES: ApiRoute[] = [
     operationId: 'createApiKey',
     tag,
     credentials: 'account',
-    summary: 'A new API key: its secret is in this answer only',
+    summary: 'A new API key: its secret and its signing secret are in this answer only',
     body: KEY_CREATE_PARAMS,
     response: { data: NewApiKey, description: 'The key with its secret' },
-    handler: (ctx, { db }, p) => createApiKey(db, callerOf(ctx), p.name || null),
+    handler: (ctx, { db, signingSecrets }, p) => createApiKey(db, callerOf(ctx), p.name || null, signingSecrets),
   }),
   defineRoute({
     method: 'post',

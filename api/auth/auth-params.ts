@@ -77,6 +77,12 @@ export const CHANGE_PASSWORD_PARAMS = { current_password: anyPassword, password:
 // 200 characters: the api_keys.name column.
 export const KEY_CREATE_PARAMS = { name: text(200, 'a name to recognise the key by') };
 export const KEY_ID_PARAMS = { id: idParam };
+/** POST /key/sign-link: 16 KiB of render parameters is more than any browser keeps in an <img src> (about 8 KiB in practice). */
+export const KEY_SIGN_LINK_PARAMS = {
+  id: idParam,
+  query: text(16384, 'the render parameters as a query string (url=…&width=…), signed as given'),
+  expires: int(1, 253402300799, 'unix seconds after which the link answers 410 (optional: a link without it works until the secret is rotated)'),
+};
 
 const paging = {
   limit: int(1, MAX_PAGE_SIZE, `page size (default ${DEFAULT_PAGE_SIZE})`),

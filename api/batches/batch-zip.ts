@@ -96,7 +96,7 @@ const ALREADY_COMPRESSED = new Set(['png', 'jpg', 'webp', 'gif', 'mp4', 'webm'])
  */
 const MAX_THUMBNAIL_SOURCE_BYTES = 100 * 1024 * 1024;
 
-const THUMBNAIL_EXTENSION = { png: 'png', jpeg: 'jpg', webp: 'webp' } as const;
+const THUMBNAIL_EXTENSION = { png: 'png', jpeg: 'jpg', webp: 'webp', avif: 'avif' } as const;
 
 const isSet = <T>(v: T | null | undefined): v is T => v !== undefined && v !== null;
 

@@ -12,6 +12,7 @@ import * as heldCredits from './migrations/010-held-credits.js';
 import * as optionsFromSpec from './migrations/011-options-from-spec.js';
 import * as signupGrantsSessionsLimits from './migrations/012-signup-grants-sessions-limits.js';
 import * as blank from './migrations/013-blank.js';
+import * as keySigning from './migrations/015-key-signing.js';
 import * as pageMetadata from './migrations/017-page-metadata.js';
 import * as blocked from './migrations/018-blocked.js';
 import * as keyChangeNotify from './migrations/020-key-change-notify.js';
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011-options-from-spec': optionsFromSpec,
   '012-signup-grants-sessions-limits': signupGrantsSessionsLimits,
   '013-blank': blank,
+  '015-key-signing': keySigning,
   '017-page-metadata': pageMetadata,
   '018-blocked': blocked,
   '020-key-change-notify': keyChangeNotify,

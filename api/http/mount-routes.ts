@@ -29,6 +29,8 @@ export interface RouterMiddleware {
   api: Middleware<AppState>[];
   /** the JSON body of `account` and `admin` routes (an `upload` route parses its own) */
   jsonBody: Middleware<AppState>;
+  /** after a signed render link is verified (`signedAccess` routes): what `api` runs after authentication (audit, rate limit) */
+  signedAccess: Middleware<AppState>[];
 }
 
 /** A request that puts a body-only field in its URL is refused, naming each such field. */
@@ -78,6 +80,29 @@ function handleSignedLink(answer: NonNullable<ApiRoute['signedLink']>, deps: Rou
   };
 }
 
+/** Runs middleware in order, as a router would, ending at the last one. */
+function runChain(ctx: AppContext, chain: readonly Middleware<AppState>[]): Promise<unknown> {
+  const at = (i: number): Promise<unknown> => (i < chain.length ? Promise.resolve((chain[i] as Middleware<AppState>)(ctx, () => at(i + 1))) : Promise.resolve());
+  return at(0);
+}
+
+/**
+ * The signed-render-link half of a `signedAccess` route: a query naming `access` or `signature` is verified
+ * (403, 410, 401 before anything is read or made), runs as the link's key with the link's parameters taken out,
+ * and is answered here; any other request goes on to authentication.
+ */
+function handleSignedAccess(route: ApiRoute, deps: RouteDeps, after: readonly Middleware<AppState>[]): Middleware<AppState> {
+  return async (ctx: AppContext, next: Next) => {
+    if (!deps.signedLinks.isSigned(ctx.querystring)) return next();
+    const link = await deps.signedLinks.verify(ctx.querystring);
+    ctx.state.caller = { ...link.caller, requestId: ctx.state.requestId };
+    ctx.state.signedLink = true;
+    ctx.querystring = link.query;
+    await runChain(ctx, [...after, handle(route, deps)]);
+    return undefined;
+  };
+}
+
 /** Builds the routers of the route table. */
 export function buildRouters(routes: readonly ApiRoute[], deps: RouteDeps, mw: RouterMiddleware): RouteRouters {
   const open = new Router<AppState>();
@@ -94,6 +119,10 @@ export function buildRouters(routes: readonly ApiRoute[], deps: RouteDeps, mw: R
     if (route.outside && route.credentials !== 'none') throw new Error(`${route.operationId}: a route outside ${API_PREFIX} takes no credential (nothing authenticates there)`);
     const own = route.upload ? [route.upload.parser(deps)] : [];
     if (route.signedLink) signedLinks[route.method](servedPath(route), handleSignedLink(route.signedLink, deps));
+    if (route.signedAccess) {
+      if (route.method !== 'get' || route.credentials !== 'account') throw new Error(`${route.operationId}: a signed render link is a GET of an account route`);
+      signedLinks.get(servedPath(route), handleSignedAccess(route, deps, mw.signedAccess));
+    }
     switch (route.credentials) {
       case 'none':
         open[route.method](servedPath(route), handle(route, deps));

@@ -26,10 +26,22 @@ const ERROR_STATUSES: Record<string, string> = {
   401: 'Missing or invalid credential (INVALID_API_KEY)',
   403: 'Forbidden: insufficient balance, or a role the caller lacks',
   404: 'Not found (a record of another account answers the same)',
+  410: 'A signed link past its `expires` (LINK_EXPIRED)',
   413: 'The body is too large',
   429: 'Rate limit exceeded: `retry_after` seconds',
   500: 'Server error',
   503: 'Temporarily unavailable',
+};
+
+/** The parameters of a signed render link (a `signedAccess` route; api/auth/signed-links.ts verifies them). */
+const SIGNED_ACCESS_QUERY: Record<string, JsonSchema> = {
+  access: { description: "signed link: the public id of the API key that signed it (POST /key/create's `access`)", schema: { type: 'string' } },
+  expires: { description: 'signed link: unix seconds after which it answers 410 LINK_EXPIRED (covered by the signature)', schema: { type: 'integer', minimum: 0 } },
+  signature: {
+    description:
+      "signed link, the last parameter: lowercase hex HMAC-SHA256, keyed with the key's signing secret, of the exact query string before `&signature=` (403 INVALID_SIGNATURE when it does not match); a signed answer is `Cache-Control: public` and its `cache` defaults to 86400",
+    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  },
 };
 
 /** Names whose absence is a 400, as the document states them (a function of configuration says it in the description). */
@@ -49,6 +61,7 @@ function parametersOf(route: ApiRoute): object[] {
     schema: f.schema,
   }));
   for (const [name, spec] of Object.entries(route.extraQuery ?? {})) parameters.push({ name, in: 'query', required: false, ...spec });
+  if (route.signedAccess) for (const [name, spec] of Object.entries(SIGNED_ACCESS_QUERY)) parameters.push({ name, in: 'query', required: false, ...spec });
   return parameters;
 }
 
@@ -91,18 +104,31 @@ class SchemaNames {
 
 const capitalised = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** The spec's success envelope around a shape. */
+const envelopeOf = (data: object): object => ({ type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } });
+
 function responsesOf(route: ApiRoute, names: SchemaNames): object {
   const r = route.response;
   let ok: object;
   if ('data' in r) {
     const data = names.ref(r.data, `${capitalised(route.operationId)}Data`);
-    ok = { description: r.description, content: { 'application/json': { schema: { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } } } } };
+    ok = { description: r.description, content: { 'application/json': { schema: envelopeOf(data) } } };
   } else if ('json' in r) {
     ok = { description: r.description, content: { 'application/json': { schema: names.ref(r.json, `${capitalised(route.operationId)}Answer`) } } };
   } else {
-    ok = { description: r.description, content: Object.fromEntries(r.content.map((t) => [t, { schema: t.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } }])) };
+    const envelope = r.envelope;
+    const schemaOf = (t: string): object =>
+      t === 'application/json' && envelope
+        ? envelopeOf(names.ref(envelope, `${capitalised(route.operationId)}Data`))
+        : t.startsWith('text/')
+          ? { type: 'string' }
+          : { type: 'string', format: 'binary' };
+    ok = { description: r.description, content: Object.fromEntries(r.content.map((t) => [t, { schema: schemaOf(t) }])) };
   }
-  const errors = route.credentials === 'none' ? ['500'] : ['400', ...(route.credentials === 'anonymous' ? [] : ['401', '403']), '404', ...(route.upload ? ['413'] : []), '429', '500', '503'];
+  const errors =
+    route.credentials === 'none'
+      ? ['500']
+      : ['400', ...(route.credentials === 'anonymous' ? [] : ['401', '403']), '404', ...(route.signedAccess ? ['410'] : []), ...(route.upload ? ['413'] : []), '429', '500', '503'];
   return {
     200: ok,
     ...Object.fromEntries(errors.map((s) => [s, { description: ERROR_STATUSES[s], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }])),
@@ -126,6 +152,7 @@ export function buildOpenApi(routes: readonly ApiRoute[], publicUrl: string, sha
       tags: [route.tag],
       ...(credentialFree ? { security: [] } : {}),
       ...(route.signedLink ? { security: [{ queryKey: [] }, { headerKey: [] }, { bearer: [] }, { signedLink: [] }] } : {}),
+      ...(route.signedAccess ? { security: [{ queryKey: [] }, { headerKey: [] }, { bearer: [] }, { signedRenderLink: [] }] } : {}),
       parameters: parametersOf(route),
       ...(route.method === 'post' ? { requestBody: requestBodyOf(route) } : {}),
       responses: responsesOf(route, names),
@@ -143,6 +170,12 @@ export function buildOpenApi(routes: readonly ApiRoute[], publicUrl: string, sha
         headerKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         signedLink: { type: 'apiKey', in: 'query', name: 'token', description: "a signed, expiring link (a batch's zip_url, a webhook's image_url)" },
+        signedRenderLink: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'signature',
+          description: 'a signed render link: `access=<key id>&…&expires=<unix s>&signature=<hex HMAC-SHA256 of the query before &signature=>` (docs/api-clients.md, "Render links")',
+        },
       },
       schemas: { Error: errorSchema, ...names.components() },
     },

@@ -24,9 +24,10 @@ export type Credentials = 'none' | 'anonymous' | 'account' | 'admin';
  * What a 200 answers:
  * - `data`: the spec's success envelope {success: true, data}; the handler returns `data`;
  * - `json`: a JSON body of its own shape (health, readiness); the handler sets ctx.body;
- * - `content`: a body of these media types (images, PDF, ZIP, text); the handler sets ctx.body.
+ * - `content`: a body of these media types (images, PDF, ZIP, text); the handler sets ctx.body. `envelope`:
+ *   its application/json answer is the success envelope {success: true, data} of this shape (render's json).
  */
-export type RouteResponse = { data: z.ZodType; description: string } | { json: z.ZodType; description: string } | { content: readonly string[]; description: string };
+export type RouteResponse = { data: z.ZodType; description: string } | { json: z.ZodType; description: string } | { content: readonly string[]; description: string; envelope?: z.ZodType };
 
 export type { RouteDeps };
 
@@ -77,6 +78,13 @@ export interface RouteSpec<Q extends ParamTable, B extends ParamTable> {
    * `token` in its query is answered by this, without a credential, before authentication runs.
    */
   signedLink?: (ctx: AppContext, deps: RouteDeps) => Promise<void>;
+  /**
+   * A GET that also takes a signed render link (beyond-v1.md part 2): a request whose query names `access` or
+   * `signature` is verified by `deps.signedLinks` (api/auth/signed-links.ts) before authentication and then runs
+   * as the link's key (its rate limit, its account), with the link's parameters taken out of the query;
+   * `ctx.state.signedLink` tells the handler (its answer is `Cache-Control: public`).
+   */
+  signedAccess?: true;
   /** answers the request; for `data` responses it returns the envelope's `data` */
   handler: (ctx: AppContext, deps: RouteDeps, input: ParamsOf<Q & B>) => unknown;
 }

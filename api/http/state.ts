@@ -24,6 +24,8 @@ export interface AppState {
   caller?: Caller;
   /** the request came over https: directly, or through a trusted proxy that says so (api/http/client-address.ts) */
   https?: boolean;
+  /** the request is a verified signed render link (api/auth/signed-links.ts): its answer may be kept by shared caches */
+  signedLink?: true;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -2,8 +2,11 @@ import sharp from 'sharp';
 import { fieldError, validationError } from '../../core/errors.js';
 import { MAX_THUMBNAIL_SIDE } from '../options/endpoint-params.js';
 
+/** The formats a thumbnail (or a render's image) may be encoded in. */
+export type ImageEncoding = 'png' | 'jpeg' | 'webp' | 'avif';
+
 export interface ThumbnailOptions {
-  format?: 'png' | 'jpeg' | 'webp';
+  format?: ImageEncoding;
   width?: number;
   height?: number;
   quality?: number;
@@ -16,9 +19,12 @@ export interface ThumbnailOptions {
   bottom?: number;
 }
 
-/** Whether the options change the image at all; without any, the stored original is sent as it is. */
-export function changesImage(o: ThumbnailOptions): boolean {
-  return Object.entries(o).some(([k, v]) => v !== undefined && !(k === 'format' && v === 'png'));
+/** The encoding of a stored image, by its Content-Type (images stored before `format` existed are PNG). */
+export const storedEncoding = (contentType: string): ImageEncoding => (/^image\/(jpeg|webp|avif)\b/.exec(contentType)?.[1] as ImageEncoding | undefined) ?? 'png';
+
+/** Whether the options change the image at all; without any, the stored original (in its `stored` format) is sent as it is. */
+export function changesImage(o: ThumbnailOptions, stored: ImageEncoding = 'png'): boolean {
+  return Object.entries(o).some(([k, v]) => v !== undefined && !(k === 'format' && v === stored));
 }
 
 /**
@@ -26,7 +32,7 @@ export function changesImage(o: ThumbnailOptions): boolean {
  * width/height box (`fit` keeps the whole image inside it, `fill` covers it and crops the overflow),
  * then the format and quality. Every output side is bounded by MAX_THUMBNAIL_SIDE.
  */
-export async function renderThumbnail(source: Buffer, o: ThumbnailOptions): Promise<{ data: Buffer; format: 'png' | 'jpeg' | 'webp' }> {
+export async function renderThumbnail(source: Buffer, o: ThumbnailOptions): Promise<{ data: Buffer; format: ImageEncoding }> {
   const meta = await sharp(source).metadata();
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
@@ -64,6 +70,7 @@ export async function renderThumbnail(source: Buffer, o: ThumbnailOptions): Prom
   }
   const format = o.format ?? 'png';
   const quality = o.quality;
-  const encoded = format === 'jpeg' ? img.jpeg(quality ? { quality } : {}) : format === 'webp' ? img.webp(quality ? { quality } : {}) : img.png();
+  const q = quality ? { quality } : {};
+  const encoded = format === 'jpeg' ? img.jpeg(q) : format === 'webp' ? img.webp(q) : format === 'avif' ? img.avif(q) : img.png();
   return { data: await encoded.toBuffer(), format };
 }

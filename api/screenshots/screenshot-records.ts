@@ -447,7 +447,7 @@ export class ScreenshotRecords {
     if (ids.length > 0) for (const listener of this.endedListeners) listener(status, ids.length);
     // Most screenshots have no apps, and a wake costs the runner four queries: only when there is work.
     if (runsQueued > 0) for (const listener of this.runsQueuedListeners) listener();
-    for (const id of ids) this.events.finished(id);
+    this.events.ended(ids);
   }
 
   private async update(companyId: number, id: number, values: Record<string, unknown>): Promise<void> {

@@ -22,7 +22,7 @@ import { callerOf, type AppContext } from '../http/state.js';
 import { attachment } from '../retrieval/content-disposition.js';
 import { findFile, readAll } from '../retrieval/file-access.js';
 import { sendStoredContent } from '../retrieval/stored-content.js';
-import { changesImage, renderThumbnail } from '../retrieval/thumbnail-render.js';
+import { changesImage, renderThumbnail, storedEncoding } from '../retrieval/thumbnail-render.js';
 import { createAnswerData } from '../http/create-answer.js';
 import { createAnswer } from '../http/common-shapes.js';
 import { Screenshot, ScreenshotInfo } from './screenshot-shapes.js';
@@ -117,10 +117,10 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
       const caller = callerOf(ctx);
       // Beyond the spec: `wait` holds the answer until the record leaves processing, at most `wait` seconds.
       // The look before waiting reads the status only; the record is read once, when it is answered.
-      if (wait && (await deps.screenshots.status(caller, id as number)) === 'processing') {
+      if (wait) {
         const gone = new AbortController();
         ctx.req.once('close', () => gone.abort());
-        await deps.events.waitFor(id as number, wait * 1000, gone.signal);
+        await deps.events.untilEnded(id as number, wait * 1000, gone.signal, async () => (await deps.screenshots.status(caller, id as number)) === 'processing');
       }
       const row = await deps.screenshots.get(caller, id as number);
       const kinds = await deps.screenshots.outputKinds(caller, row.id);
@@ -208,11 +208,13 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
         ctx.status = 304;
         return;
       }
-      if (!changesImage(options)) {
+      // Without a format, a thumbnail keeps the stored image's (png, jpeg or webp: the capture's `format`).
+      const stored = storedEncoding(file.content_type);
+      if (!changesImage(options, stored)) {
         sendStoredContent(ctx, { type: file.content_type, length: file.size_bytes, body: await deps.objects.get(file.storage_key), disposition });
         return;
       }
-      const thumb = await renderThumbnail(await readAll(deps.objects, file.storage_key), options);
+      const thumb = await renderThumbnail(await readAll(deps.objects, file.storage_key), { ...options, format: options.format ?? stored });
       sendStoredContent(ctx, { type: `image/${thumb.format}`, body: thumb.data, disposition });
     },
   }),

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { CaptureSource } from '../../core/capture-spec.js';
 import type { Config } from '../../core/config/config.js';
 import type { Db } from '../db/connect.js';
-import { ApiError, fieldError, notFound } from '../../core/errors.js';
+import { ApiError, fieldError, notFound, validationError } from '../../core/errors.js';
 import { buildCreateRequest, createContextOf } from '../options/create-request.js';
 import type { QueryTree } from '../options/query-input.js';
 import type { ScreenshotRow } from './screenshot-record.js';
@@ -45,6 +45,17 @@ export class ScreenshotService {
     const request = buildCreateRequest(query, createContextOf(this.config));
     const appConfigIds = await this.appConfigIds(caller, request.apps);
     return this.createDrafts(caller, request.drafts, { appConfigIds });
+  }
+
+  /**
+   * Creates exactly one record (GET /screenshot/render answers one image): create's validation, then a 400
+   * when the query names several urls or countries, before anything is created.
+   */
+  async createOne(caller: Caller, query: QueryTree): Promise<ScreenshotRow> {
+    const request = buildCreateRequest(query, createContextOf(this.config));
+    if (request.drafts.length !== 1) throw validationError({ url: ['must be one url (and one country): a render answers one image'], country: ['must be one country'] });
+    const appConfigIds = await this.appConfigIds(caller, request.apps);
+    return (await this.createDrafts(caller, request.drafts, { appConfigIds }))[0] as ScreenshotRow;
   }
 
   /** The configuration ids of user-defined app ids; 400 naming the unknown ones. */

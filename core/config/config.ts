@@ -151,6 +151,8 @@ export interface AuthConfig {
   impersonationTtlSeconds: number;
   verifyTokenTtlSeconds: number;
   resetTokenTtlSeconds: number;
+  /** how long a key's previous signing secret keeps signing render links after a rotation */
+  signingSecretGraceSeconds: number;
   /** failed logins per account (any address) and per client address (any account) in the limiter's window */
   loginMaxFailures: number;
   /** accounts POST /auth/signup may open per client address in 24 hours; 0: no limit */

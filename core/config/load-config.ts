@@ -159,6 +159,7 @@ export function loadConfig(env: Env): Config {
       impersonationTtlSeconds: read(S.impersonationTtlSeconds),
       verifyTokenTtlSeconds: read(S.verifyTokenTtlSeconds),
       resetTokenTtlSeconds: read(S.resetTokenTtlSeconds),
+      signingSecretGraceSeconds: read(S.signingSecretGraceSeconds),
       loginMaxFailures: read(S.loginMaxFailures),
       signupsPerAddressPerDay: read(S.signupsPerAddressPerDay),
       signupCredits: read(S.signupCredits),

@@ -237,6 +237,14 @@ export const SETTING = {
     meaning: 'How long the link of an email-verification message works.',
   }),
   resetTokenTtlSeconds: setting({ name: 'SHOTFARM_RESET_TOKEN_TTL_SECONDS', default: '3600', parse: wholeNumber(1, 7 * 24 * 3600), meaning: 'How long the link of a password-reset message works.' }),
+  // Long enough for links already out (e-mails, pages, CDN caches) to be replaced after a rotation; a floor of
+  // one second lets tests watch the previous secret stop working.
+  signingSecretGraceSeconds: setting({
+    name: 'SHOTFARM_SIGNING_SECRET_GRACE_SECONDS',
+    default: '86400',
+    parse: wholeNumber(1, 30 * 24 * 3600),
+    meaning: "How long an API key's previous signing secret keeps signing render links after POST /key/rotate-signing-secret.",
+  }),
   loginMaxFailures: setting({
     name: 'SHOTFARM_LOGIN_MAX_FAILURES',
     default: '10',

@@ -123,5 +123,13 @@ export interface JobQueue {
    */
   withdraw(ids: number[]): Promise<void>;
   reachable(): Promise<boolean>;
+  /**
+   * Tells every process listening with onEnded (this one too) that these records left `processing`, so the
+   * waiters of info?wait and render wake in whichever api replica they wait, whichever recorded the result.
+   * Plain messages (no stream), at most once: a waiter that misses one reads the record when its time is up.
+   */
+  announceEnded(ids: number[]): void;
+  /** Listens to announceEnded of every process; the returned function stops listening. */
+  onEnded(listener: (ids: number[]) => void): () => void;
   close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { BROWSERS, type BrowserName } from '../../core/capture-spec.js';
 import { JobWithdrawn, QUEUE_TIERS, type CaptureJob, type CaptureResult, type Consumer, type JobHandler, type JobQueue, type LaneAge, type QueueTier } from '../../core/contracts/job-queue.js';
 import { createLogger, type Logger } from '../../core/logger.js';
@@ -38,6 +39,8 @@ export class MemoryJobQueue implements JobQueue {
   private readonly running = new Map<number, AbortController>();
   private readonly consumers: MemoryJobConsumer[] = [];
   private readonly results: MemoryResultBus;
+  /** announceEnded to onEnded: one process holds every waiter (the emitter has no listener bound to warn about) */
+  private readonly endings = new EventEmitter().setMaxListeners(0);
   /** aborted on close(): running handlers learn that the queue gave their job up */
   private readonly closing = new AbortController();
   private nextConsumer = 0;
@@ -127,6 +130,15 @@ export class MemoryJobQueue implements JobQueue {
     }
     // runDelivery terminates them without a result once their handler has returned.
     for (const id of wanted) this.running.get(id)?.abort(new JobWithdrawn(id));
+  }
+
+  announceEnded(ids: number[]): void {
+    if (ids.length > 0) this.endings.emit('ended', ids);
+  }
+
+  onEnded(listener: (ids: number[]) => void): () => void {
+    this.endings.on('ended', listener);
+    return () => void this.endings.off('ended', listener);
   }
 
   async reachable(): Promise<boolean> {

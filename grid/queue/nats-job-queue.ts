@@ -6,7 +6,7 @@ import { serviceUnavailable } from '../../core/errors.js';
 import { createLogger, type Logger } from '../../core/logger.js';
 import { natsConnected } from '../nats/connect.js';
 import { ANY_COUNTRY, jobCountryToken, normalizeCountries } from './country-routing.js';
-import { encodeJson } from './nats/job-codec.js';
+import { decodeIds, encodeJson } from './nats/job-codec.js';
 import { JobStateStore } from './nats/job-state.js';
 import { NatsJobConsumer } from './nats/nats-job-consumer.js';
 import { NatsResultConsumer } from './nats/nats-result-consumer.js';
@@ -222,6 +222,30 @@ export class NatsJobQueue implements JobQueue {
     // misses it, finishes the capture, and its result finds no record (an orphan: its files are deleted).
     this.ctx.nc.publish(this.ctx.names.withdrawnSubject, encodeJson(running));
     await this.ctx.nc.flush();
+  }
+
+  announceEnded(ids: number[]): void {
+    // Disconnected or closed: the message is lost, as plain NATS loses it; the waiters read the record when their time is up.
+    if (ids.length === 0 || this.closing.signal.aborted || !natsConnected(this.ctx.nc)) return;
+    try {
+      this.ctx.nc.publish(this.ctx.names.endedSubject, encodeJson(ids));
+    } catch (err) {
+      this.ctx.log.warn({ err }, 'queue: could not announce ended records');
+    }
+  }
+
+  onEnded(listener: (ids: number[]) => void): () => void {
+    const subscription = this.ctx.nc.subscribe(this.ctx.names.endedSubject, {
+      callback: (_err, msg) => {
+        if (!msg) return;
+        try {
+          listener(decodeIds(msg.data));
+        } catch (err) {
+          this.ctx.log.warn({ err }, 'queue: ignoring an unreadable ended message');
+        }
+      },
+    });
+    return () => subscription.unsubscribe();
   }
 
   async reachable(): Promise<boolean> {

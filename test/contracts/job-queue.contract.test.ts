@@ -427,6 +427,27 @@ export function jobQueueContract(factory: QueueFactory): void {
       expect(calls).to.deep.equal([job.spec.id, job.spec.id]);
     });
 
+    it('announces ended records to every process listening, its own too, and to none after it stops', async () => {
+      const { queue, peer } = await factory.create(BASE);
+      const other = await peer();
+      const here: number[][] = [];
+      const there: number[][] = [];
+      const stopHere = queue.onEnded((ids) => here.push(ids));
+      const stopThere = other.onEnded((ids) => there.push(ids));
+      // A plain subscription is in place once the server has it: a round trip of the announcing side settles that.
+      await other.reachable();
+      await queue.reachable();
+      queue.announceEnded([41, 42]);
+      await waitFor('both processes to hear the ending', () => here.length === 1 && there.length === 1);
+      expect({ here, there }).to.deep.equal({ here: [[41, 42]], there: [[41, 42]] });
+      stopThere();
+      other.announceEnded([43]);
+      await waitFor('the announcing process to hear its own', () => here.length === 2);
+      await sleep(200);
+      expect({ here, there }).to.deep.equal({ here: [[41, 42], [43]], there: [[41, 42]] });
+      stopHere();
+    });
+
     it('is unreachable once closed', async () => {
       const { queue } = await factory.create(BASE);
       expect(await queue.reachable()).to.equal(true);

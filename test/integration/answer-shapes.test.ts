@@ -49,6 +49,8 @@ describe('answers match the shapes openapi.json documents', function () {
     await expectShape('get', '/auth/me', '/auth/me', { key });
     await expectShape('get', '/key/list', '/key/list', { key });
     const newKey = await expectShape('post', '/key/create', '/key/create', { ...json({ name: 'second' }), key });
+    await expectShape('post', '/key/rotate-signing-secret', '/key/rotate-signing-secret', { ...json({ id: newKey.id }), key });
+    await expectShape('post', '/key/sign-link', '/key/sign-link', { ...json({ id: newKey.id, query: 'url=a.test' }), key });
     await expectShape('post', '/key/delete', `/key/delete?id=${newKey.id}`, { method: 'POST', key });
 
     const [shot] = await expectShape('get', '/screenshot/create', '/screenshot/create?url=a.test&tag=x', { key });

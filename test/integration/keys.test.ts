@@ -5,7 +5,7 @@ import { bearer, expectEnvelope, json, signup } from '../support/auth-helpers.js
 import { until } from '../support/wait-until.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 
-const KEY_FIELDS = ['id', 'name', 'prefix', 'user_id', 'created_at', 'last_used_at', 'current'];
+const KEY_FIELDS = ['id', 'name', 'prefix', 'user_id', 'created_at', 'last_used_at', 'current', 'access', 'signing_secret_set'];
 
 describe('API keys: /key/list, /key/create, /key/delete', function () {
   this.timeout(60_000);
@@ -45,7 +45,7 @@ describe('API keys: /key/list, /key/create, /key/delete', function () {
     const res = await call(api.url, '/key/create', json({ name: 'CI pipeline' }, bearer(made.token)));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const created = res.body.data;
-    expect(created).to.have.all.keys(...KEY_FIELDS, 'key');
+    expect(created).to.have.all.keys(...KEY_FIELDS, 'key', 'signing_secret');
     expect(created).to.include({ name: 'CI pipeline', user_id: made.user.id, last_used_at: null, current: false });
     expect(created.key).to.match(/^sf_[A-Za-z0-9_-]{32}$/);
     expect(created.key.startsWith(created.prefix)).to.equal(true);

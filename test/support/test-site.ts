@@ -42,6 +42,7 @@ function cookiesOf(header: string | undefined): Record<string, string> {
  * - /held/KEY/PATH: PATH, answered once the test calls release(KEY): a page that stays loading exactly
  *   as long as the test needs (jobs in flight while it acts), not for a guessed number of seconds.
  *   /font.ttf: a web font.
+ * - /img-page?src=URL: a page holding one <img id="img" src="URL"> (a signed render link in an <img> tag).
  * The same handler also listens on HTTPS with a self-signed certificate (test/fixtures/tls).
  */
 export class TestSite {
@@ -181,6 +182,12 @@ export class TestSite {
             .toBuffer(),
         );
       }
+      case '/img-page':
+        return send(
+          200,
+          TYPES['.html']!,
+          `<!doctype html><html><head><meta charset="utf-8"><title>img</title></head><body><img id="img" alt="render" src="${escapeHtml(url.searchParams.get('src') ?? '').replace(/"/g, '&quot;')}"></body></html>`,
+        );
       case '/font.ttf':
         // Any origin may use it, as font CDNs allow: a source document's origin is opaque ("null"), and a
         // font is a CORS request.

@@ -81,7 +81,7 @@ describe('ScreenshotService (no browser, in-memory database)', function () {
     await registry.heartbeat(chromeNode({ id: 'unit-node', host: 'localhost' }));
     const log = createLogger('silent');
     const store = new ScreenshotStore(db);
-    records = new ScreenshotRecords(db, store, new FilesystemObjectStore({ root: dir, signingSecret: 'unit', baseUrl: 'http://localhost' }), new ScreenshotEvents(), log);
+    records = new ScreenshotRecords(db, store, new FilesystemObjectStore({ root: dir, signingSecret: 'unit', baseUrl: 'http://localhost' }), new ScreenshotEvents(new MemoryJobQueue()), log);
     const dispatcher = new FarmDispatcher(queue, new Admission(queue, registry, config.farm.maxBacklog), config.farm.proxies, records, log);
     service = new ScreenshotService(db, store, records, config, dispatcher);
   });

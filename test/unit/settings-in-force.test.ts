@@ -57,7 +57,8 @@ describe('`shotfarm settings`: the values in force (unit)', () => {
 
   it('declares every key, secret and credential-bearing URL as hidden', () => {
     for (const s of SETTINGS) {
-      if (/SECRET|_KEY$/.test(s.name)) expect(s.secret, s.name).to.equal('value');
+      // A duration named after secrets (SHOTFARM_SIGNING_SECRET_GRACE_SECONDS) holds none.
+      if (/SECRET|_KEY$/.test(s.name) && !/_SECONDS$/.test(s.name)) expect(s.secret, s.name).to.equal('value');
       if (/^(DATABASE|NATS|SMTP|S3_ENDPOINT|SELENIUM_GRID)_?URL$|^S3_ENDPOINT$|PROXY/.test(s.name)) expect(s.secret, s.name).to.equal('url-password');
     }
   });

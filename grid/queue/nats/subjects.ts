@@ -9,7 +9,8 @@ import { ANY_COUNTRY } from '../country-routing.js';
  *   (one subject per account and lane, so agents can take turns between accounts: see fair-rotation.ts);
  * - stream `<prefix>_results` (work-queue retention) holds `<prefix>.results`;
  * - KV bucket `<prefix>_jobstate` holds each queued job's state (queued / started / cancelled);
- * - subject `<prefix>.withdrawn` (no stream) carries the ids of running jobs withdrawn, to the agents.
+ * - subject `<prefix>.withdrawn` (no stream) carries the ids of running jobs withdrawn, to the agents;
+ * - subject `<prefix>.ended` (no stream) carries the ids of records that ended, to every api replica's waiters.
  */
 export class QueueNames {
   readonly prefix: string;
@@ -24,6 +25,8 @@ export class QueueNames {
    * every agent listens and aborts those it runs
    */
   readonly withdrawnSubject: string;
+  /** where the replica that recorded an ending tells every replica (plain NATS): their info?wait and render waiters wake */
+  readonly endedSubject: string;
 
   constructor(prefix: string) {
     this.prefix = assertPrefix(prefix);
@@ -32,6 +35,7 @@ export class QueueNames {
     this.resultsSubject = `${prefix}.results`;
     this.jobStateBucket = `${prefix}_jobstate`;
     this.withdrawnSubject = `${prefix}.withdrawn`;
+    this.endedSubject = `${prefix}.ended`;
   }
 
   /** every job subject: the jobs stream's subject filter */

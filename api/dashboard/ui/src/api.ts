@@ -27,13 +27,18 @@ export const whenSessionLost = (handler: () => void): void => {
   onSessionLost = handler;
 };
 
-export function urlOf(path: string, query: Query = {}): string {
+/** The query string of `query` (no `?`): empty values left out, a list as repeated names. */
+export function queryString(query: Query): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value === null || value === undefined || value === '') continue;
     for (const v of Array.isArray(value) ? value : [value]) params.append(name, String(v));
   }
-  const qs = params.toString();
+  return params.toString();
+}
+
+export function urlOf(path: string, query: Query = {}): string {
+  const qs = queryString(query);
   return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
 }
 

@@ -21,18 +21,23 @@ const ADMIN_LINKS: [string, string][] = [
   ['#/admin/users', 'Users'],
 ];
 
-let pendingNotice: { text: string; secret?: string } | null = null;
+let pendingNotice: { text: string; secrets: string[] } | null = null;
 
-/** A notice for the next page shown (after a redirect). `secret` is shown in a copyable box. */
-export function flash(text: string, secret?: string): void {
-  pendingNotice = { text, secret };
+/** A notice for the next page shown (after a redirect). Each secret (a key and its signing secret) is shown in a copyable box. */
+export function flash(text: string, ...secrets: string[]): void {
+  pendingNotice = { text, secrets };
 }
 
 function noticeBox(): HTMLElement | null {
   const notice = pendingNotice;
   pendingNotice = null;
   if (!notice) return null;
-  return h('div', { class: 'notice', role: 'status' }, h('p', null, notice.text), notice.secret ? h('code', { class: 'secret' }, notice.secret) : null);
+  return h(
+    'div',
+    { class: 'notice', role: 'status' },
+    h('p', null, notice.text),
+    notice.secrets.map((secret) => h('code', { class: 'secret' }, secret)),
+  );
 }
 
 /** The link of the section the hash is in: the longest href the hash starts with (#/admin/nodes is Nodes, not Admin overview). */

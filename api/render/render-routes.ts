@@ -1,0 +1,56 @@
+import { CREATE_PARAMS } from '../options/create-params.js';
+import { jsonBodyParams } from '../http/json-body.js';
+import { queryOf } from '../http/query.js';
+import { defineRoute, type ApiRoute } from '../http/route.js';
+import { Screenshot } from '../screenshots/screenshot-shapes.js';
+import { RENDER_PARAMS } from './render-params.js';
+import { render } from './render-service.js';
+
+const tag = 'Render';
+
+/** Every create option (one url, one country) and render's own: its `format` and `quality` stand for create's (render's is wider). */
+const PARAMS = { ...CREATE_PARAMS, ...RENDER_PARAMS };
+
+const answer = {
+  envelope: Screenshot,
+  content: ['image/png', 'image/jpeg', 'image/webp', 'image/avif', 'application/pdf', 'text/html', 'application/json'],
+  description: 'The bytes of `format`, with ETag, X-Screenshot-Id, X-Render-Ms (304 when If-None-Match matches; 422 CAPTURE_FAILED; 504 RENDER_TIMEOUT)',
+} as const;
+const description =
+  'One request, the bytes back: a record made as create makes it (cost, cache, apps, warnings; `info` afterwards), waited for at most `timeout` seconds. ' +
+  'A cache hit answers the stored bytes at cost 0, without a browser.';
+
+/** GET and POST /screenshot/render (beyond-v1.md part 1): the same operation, its parameters in the query or a JSON or form body. */
+export const RENDER_ROUTES: ApiRoute[] = [
+  defineRoute({
+    method: 'get',
+    path: '/screenshot/render',
+    operationId: 'renderScreenshot',
+    tag,
+    credentials: 'account',
+    // Also a signed link (access, expires, signature) for <img src>, e-mails and CDNs: api/auth/signed-links.ts.
+    signedAccess: true,
+    summary: 'Render one url and answer its bytes',
+    description,
+    query: PARAMS,
+    required: ['url'],
+    // Create's service reads its options itself (as GET /screenshot/create), render's are read first.
+    validatedBy: 'handler',
+    response: answer,
+    handler: (ctx, deps) => render(ctx, deps, queryOf(ctx)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/screenshot/render',
+    operationId: 'renderScreenshotPost',
+    tag,
+    credentials: 'account',
+    summary: 'Render one url and answer its bytes (parameters in a JSON or form body, or the query)',
+    description,
+    body: PARAMS,
+    required: ['url'],
+    validatedBy: 'handler',
+    response: answer,
+    handler: (ctx, deps) => render(ctx, deps, jsonBodyParams(ctx)),
+  }),
+];
