@@ -43,7 +43,7 @@ export interface CaptureFile extends StoredObject {
 }
 
 /** What an agent reports for a job; applied by the recorder in api/, idempotently. */
-export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | 'pdf' | 'video' | 'blank' | 'conditionFailed'> {
+export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'imageFormat' | 'html' | 'pdf' | 'video' | 'blank' | 'conditionFailed'> {
   /** the capture was blank (CaptureOutput.blank); optional on the wire: an agent older than the field sends none */
   blank?: boolean;
   id: number;
