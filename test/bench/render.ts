@@ -59,7 +59,12 @@ const fmt = (n: number, digits = 0): string => (Number.isFinite(n) ? n.toFixed(d
 async function main(): Promise<void> {
   const started = performance.now();
   const cleanups = new Cleanups();
-  const root = await mkdtemp(path.join(os.tmpdir(), 'shotfarm-bench-render-'));
+  const root = await mkdtemp(
+    path.join(
+      os.tmpdir(),
+      'sfr-', // short: Chromium's singleton socket path (under the service's tmp) must stay under 108 bytes
+    ),
+  );
   cleanups.add(`remove ${root}`, () => rm(root, { recursive: true, force: true }));
   const tmp = path.join(root, 'tmp');
   await mkdir(tmp);
