@@ -132,6 +132,10 @@ bench-tall: build ## benchmark: full page of a 1280 x 100,000 px page in chromiu
 bench: build ## benchmark (~7 min): raw Playwright vs shotfarm embedded and distributed, chromium c1/2/4 + firefox, alternating rounds; launch cost
 	node dist/test/bench/speed.js
 
+.PHONY: bench-render
+bench-render: build ## benchmark (~4 min): GET /screenshot/render vs create + info?wait + download vs the raw Playwright loop, chromium at 1, 2 and 4 at once, alternating rounds (docs/performance.md "Render")
+	node dist/test/bench/render.js 4 8 1,2,4
+
 .PHONY: bench-cost
 bench-cost: build ## benchmark (~12 min): a viewport capture's CPU split into shotfarm's own processes and the browsers (raw, embedded, distributed; SQL statements per capture), then the driver alone vs the raw loop on one browser; SHOTFARM_BENCH_CPU_PROF=<dir> writes the services' CPU profiles
 	node dist/test/bench/capture-cost.js 3 16 1,2

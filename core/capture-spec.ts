@@ -16,6 +16,10 @@ export type BrowserName = (typeof BROWSERS)[number];
 export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle', 'settled'] as const;
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
 
+/** The stored image's format (beyond-v1.md part 4): PNG by default; JPEG and WebP lossy at `imageQuality`. */
+export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
 /** What the image shows: the viewport (`screen`) or the whole page (`page`). */
 export const CAPTURE_SIZES = ['screen', 'page'] as const;
 export type CaptureSize = (typeof CAPTURE_SIZES)[number];
@@ -185,6 +189,10 @@ export interface PlainSpecFields {
   markdownMode: MarkdownMode;
   /** also describe the page: the record's `metadata` (drivers/shared/page-metadata.ts) */
   metadata: boolean;
+  /** the stored image's format; a spec stored before the field existed has none (PNG) */
+  imageFormat: ImageFormat;
+  /** JPEG and WebP quality, 1–100 (PNG ignores it) */
+  imageQuality: number;
 }
 
 /**
@@ -267,8 +275,9 @@ export interface CaptureSpec extends PlainSpecFields, BuiltSpecFields {}
 
 /** One stored output a capture produced, before it reaches object storage. */
 export interface CaptureOutput {
-  /** one PNG per shot, in shot order */
+  /** one image per shot, in shot order, every one in `imageFormat` */
   images: Buffer[];
+  imageFormat: ImageFormat;
   html: string | null;
   /** the page's readable content as Markdown (spec.markdown) */
   markdown: string | null;

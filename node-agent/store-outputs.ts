@@ -1,13 +1,15 @@
 import type { CaptureOutput } from '../core/capture-spec.js';
 import type { CaptureFile } from '../core/contracts/job-queue.js';
 import type { ObjectStore } from '../core/contracts/object-store.js';
-import { CONTENT_TYPES, htmlKey, markdownKey, pdfKey, shotKey, videoKey } from '../core/storage/storage-keys.js';
+import { CONTENT_TYPES, IMAGE_TYPES, htmlKey, markdownKey, pdfKey, shotKey, videoKey } from '../core/storage/storage-keys.js';
 
 /** Puts every output of a capture in object storage under screenshots/<id>/ and describes what it stored. */
 export async function storeOutputs(store: ObjectStore, id: number, output: CaptureOutput): Promise<CaptureFile[]> {
   const files: CaptureFile[] = [];
+  // Every image in the capture's format (drivers/shared/image-format.ts), typed and named after it.
+  const format = output.imageFormat ?? 'png';
   for (const [i, image] of output.images.entries()) {
-    const stored = await store.put(shotKey(id, i + 1), image, { contentType: CONTENT_TYPES.image, size: image.length });
+    const stored = await store.put(shotKey(id, i + 1, format), image, { contentType: IMAGE_TYPES[format].contentType, size: image.length });
     files.push({ ...stored, kind: 'image', shot: i + 1 });
   }
   if (output.html !== null) {

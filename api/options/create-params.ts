@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BLOCKABLE_RESOURCES, BROWSERS, CAPTURE_SIZES, MARKDOWN_MODES, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL, type BuiltSpecFields, type PlainSpecFields } from '../../core/capture-spec.js';
+import { BLOCKABLE_RESOURCES, BROWSERS, CAPTURE_SIZES, IMAGE_FORMATS, MARKDOWN_MODES, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL, type BuiltSpecFields, type PlainSpecFields } from '../../core/capture-spec.js';
 import { countryDefaults, isTimeZone } from '../../core/countries.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import { aka, bool, custom, int, listOf, longText, num, oneOf, text, toBool, toInt, type Param, type ParamAlias, type ReadResult } from './param-kinds.js';
@@ -184,6 +184,9 @@ export const CAPTURE_OPTIONS = {
   },
   browser: { param: oneOf(BROWSERS, 'browser that captures'), default: 'chrome', spec: 'browser', record: { column: 'the Nodes page counts captures per browser; batch ZIP names use it' } },
   delay: { param: int(0, 60, 'seconds to wait after the page loaded'), default: 0, spec: 'delay', record: shown },
+  // The stored image's format (beyond-v1.md part 4): JPEG straight from Chromium's viewport shot, else encoded once by the agent (drivers/shared/image-format.ts).
+  format: { param: oneOf(IMAGE_FORMATS, 'format of the stored image: png (default), jpeg or webp', { jpg: 'jpeg', webmp: 'webp' }), default: 'png', spec: 'imageFormat', record: asText },
+  quality: { param: int(1, 100, 'JPEG and WebP quality of the stored image (PNG ignores it)'), default: 80, spec: 'imageQuality', record: shown },
   wait_until: {
     param: oneOf(
       WAIT_UNTIL,

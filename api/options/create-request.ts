@@ -324,6 +324,11 @@ export function hashSpec(spec: CaptureSpec): string {
   for (const key of HASHED_WHEN_SET) if (isUnset(fields[key])) delete fields[key];
   // markdown_mode has a default ('main') but changes nothing without markdown.
   if (!spec.markdown) delete fields.markdownMode;
+  // A PNG (the default) keeps the key it had before the image format existed; quality changes no PNG.
+  if (spec.imageFormat === 'png') {
+    delete fields.imageFormat;
+    delete fields.imageQuality;
+  }
   if (spec.pdf) fields.pdf = inOrder({ ...spec.pdf, margin: inOrder(spec.pdf.margin, HASHED_MARGIN_ORDER) }, HASHED_PDF_ORDER);
   const ordered = Object.fromEntries([...HASHED_ORDER.filter((k) => k in fields), ...Object.keys(fields).filter((k) => !HASHED_ORDER.includes(k))].map((k) => [k, fields[k]]));
   return createHash('sha256').update(JSON.stringify(ordered)).digest('hex');

@@ -37,6 +37,9 @@ export function renderRequest(params: QueryTree): { input: RenderInput; format: 
   }
   const input = readParams(RENDER_PARAMS, own);
   const format: RenderFormat = RENDER_FORMATS[input.format ?? 'png'];
+  // The stored image is the capture's format (create's `format` and `quality`); avif and the outputs keep a PNG.
+  create.format = [format.capture];
+  if (input.quality !== undefined && format.capture !== 'png') create.quality = [String(input.quality)];
   for (const [option, value] of Object.entries(format.outputs)) create[option] = [value];
   return { input, format, create };
 }

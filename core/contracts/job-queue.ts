@@ -43,7 +43,7 @@ export interface CaptureFile extends StoredObject {
 }
 
 /** What an agent reports for a job; applied by the recorder in api/, idempotently. */
-export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'html' | 'markdown' | 'metadata' | 'pdf' | 'video' | 'blank' | 'conditionFailed' | 'blocked'> {
+export interface CaptureResult extends Omit<CaptureOutput, 'images' | 'imageFormat' | 'html' | 'markdown' | 'metadata' | 'pdf' | 'video' | 'blank' | 'conditionFailed' | 'blocked'> {
   /** the page's metadata (CaptureOutput.metadata); optional on the wire: an agent older than the field sends none */
   metadata?: PageMetadata | null;
   /** the capture was blank (CaptureOutput.blank); optional on the wire: an agent older than the field sends none */

@@ -1,8 +1,10 @@
+import type { ImageFormat } from '../capture-spec.js';
+
 /**
  * Where each output of a screenshot lives in object storage, in one place: the agent writes these keys,
  * the API and the apps read them, and deleting a screenshot deletes its prefix.
  *
- *   screenshots/<id>/shot-<n>.png    one per captured image (n from 1)
+ *   screenshots/<id>/shot-<n>.<ext>  one per captured image (n from 1): png, jpg or webp (the capture's format)
  *   screenshots/<id>/page.html       the page's HTML
  *   screenshots/<id>/page.md         the page's readable content as Markdown
  *   screenshots/<id>/page.pdf        the page as PDF
@@ -25,6 +27,13 @@ export const CONTENT_TYPES: Readonly<Record<OutputKind, string>> = {
   gif: 'image/gif',
 };
 
+/** The content type and key extension of a stored image, by the capture's format (beyond-v1.md part 4). */
+export const IMAGE_TYPES: Readonly<Record<ImageFormat, { contentType: string; extension: string }>> = {
+  png: { contentType: 'image/png', extension: 'png' },
+  jpeg: { contentType: 'image/jpeg', extension: 'jpg' },
+  webp: { contentType: 'image/webp', extension: 'webp' },
+};
+
 /**
  * Screenshot ids become one key segment. The database issues bigint ids (a number, or a string when the
  * driver returns bigints as text); letters, `_` and `-` are allowed too so test ids stay readable.
@@ -40,10 +49,10 @@ function folder(id: string | number): string {
 /** Everything stored for one screenshot (the trailing slash keeps `12` from matching `123`). */
 export const screenshotPrefix = (id: string | number): string => `${folder(id)}/`;
 
-/** The n-th image (n ≥ 1) of a screenshot. */
-export function shotKey(id: string | number, n: number): string {
+/** The n-th image (n ≥ 1) of a screenshot, in its format (PNG unless the capture asked for another). */
+export function shotKey(id: string | number, n: number, format: ImageFormat = 'png'): string {
   if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`shot number must be a whole number ≥ 1, got ${n}`);
-  return `${folder(id)}/shot-${n}.png`;
+  return `${folder(id)}/shot-${n}.${IMAGE_TYPES[format].extension}`;
 }
 
 export const htmlKey = (id: string | number): string => `${folder(id)}/page.html`;

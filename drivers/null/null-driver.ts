@@ -38,6 +38,8 @@ class NullBrowserHandle implements BrowserHandle {
     const shots = Math.max(1, spec.shots);
     return {
       images: Array.from({ length: shots }, () => this.options.image),
+      // Its one stored image, whatever the spec asks: the null driver measures the farm, not encoders.
+      imageFormat: 'png',
       html: null,
       markdown: null,
       metadata: null,

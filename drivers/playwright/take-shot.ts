@@ -3,6 +3,7 @@ import type { CaptureSpec } from '../../core/capture-spec.js';
 import { DEFAULT_CAPTURE_LIMITS, type CaptureLimits, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { OUTPUT_TIMEOUT_MS, withinOutputTime } from '../shared/output-timeout.js';
 import { cdpViewportScreenshot } from '../shared/cdp-screenshots.js';
+import { browserEncoded } from '../shared/image-format.js';
 import type { ShotSource } from '../shared/shot-taker.js';
 import { viewportOf } from '../shared/viewport.js';
 import { cdpSendFor } from './cdp-session.js';
@@ -52,7 +53,7 @@ export class PlaywrightShots implements ShotSource {
   }
 
   private async chromiumViewport(): Promise<Buffer> {
-    return cdpViewportScreenshot(await cdpSendFor(this.page), viewportOf(this.spec), this.spec.device.scale, this.pngEncoding);
+    return cdpViewportScreenshot(await cdpSendFor(this.page), viewportOf(this.spec), this.spec.device.scale, this.pngEncoding, browserEncoded(this.spec));
   }
 
   viewport(): Promise<Buffer> {

@@ -3,6 +3,7 @@ import type { CaptureSpec } from '../../core/capture-spec.js';
 import { DEFAULT_CAPTURE_LIMITS, type CaptureLimits, type PngEncoding } from '../../core/contracts/browser-driver.js';
 import { OUTPUT_TIMEOUT_MS } from '../shared/output-timeout.js';
 import { cdpViewportScreenshot } from '../shared/cdp-screenshots.js';
+import { browserEncoded } from '../shared/image-format.js';
 import type { ShotSource } from '../shared/shot-taker.js';
 import { viewportOf } from '../shared/viewport.js';
 import { withTimeout } from '../shared/with-timeout.js';
@@ -38,7 +39,7 @@ export class SeleniumShots implements ShotSource {
     // Over CDP rather than WebDriver's screenshot, to choose the encoder effort as the Playwright driver
     // does. The device-metrics override is chromedriver's (mobileEmulation), not on this session, so the
     // device scale is asked for explicitly.
-    const shot = cdpViewportScreenshot((method, params) => this.cdp.send(method, params), viewportOf(this.spec), this.spec.device.scale, this.pngEncoding);
+    const shot = cdpViewportScreenshot((method, params) => this.cdp.send(method, params), viewportOf(this.spec), this.spec.device.scale, this.pngEncoding, browserEncoded(this.spec));
     return withTimeout(shot, OUTPUT_TIMEOUT_MS, 'the screenshot timed out');
   }
 }

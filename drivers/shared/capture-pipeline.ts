@@ -18,6 +18,7 @@ import { runScripts } from './run-scripts.js';
 import { installSettleWatch, needsSettleWatch, settlePage } from './settle-page.js';
 import { runSteps } from './run-steps.js';
 import { takeShots, type ShotsTaken } from './shots-loop.js';
+import { imageFormatOf, inSpecFormat } from './image-format.js';
 
 export interface PipelineSettings {
   /** the deadline used when a spec's maxWait is 0 ("service default"), in ms */
@@ -113,6 +114,9 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     if (reached) clock.lap('blank_check');
 
     const produce = conditionFailed === null;
+    // The stored format (png, jpeg, webp): after the blank check, which reads any of them.
+    const stored = produce ? await inSpecFormat(images, spec) : images;
+    if (produce && images.length > 0) clock.lap('image_format');
     const html = spec.html && produce ? await withinOutputTime(page.html(), 'the HTML') : null;
     const { links, userAgent } = await withinOutputTime(page.evaluate(linksAndUserAgent), 'collecting links').catch((error: unknown) => {
       warnings.push(`Links could not be collected: ${errorText(error)}.`);
@@ -147,7 +151,8 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     }
 
     return {
-      images,
+      images: stored,
+      imageFormat: imageFormatOf(spec).format,
       html,
       markdown,
       metadata,

@@ -1,5 +1,6 @@
 import type { PngEncoding } from '../../core/contracts/browser-driver.js';
 import { withinOutputTime } from './output-timeout.js';
+import type { BrowserEncoded } from './image-format.js';
 import type { PageSize } from './page-height-cut.js';
 import { CHROMIUM_TILE_DEVICE_PIXELS, tiledShot, tileRows } from './tiled-shot.js';
 
@@ -26,9 +27,9 @@ interface LayoutMetrics {
  * the device scale, since neither driver's own session holds the device-metrics override (Playwright's
  * session and chromedriver's do).
  */
-async function captureClip(send: CdpSend, clip: Clip, scale: number, beyondViewport: boolean, encoding: PngEncoding): Promise<Buffer> {
+async function captureClip(send: CdpSend, clip: Clip, scale: number, beyondViewport: boolean, encoding: PngEncoding, lossy: BrowserEncoded | null = null): Promise<Buffer> {
   const { data } = (await send('Page.captureScreenshot', {
-    format: 'png',
+    ...(lossy ? { format: lossy.format, quality: lossy.quality } : { format: 'png' }),
     optimizeForSpeed: encoding === 'fast',
     clip: { ...clip, scale },
     captureBeyondViewport: beyondViewport,
@@ -42,9 +43,9 @@ async function captureClip(send: CdpSend, clip: Clip, scale: number, beyondViewp
  * rather than from script: an error page (unreachable site) has no script context that lasts long
  * enough to ask.
  */
-export async function cdpViewportScreenshot(send: CdpSend, viewport: { width: number; height: number }, scale: number, encoding: PngEncoding): Promise<Buffer> {
+export async function cdpViewportScreenshot(send: CdpSend, viewport: { width: number; height: number }, scale: number, encoding: PngEncoding, lossy: BrowserEncoded | null = null): Promise<Buffer> {
   const { cssLayoutViewport } = (await send('Page.getLayoutMetrics', {})) as LayoutMetrics;
-  return captureClip(send, { x: cssLayoutViewport.pageX, y: cssLayoutViewport.pageY, ...viewport }, scale, false, encoding);
+  return captureClip(send, { x: cssLayoutViewport.pageX, y: cssLayoutViewport.pageY, ...viewport }, scale, false, encoding, lossy);
 }
 
 /**

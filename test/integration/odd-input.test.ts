@@ -28,6 +28,8 @@ const VALID_CREATE_VALUES: Record<string, string> = {
   country: 'fr',
   browser: 'firefox',
   delay: '10',
+  format: 'jpeg',
+  quality: '75',
   wait_until: 'load',
   hide_ads: 'true',
   hide_popups: 'true',

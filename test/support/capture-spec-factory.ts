@@ -35,6 +35,8 @@ export function captureSpec(browser: BrowserName, url: string, overrides: Partia
     failIfSelector: null,
     failUnlessSelector: null,
     failOnBlank: false,
+    imageFormat: 'png',
+    imageQuality: 80,
     waitUntil: 'settled',
     delay: 0,
     maxWait: 15,

@@ -80,6 +80,24 @@ export const CREATE_PARAM_CASES: ParamCase[] = [
     ],
   },
   {
+    params: ['format', 'quality'],
+    pass: [
+      { query: '', expect: { format: 'png', quality: 80 } },
+      { query: 'format=jpeg&quality=1', expect: { format: 'jpeg', quality: 1 } },
+      { query: 'format=jpg&quality=100', expect: { format: 'jpeg', quality: 100 } },
+      { query: 'format=webp', expect: { format: 'webp', quality: 80 } },
+      { query: 'format=webmp', expect: { format: 'webp' } },
+    ],
+    fail: [
+      { query: 'format=gif', field: 'format' },
+      { query: 'format=avif', field: 'format' },
+      { query: 'format=png&format=jpeg', field: 'format' },
+      { query: 'quality=0', field: 'quality' },
+      { query: 'quality=101', field: 'quality' },
+      { query: 'quality=5.5', field: 'quality' },
+    ],
+  },
+  {
     params: ['hide_ads', 'hide_popups', 'dark', 'strict_ssl', 'html', 'pdf', 'video', 'pdf_background', 'pdf_landscape', 'pdf_one_page'],
     pass: [
       { query: 'hide_ads=1&hide_popups=yes&dark=on&strict_ssl=TRUE&html=true', expect: { hide_ads: true, hide_popups: true, dark: true, strict_ssl: true, html: true } },

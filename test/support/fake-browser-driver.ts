@@ -46,6 +46,7 @@ export class FakeBrowserHandle implements BrowserHandle {
     if (this.mode === 'slow') await abortableSleep(this.slowMs, signal);
     return {
       images: Array.from({ length: spec.shots }, () => TINY_PNG),
+      imageFormat: 'png',
       html: spec.html ? '<html></html>' : null,
       markdown: spec.markdown ? '# Fake page\n' : null,
       metadata: null,
