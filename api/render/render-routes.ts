@@ -1,6 +1,5 @@
 import { CREATE_PARAMS } from '../options/create-params.js';
-import { jsonBodyParams } from '../http/json-body.js';
-import { queryOf } from '../http/query.js';
+import { bodyWithinLimits, queryWithinLimits, sourceBodyParser } from '../http/source-limits.js';
 import { defineRoute, type ApiRoute } from '../http/route.js';
 import { Screenshot } from '../screenshots/screenshot-shapes.js';
 import { RENDER_PARAMS } from './render-params.js';
@@ -13,12 +12,12 @@ const PARAMS = { ...CREATE_PARAMS, ...RENDER_PARAMS };
 
 const answer = {
   envelope: Screenshot,
-  content: ['image/png', 'image/jpeg', 'image/webp', 'image/avif', 'application/pdf', 'text/html', 'application/json'],
+  content: ['image/png', 'image/jpeg', 'image/webp', 'image/avif', 'application/pdf', 'text/html', 'text/markdown', 'application/json'],
   description: 'The bytes of `format`, with ETag, X-Screenshot-Id, X-Render-Ms (304 when If-None-Match matches; 422 CAPTURE_FAILED; 504 RENDER_TIMEOUT)',
 } as const;
 const description =
   'One request, the bytes back: a record made as create makes it (cost, cache, apps, warnings; `info` afterwards), waited for at most `timeout` seconds. ' +
-  'A cache hit answers the stored bytes at cost 0, without a browser.';
+  'A cache hit answers the stored bytes at cost 0, without a browser. Exactly one of `url`, `source_html` and `source_markdown` (a long source: POST).';
 
 /** GET and POST /screenshot/render (beyond-v1.md part 1): the same operation, its parameters in the query or a JSON or form body. */
 export const RENDER_ROUTES: ApiRoute[] = [
@@ -33,11 +32,10 @@ export const RENDER_ROUTES: ApiRoute[] = [
     summary: 'Render one url and answer its bytes',
     description,
     query: PARAMS,
-    required: ['url'],
     // Create's service reads its options itself (as GET /screenshot/create), render's are read first.
     validatedBy: 'handler',
     response: answer,
-    handler: (ctx, deps) => render(ctx, deps, queryOf(ctx)),
+    handler: (ctx, deps) => render(ctx, deps, queryWithinLimits(ctx, deps.config.sources)),
   }),
   defineRoute({
     method: 'post',
@@ -48,9 +46,10 @@ export const RENDER_ROUTES: ApiRoute[] = [
     summary: 'Render one url and answer its bytes (parameters in a JSON or form body, or the query)',
     description,
     body: PARAMS,
-    required: ['url'],
+    // A source up to SHOTFARM_SOURCE_BODY_MAX_BYTES, as POST /screenshot/create takes it.
+    upload: { parser: (deps) => sourceBodyParser(deps.config.sources), mediaTypes: ['application/json', 'application/x-www-form-urlencoded'] },
     validatedBy: 'handler',
     response: answer,
-    handler: (ctx, deps) => render(ctx, deps, jsonBodyParams(ctx)),
+    handler: (ctx, deps) => render(ctx, deps, bodyWithinLimits(ctx, deps.config.sources)),
   }),
 ];

@@ -46,7 +46,13 @@ export function renderRequest(params: QueryTree): { input: RenderInput; format: 
 
 /** The bytes a finished render answers, with their type and file extension. */
 async function answerBytes(deps: RouteDeps, companyId: number, row: ScreenshotRow, format: RenderFormat, input: RenderInput): Promise<{ body: Buffer; type: string; extension: string }> {
-  if (format.answer === 'json') return { body: Buffer.from(JSON.stringify({ success: true, data: toScreenshotRecord(row) })), type: ANSWER_TYPES.json, extension: 'json' };
+  if (format.answer === 'json') {
+    const record: Record<string, unknown> = toScreenshotRecord(row);
+    // beyond-v1.md part 1: json is the record "with metadata and markdown when asked": the Markdown's text
+    // takes the place of the option's `true` (metadata is the record's own object already).
+    if (record.markdown === true) record.markdown = (await readAll(deps.objects, (await findFile(deps.db, companyId, row.id, 'markdown', null)).storage_key)).toString('utf8');
+    return { body: Buffer.from(JSON.stringify({ success: true, data: record })), type: ANSWER_TYPES.json, extension: 'json' };
+  }
   if (format.answer !== 'image') {
     const file = await findFile(deps.db, companyId, row.id, format.answer, null);
     return { body: await readAll(deps.objects, file.storage_key), type: ANSWER_TYPES[format.answer], extension: extensionOf(file.content_type, file.storage_key) };

@@ -101,6 +101,36 @@ describe('render: one request, the bytes back (pglite, chrome)', function () {
     expect(json.json.data).to.include({ id: Number(json.headers.get('x-screenshot-id')), status: 'finished' });
   });
 
+  it('answers format=markdown as text/markdown, and format=json with the metadata and the Markdown text asked for', async function () {
+    const article = encodeURIComponent(site.url(`/extract/article.html?render=${Math.random().toString(36).slice(2)}`));
+    const markdown = await renderOf(api, account.key, `url=${article}&format=markdown`);
+    expect(markdown.status, markdown.bytes.toString()).to.equal(200);
+    expect(markdown.headers.get('content-type')).to.equal('text/markdown; charset=utf-8');
+    expect(markdown.bytes.toString('utf8')).to.match(/^# Tuning a browser farm$/m);
+    const json = await renderOf(api, account.key, `url=${article}&format=json&markdown=1&metadata=1`);
+    expect(json.status, json.bytes.toString()).to.equal(200);
+    expect(json.json.data.markdown).to.be.a('string').and.match(/^# Tuning a browser farm$/m);
+    expect(json.json.data.metadata).to.deep.include({ title: 'Tuning a browser farm | The Farm Journal' });
+    expect(json.json.data.metadata.open_graph).to.include({ title: 'Tuning a browser farm' });
+    // Without markdown=1 the record says only that none was asked for.
+    const plain = await renderOf(api, account.key, `url=${article}&format=json`);
+    expect(plain.json.data).to.include({ markdown: false, metadata: null });
+  });
+
+  it('renders a source_html sent in a POST body, its record url the source hash', async function () {
+    const source = '<!doctype html><title>invoice</title><body style="margin:0;background:#123456"><h1>Invoice 42</h1></body>';
+    const res = await fetch(`${api.url}/screenshot/render`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': account.key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ source_html: source, screen_width: 400, screen_height: 300 }),
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(res.status, bytes.toString()).to.equal(200);
+    expect(await sharp(bytes).metadata()).to.include({ format: 'png', width: 400, height: 300 });
+    const record = await recordOf(Number(res.headers.get('x-screenshot-id')));
+    expect(record.url).to.match(/^source:html\/[0-9a-f]{64}$/);
+  });
+
   it('takes its parameters in a JSON body and in a form body (POST)', async function () {
     const url = decodeURIComponent(page());
     const jsonBody = await fetch(`${api.url}/screenshot/render`, {
