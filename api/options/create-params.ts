@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { BLOCKABLE_RESOURCES, BROWSERS, CAPTURE_SIZES, IMAGE_FORMATS, MARKDOWN_MODES, PDF_FORMATS, VIDEO_FORMATS, WAIT_UNTIL, type BuiltSpecFields, type PlainSpecFields } from '../../core/capture-spec.js';
+import {
+  BLOCKABLE_RESOURCES,
+  BROWSERS,
+  CAPTURE_SIZES,
+  IMAGE_FORMATS,
+  MARKDOWN_MODES,
+  PDF_FORMATS,
+  VIDEO_FORMATS,
+  WAIT_UNTIL,
+  type BuiltSpecFields,
+  type PlainSpecFields,
+} from '../../core/capture-spec.js';
 import { countryDefaults, isTimeZone } from '../../core/countries.js';
 import { parseCookieString, parseHeaderItem } from './http-fields.js';
 import { aka, bool, custom, int, listOf, longText, num, oneOf, text, toBool, toInt, type Param, type ParamAlias, type ReadResult } from './param-kinds.js';

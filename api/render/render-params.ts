@@ -16,7 +16,10 @@ export const RENDER_RESIZE_PARAMS = { width, height, ratio, scale, zoom, left, r
  * (render-formats.ts), so the render reads both itself and hands create the capture's.
  */
 export const RENDER_PARAMS = {
-  format: oneOf(RENDER_FORMAT_NAMES, 'what to answer: png (default), jpeg, webp, avif, pdf, html, markdown, or json (the record, with the Markdown text when markdown=1)', { jpg: 'jpeg', webmp: 'webp' }),
+  format: oneOf(RENDER_FORMAT_NAMES, 'what to answer: png (default), jpeg, webp, avif, pdf, html, markdown, or json (the record, with the Markdown text when markdown=1)', {
+    jpg: 'jpeg',
+    webmp: 'webp',
+  }),
   quality: int(1, 100, 'JPEG, WEBP or AVIF quality'),
   timeout: int(1, MAX_RENDER_TIMEOUT_SECONDS, `seconds the request waits for the capture (default ${DEFAULT_RENDER_TIMEOUT_SECONDS}); past it 504, and the capture goes on`),
   ...RENDER_RESIZE_PARAMS,

@@ -109,7 +109,9 @@ describe('render: one request, the bytes back (pglite, chrome)', function () {
     expect(markdown.bytes.toString('utf8')).to.match(/^# Tuning a browser farm$/m);
     const json = await renderOf(api, account.key, `url=${article}&format=json&markdown=1&metadata=1`);
     expect(json.status, json.bytes.toString()).to.equal(200);
-    expect(json.json.data.markdown).to.be.a('string').and.match(/^# Tuning a browser farm$/m);
+    expect(json.json.data.markdown)
+      .to.be.a('string')
+      .and.match(/^# Tuning a browser farm$/m);
     expect(json.json.data.metadata).to.deep.include({ title: 'Tuning a browser farm | The Farm Journal' });
     expect(json.json.data.metadata.open_graph).to.include({ title: 'Tuning a browser farm' });
     // Without markdown=1 the record says only that none was asked for.
