@@ -1,17 +1,7 @@
-/** What the page says about itself (the record's `metadata` without the image's colours). */
-export interface PageDescription {
-  title: string | null;
-  description: string | null;
-  lang: string | null;
-  canonical: string | null;
-  open_graph: Record<string, string>;
-  twitter: Record<string, string>;
-  icons: { url: string; sizes: string | null; type: string | null }[];
-  theme_color: string | null;
-  fonts: string[];
-  word_count: number;
-  content_type: string | null;
-}
+import type { PageMetadata } from '../../core/capture-spec.js';
+
+/** What the page says about itself: the record's `metadata` without the image's colours (the agent reads those). */
+export type PageDescription = Omit<PageMetadata, 'colors'>;
 
 /**
  * metadata=1, read in the page after the shots; self-contained.
