@@ -5,6 +5,7 @@ import type { Db } from '../db/connect.js';
 import { notFound, validationError, type FieldErrors } from '../../core/errors.js';
 import { parseUrlList } from './url-list.js';
 import { validateTemplate } from '../../core/batch/filename-template.js';
+import { toInt } from '../options/param-kinds.js';
 import { BATCH_MAX_DELAY_SECONDS, BATCH_OWN_PARAMS, BATCH_TRANSPORT_FIELDS } from './batch-params.js';
 import { buildCreateRequest, createContextOf, type ScreenshotDraft } from '../options/create-request.js';
 import type { QueryTree } from '../options/query-input.js';
@@ -143,10 +144,9 @@ export class BatchService {
       if (k in BATCH_OWN_PARAMS || (BATCH_TRANSPORT_FIELDS as readonly string[]).includes(k)) continue;
       out[k] = v;
     }
-    const delay = out.delay;
-    if (Array.isArray(delay) && delay.length === 1 && typeof delay[0] === 'string' && /^\d+$/.test(delay[0]) && Number(delay[0]) > BATCH_MAX_DELAY_SECONDS) {
-      out.delay = [String(BATCH_MAX_DELAY_SECONDS)];
-    }
+    // Read as the option reads it (toInt: `+45` is 45 too), so no spelling the option takes passes the cap.
+    const delay = Array.isArray(out.delay) && out.delay.length === 1 && typeof out.delay[0] === 'string' ? toInt(out.delay[0]) : null;
+    if (typeof delay === 'number' && delay > BATCH_MAX_DELAY_SECONDS) out.delay = [String(BATCH_MAX_DELAY_SECONDS)];
     return out;
   }
 

@@ -180,8 +180,12 @@ describe('batch jobs (embedded, real browser)', function () {
 
   it('caps delay above 30 to 30 (and a batch cancelled before anything ran costs nothing)', async () => {
     const balance = (await call(api.url, '/account/info', { key: acct.key })).body.data.balance;
+    // `+45` is 45 to the option's reader too: the cap must read it the same way.
     const created = (await createBatch(api, acct.key, { delay: '45' }, [site.url('/echo?cap=1'), site.url('/echo?cap=2')].join('\n'))).body.data[0];
     expect((await screenshotsOf(created.id)).map((s) => s.delay)).to.deep.equal([30, 30]);
+    const signed = (await createBatch(api, acct.key, { delay: '+45' }, site.url('/echo?cap=3'))).body.data[0];
+    expect((await screenshotsOf(signed.id)).map((s) => s.delay)).to.deep.equal([30]);
+    await call(api.url, `/batch/cancel?id=${signed.id}`, { method: 'POST', key: acct.key });
     await call(api.url, `/batch/cancel?id=${created.id}`, { method: 'POST', key: acct.key });
     // Both were still waiting out their delay: they end as error at cost 0, and the balance is untouched.
     expect((await screenshotsOf(created.id)).map((s) => `${s.status} ${s.cost}`)).to.deep.equal(['error 0', 'error 0']);
