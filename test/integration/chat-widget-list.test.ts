@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { FiltersEngine, Request } from '@ghostery/adblocker';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import tls from 'node:tls';
 import { MaintainedEngines } from '../../drivers/shared/block-lists/maintained-engines.js';
 import { CATEGORY_RULESETS, rulesetFilters } from '../../drivers/shared/block-lists/maintained-lists.js';
@@ -18,7 +18,11 @@ const EMBEDS: Record<string, string[]> = {
   Intercom: ['https://widget.intercom.io/widget/abcd1234', 'https://js.intercomcdn.com/frame-modern.0a1b2c3d.js'],
   Drift: ['https://js.driftt.com/include/1700000000/drift-app.js'],
   Crisp: ['https://client.crisp.chat/l.js'],
-  Zendesk: ['https://static.zdassets.com/ekr/snippet.js?key=00000000-0000-0000-0000-000000000000', 'https://static.zdassets.com/web_widget/messenger/latest/web-widget-main-1a2b3c.js', 'https://ekr.zdassets.com/compose/zopim_chat/zendesk.js'],
+  Zendesk: [
+    'https://static.zdassets.com/ekr/snippet.js?key=00000000-0000-0000-0000-000000000000',
+    'https://static.zdassets.com/web_widget/messenger/latest/web-widget-main-1a2b3c.js',
+    'https://ekr.zdassets.com/compose/zopim_chat/zendesk.js',
+  ],
   HubSpot: ['https://js.usemessages.com/conversations-embed.js', 'https://app.hubspot.com/conversations-visitor/1000/threads/utk/abc'],
   Tawk: ['https://embed.tawk.to/5f0000aa/default'],
 };
@@ -94,7 +98,9 @@ describe('the third-party test site over https (test/support/third-party-site.ts
     secure.write('GET /l.js HTTP/1.1\r\nHost: client.crisp.chat\r\nConnection: close\r\n\r\n');
     let answer = '';
     for await (const chunk of secure) answer += String(chunk);
-    expect(answer).to.match(/^HTTP\/1\.1 200/).and.to.include('crisp-client');
+    expect(answer)
+      .to.match(/^HTTP\/1\.1 200/)
+      .and.to.include('crisp-client');
     expect(site.hits('client.crisp.chat/l.js')).to.equal(before + 1);
   });
 

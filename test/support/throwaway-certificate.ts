@@ -22,8 +22,23 @@ export async function throwawayCertificate(hosts: readonly string[]): Promise<Ce
     const cert = join(folder, 'cert.pem');
     const names = hosts.map((host) => `DNS:${host}`).join(',');
     await promisify(execFile)('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=shotfarm throwaway test certificate', '-addext', `subjectAltName=${names}`, '-keyout', key, '-out', cert,
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=shotfarm throwaway test certificate',
+      '-addext',
+      `subjectAltName=${names}`,
+      '-keyout',
+      key,
+      '-out',
+      cert,
     ]);
     return { key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') };
   } finally {
