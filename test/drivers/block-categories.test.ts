@@ -12,7 +12,8 @@ import { ThirdPartySite } from '../support/third-party-site.js';
 /** The article's third parties (test/fixtures/third-parties/news.test/blocking/article.html), by category. */
 // The six common vendors: Drift, Tawk.to, Zendesk (Chat and messaging), Intercom, Crisp, HubSpot. Intercom, Zendesk
 // messaging and HubSpot's embed are blocked by the repository's supplement (drivers/brave/filters/shotfarm-chats.txt);
-// the last four are fetched over https (Crisp's and HubSpot's hosts are HSTS-preloaded), which the test proxy serves.
+// the last four are fetched over https as their snippets write them (Crisp's and Intercom's hosts are HSTS-preloaded
+// in Chromium, so even an http URL goes out as https), which the test proxy serves with a throwaway certificate.
 const CHATS = [
   'js.driftt.com/include/1700000000/drift-app.js',
   'embed.tawk.to/5f0000aa/default',

@@ -16,9 +16,9 @@ const FIXTURES = repoPath('test/fixtures/third-parties');
  * to this server on 127.0.0.1 and answers 502 for any other name, so no name is ever resolved. The server
  * answers by the request's Host header from test/fixtures/third-parties/<host>/<path>, and counts hits.
  * It answers https too (CONNECT through the proxy, TLS ended here with a self-signed certificate made for
- * the fixture hosts at start): vendors such as Crisp and HubSpot are on the browsers' HSTS preload lists,
- * so a browser asks them over https whatever the page says. Captures accept it as they accept any
- * certificate error unless strict_ssl.
+ * the fixture hosts at start): vendors' snippets name https, and some hosts (client.crisp.chat,
+ * widget.intercom.io) are on Chromium's HSTS preload list, so a browser asks them over https whatever
+ * the page says. Captures accept the certificate as they accept any certificate error unless strict_ssl.
  */
 export class ThirdPartySite {
   private readonly hitCounts = new Map<string, number>();
