@@ -285,7 +285,7 @@ export const CAPTURE_OPTIONS = {
   fail_unless_selector: { param: selector('CSS selector: the record ends as `error` when nothing matches it at the capture'), specPath: 'failUnlessSelector', record: asText },
   fail_on_blank: { param: bool('the record ends as `error` when the capture is blank (one colour, or nothing visible on the page)'), default: false, spec: 'failOnBlank', record: shown },
   // Blocking by category from AdGuard's maintained lists (drivers/shared/block-lists), and by resource type or URL.
-  block_chats: { param: bool("block chat and support widgets (AdGuard's Widgets list): Drift, Crisp, Tawk.to, HubSpot, Zendesk chat…"), default: false, spec: 'blockChats', record: shown },
+  block_chats: { param: bool("block chat widgets (AdGuard's Widgets list and a supplement): Intercom, Drift, Crisp, Zendesk, HubSpot, Tawk.to…"), default: false, spec: 'blockChats', record: shown },
   block_trackers: { param: bool("block analytics scripts and tracking pixels (AdGuard's Tracking Protection list)"), default: false, spec: 'blockTrackers', record: shown },
   block_social: { param: bool("block share buttons, like boxes and embedded posts (AdGuard's Social media list)"), default: false, spec: 'blockSocial', record: shown },
   block_resources: {

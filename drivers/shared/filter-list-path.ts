@@ -7,18 +7,30 @@ import type { AdFilterLists } from '../../core/config/ad-filter-lists.js';
 /** The filter list kept in the repository (see drivers/brave/filters/LICENSE). */
 export const FILTER_LIST_FILE = join('drivers', 'brave', 'filters', 'shotfarm-ads-trackers.txt');
 
+/** The repository's supplement to AdGuard's Widgets list for block_chats (Intercom, Zendesk's messenger…; the file says why). */
+export const CHATS_FILTER_LIST_FILE = join('drivers', 'brave', 'filters', 'shotfarm-chats.txt');
+
 /**
  * Finds the repository's filter list from this module's location. tsc compiles to dist/ and does not
  * copy .txt files, so the list is found by walking up from here to the first folder that holds it:
  * the source tree when running from dist/, or the package root when installed.
  */
 export function defaultFilterListPath(): string {
+  return repositoryFilterListPath(FILTER_LIST_FILE);
+}
+
+/** The path of the chats supplement, found as defaultFilterListPath finds the ad list. */
+export function chatsFilterListPath(): string {
+  return repositoryFilterListPath(CHATS_FILTER_LIST_FILE);
+}
+
+function repositoryFilterListPath(file: string): string {
   let folder = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    const candidate = join(folder, FILTER_LIST_FILE);
+    const candidate = join(folder, file);
     if (existsSync(candidate)) return candidate;
     const parent = dirname(folder);
-    if (parent === folder) throw new Error(`filter list ${FILTER_LIST_FILE} not found above ${fileURLToPath(import.meta.url)}`);
+    if (parent === folder) throw new Error(`filter list ${file} not found above ${fileURLToPath(import.meta.url)}`);
     folder = parent;
   }
 }

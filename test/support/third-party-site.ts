@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
 import { ForwardProxy } from './forward-proxy.js';
 import { repoPath } from './repo-path.js';
+import { throwawayCertificate } from './throwaway-certificate.js';
 
 /** The fixture hosts: each folder of test/fixtures/third-parties is a host name, its files the host's paths. */
 const FIXTURES = repoPath('test/fixtures/third-parties');
@@ -13,18 +15,23 @@ const FIXTURES = repoPath('test/fixtures/third-parties');
  * DNS query leaving: the browser reaches every host through a forward proxy that maps the fixture hosts
  * to this server on 127.0.0.1 and answers 502 for any other name, so no name is ever resolved. The server
  * answers by the request's Host header from test/fixtures/third-parties/<host>/<path>, and counts hits.
+ * It answers https too (CONNECT through the proxy, TLS ended here with a self-signed certificate made for
+ * the fixture hosts at start): vendors' snippets name https, and some hosts (client.crisp.chat,
+ * widget.intercom.io) are on Chromium's HSTS preload list, so a browser asks them over https whatever
+ * the page says. Captures accept the certificate as they accept any certificate error unless strict_ssl.
  */
 export class ThirdPartySite {
   private readonly hitCounts = new Map<string, number>();
 
   private constructor(
     private readonly server: http.Server,
+    private readonly tlsServer: https.Server,
     readonly proxy: ForwardProxy,
   ) {}
 
   static async start(hosts: readonly string[]): Promise<ThirdPartySite> {
     let site: ThirdPartySite | null = null;
-    const server = http.createServer((req, res) => {
+    const answer = (req: http.IncomingMessage, res: http.ServerResponse): void => {
       const host = (req.headers.host ?? '').replace(/:\d+$/, '');
       const path = new URL(req.url ?? '/', 'http://fixture').pathname;
       const key = `${host}${path}`;
@@ -35,11 +42,14 @@ export class ThirdPartySite {
         (body) => res.writeHead(200, { 'content-type': contentType(path), 'cache-control': 'no-store' }).end(body),
         () => res.writeHead(404).end(),
       );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    };
+    const server = http.createServer(answer);
+    const tlsServer = https.createServer(await throwawayCertificate(hosts), answer);
+    await Promise.all([server, tlsServer].map((listener) => new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))));
     const port = (server.address() as AddressInfo).port;
-    const proxy = await ForwardProxy.start(Object.fromEntries(hosts.map((host) => [host, port])), 'third-parties');
-    site = new ThirdPartySite(server, proxy);
+    const tlsPort = (tlsServer.address() as AddressInfo).port;
+    const proxy = await ForwardProxy.start(Object.fromEntries(hosts.map((host) => [host, port])), 'third-parties', tlsPort);
+    site = new ThirdPartySite(server, tlsServer, proxy);
     return site;
   }
 
@@ -50,8 +60,10 @@ export class ThirdPartySite {
 
   async close(): Promise<void> {
     await this.proxy.close();
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
+    for (const listener of [this.server, this.tlsServer]) {
+      listener.closeAllConnections();
+      await new Promise((resolve) => listener.close(resolve));
+    }
   }
 }
 

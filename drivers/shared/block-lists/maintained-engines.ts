@@ -1,5 +1,5 @@
 import { FiltersEngine } from '@ghostery/adblocker';
-import { defaultFilterListPath, readFilterLists } from '../filter-list-path.js';
+import { chatsFilterListPath, defaultFilterListPath, readFilterLists } from '../filter-list-path.js';
 import { CATEGORY_RULESETS, rulesetFilters, type ListCategory } from './maintained-lists.js';
 
 /** How long one category's engine took to build in this process: wall time and the process's CPU time, in ms. */
@@ -16,7 +16,9 @@ export interface ListLoadCost {
  * `make bench-readiness`), then shared by every page of every driver in it. A category is built the first
  * time a capture asks for it; a list that could not be read is not kept, so the next capture tries again.
  * `ads` also reads `adFilterFiles` (SHOTFARM_AD_FILTER_LISTS: the repository's small list of ad
- * containers for cosmetic hiding, EasyList an operator brings), so it is keyed by them.
+ * containers for cosmetic hiding, EasyList an operator brings), so it is keyed by them. `chats` always
+ * reads the repository's supplement (drivers/brave/filters/shotfarm-chats.txt): Intercom and Zendesk's
+ * messenger, which AdGuard's network rules block only on the sites they name.
  */
 export class MaintainedEngines {
   private static readonly engines = new Map<string, Promise<FiltersEngine>>();
@@ -25,7 +27,7 @@ export class MaintainedEngines {
 
   /** The engine of `category`, built on first use in this process. */
   of(category: ListCategory): Promise<FiltersEngine> {
-    const files = category === 'ads' ? this.adFilterFiles : [];
+    const files = category === 'ads' ? this.adFilterFiles : category === 'chats' ? [chatsFilterListPath()] : [];
     const key = [category, ...files].join('\n');
     let engine = MaintainedEngines.engines.get(key);
     if (!engine) {
@@ -68,8 +70,8 @@ async function build(category: ListCategory, files: readonly string[]): Promise<
   const rulesets = category === 'ads' && !files.includes(defaultFilterListPath()) ? [] : CATEGORY_RULESETS[category];
   const lists = await Promise.all(rulesets.map(rulesetFilters));
   const text = [...lists.map((filters) => filters.join('\n')), ...(files.length > 0 ? [await readFilterLists(files)] : [])].join('\n');
-  // Cosmetic filters come from the Adblock Plus files only (DNR rule sets are network rules).
-  const engine = FiltersEngine.parse(text, { loadNetworkFilters: true, loadCosmeticFilters: files.length > 0, enableCompression: false });
+  // Cosmetic filters come from the ad lists' Adblock Plus files only (DNR rule sets are network rules; only ad containers are hidden).
+  const engine = FiltersEngine.parse(text, { loadNetworkFilters: true, loadCosmeticFilters: category === 'ads' && files.length > 0, enableCompression: false });
   const used = process.cpuUsage(cpu);
   loadCosts.push({
     category,
