@@ -85,7 +85,7 @@ describe('web dashboard: access ids, signing secrets and "Copy as signed link"',
     const secret = (await call(api.url, '/key/rotate-signing-secret', json({ id: links.id }, { 'X-API-KEY': made.api_key.key }))).body.data.signing_secret;
     await nav('New screenshot').click();
     await heading('New screenshot').waitFor();
-    await page.getByLabel('URLs').fill(site.url('/echo?dashboard=signed'));
+    await page.getByLabel('URLs', { exact: true }).fill(site.url('/echo?dashboard=signed'));
     await page.getByLabel('Signing key').selectOption(String(links.id));
     await page.getByRole('button', { name: 'Copy as signed link' }).click();
     const box = page.getByLabel('Signed link', { exact: true });

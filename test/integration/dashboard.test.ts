@@ -113,7 +113,7 @@ describe('web dashboard, in Chromium against the running service', function () {
   it('creates a screenshot of a local page from the form; the list shows its thumbnail once finished', async () => {
     await nav('New screenshot').click();
     await heading('New screenshot').waitFor();
-    await page.getByLabel('URLs').fill(site.url('/links.html'));
+    await page.getByLabel('URLs', { exact: true }).fill(site.url('/links.html'));
     // hide_popups, hide_ads and hide_selector share a folded "Hide" section of the form (its summary opens it).
     await page.locator('details[data-section="Hide"] > summary').click();
     await page.getByLabel('Hide popups').check();
@@ -155,7 +155,7 @@ describe('web dashboard, in Chromium against the running service', function () {
       // apps: this account has none configured, so it has no boxes.
       expect(names).to.include.members([...options.filter((n) => n !== 'apps'), 'font_budget']);
       expect(await form.getByLabel('Font budget').getAttribute('max')).to.equal('50');
-      await page.getByLabel('URLs').fill(site.url('/links.html'));
+      await page.getByLabel('URLs', { exact: true }).fill(site.url('/links.html'));
       await form.getByLabel('Font budget').fill('7');
       await page.getByText('PDF', { exact: true }).click();
       await form.getByLabel('Pdf margin top').fill('5mm');
