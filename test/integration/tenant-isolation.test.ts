@@ -6,7 +6,7 @@ import { createLogger } from '../../core/logger.js';
 import { call, startTestApi, type TestAccount, type TestApi } from '../support/test-api.js';
 
 type Answer = { status: number; body: any; headers: Headers };
-type Fixture = 'screenshot' | 'batch' | 'crawl' | 'apiKey' | 'app' | 'monitor';
+type Fixture = 'screenshot' | 'source' | 'batch' | 'crawl' | 'apiKey' | 'app' | 'monitor';
 
 /**
  * Every route that takes a record id, and which of the owner's records it is called with. A route
@@ -19,6 +19,7 @@ const ID_ROUTES: Record<string, { method: 'GET' | 'POST'; fixture: Fixture; vari
   '/api/v1/screenshot/html': { method: 'GET', fixture: 'screenshot' },
   '/api/v1/screenshot/markdown': { method: 'GET', fixture: 'screenshot' },
   '/api/v1/screenshot/pdf': { method: 'GET', fixture: 'screenshot' },
+  '/api/v1/screenshot/source': { method: 'GET', fixture: 'source' },
   '/api/v1/screenshot/video': { method: 'GET', fixture: 'screenshot' },
   '/api/v1/screenshot/delete': { method: 'GET', fixture: 'screenshot', variants: ['', '&data=image', '&data=url', '&data=metadata', '&data=all'], mutates: true },
   '/api/v1/batch/info': { method: 'GET', fixture: 'batch' },
@@ -28,6 +29,9 @@ const ID_ROUTES: Record<string, { method: 'GET' | 'POST'; fixture: Fixture; vari
   '/api/v1/crawl/info': { method: 'GET', fixture: 'crawl' },
   '/api/v1/crawl/cancel': { method: 'POST', fixture: 'crawl', mutates: true },
   '/api/v1/key/delete': { method: 'POST', fixture: 'apiKey', mutates: true },
+  '/api/v1/key/rotate-signing-secret': { method: 'POST', fixture: 'apiKey', mutates: true },
+  // Signs with the key's secret (changes nothing), but only by POST: checked with the mutating routes.
+  '/api/v1/key/sign-link': { method: 'POST', fixture: 'apiKey', variants: ['&query=url%3Dhttps%253A%252F%252Fprivate.test'], mutates: true },
   '/api/v1/app/info': { method: 'GET', fixture: 'app' },
   '/api/v1/app/update': { method: 'POST', fixture: 'app', mutates: true },
   '/api/v1/app/delete': { method: 'POST', fixture: 'app', mutates: true },
@@ -86,7 +90,7 @@ describe("tenant isolation: every id-taking route, with another account's creden
   let owner: TestAccount;
   let intruder: TestAccount;
   let intruderToken: string;
-  const ids: Record<Fixture, number> = { screenshot: 0, batch: 0, crawl: 0, apiKey: 0, app: 0, monitor: 0 };
+  const ids: Record<Fixture, number> = { screenshot: 0, source: 0, batch: 0, crawl: 0, apiKey: 0, app: 0, monitor: 0 };
 
   const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -136,6 +140,10 @@ describe("tenant isolation: every id-taking route, with another account's creden
     await put(ids.screenshot, 'video', null, 'video.mp4', 'video/mp4', Buffer.from('secret video'));
     await put(ids.screenshot, 'diff', 1, 'diff.png', 'image/png', png);
     await api.database.db('screenshots').where({ id: ids.screenshot }).update({ status: 'finished', finished_at: api.database.db.fn.now() });
+
+    const source = await call(api.url, `/screenshot/create?source_html=${encodeURIComponent('<p>secret</p>')}`, { key: owner.key });
+    expect(source.status, JSON.stringify(source.body)).to.equal(200);
+    ids.source = Number(source.body.data[0].id);
 
     const batch = await call(api.url, '/batch/create', { ...json({ urls: ['private.test/a', 'private.test/b'], name: 'mine' }), key: owner.key });
     expect(batch.status, JSON.stringify(batch.body)).to.equal(200);
