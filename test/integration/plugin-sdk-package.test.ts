@@ -86,7 +86,7 @@ describe('plugin SDK package: npm pack, install in an outside project, compile a
     ).to.deep.equal([]);
 
     fs.mkdirSync(path.join(project, 'src'), { recursive: true });
-    const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; overrides?: Record<string, unknown> };
     const manifest = {
       name: 'my-plugin',
       version: '1.0.0',
@@ -94,6 +94,9 @@ describe('plugin SDK package: npm pack, install in an outside project, compile a
       private: true,
       dependencies: { shotfarm: `file:../${tarball}`, zod: pkg.dependencies.zod as string },
       devDependencies: { typescript: pkg.devDependencies.typescript as string, '@types/node': pkg.devDependencies['@types/node'] as string },
+      // shotfarm's own overrides, as a project depending on it from this machine's registry needs them: npm applies
+      // overrides of the root project only, and the registry here lacks a version a dependency pins (package.json).
+      ...(pkg.overrides ? { overrides: pkg.overrides } : {}),
     };
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify(manifest, null, 2));
     fs.writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify(pluginProjectLock(REPO, `../${tarball}`, manifest), null, 2));
