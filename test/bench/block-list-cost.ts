@@ -19,7 +19,7 @@ import { LIST_CATEGORIES } from '../../drivers/shared/block-lists/maintained-lis
 import { captureSpec } from '../support/capture-spec-factory.js';
 import { TestSite } from '../support/test-site.js';
 import { ThirdPartySite } from '../support/third-party-site.js';
-import { cpuSecondsBetween, readAllStats, treeOf } from './proc-tree.js';
+import { timedCapture } from './timed-capture.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const MATCHES = 20_000;
@@ -73,13 +73,8 @@ async function loadOnce(): Promise<void> {
   console.log(`lists: one request against all four engines: ${(((performance.now() - t0) * 1000) / MATCHES).toFixed(1)} µs`);
 }
 
-async function timed(handle: BrowserHandle, spec: CaptureSpec): Promise<{ wallMs: number; cpuMs: number }> {
-  const before = readAllStats();
-  const started = performance.now();
-  await handle.capture(spec, AbortSignal.timeout(60_000));
-  const wallMs = performance.now() - started;
-  const after = readAllStats();
-  return { wallMs, cpuMs: cpuSecondsBetween(before, after, treeOf(after, [process.pid], new Set())) * 1000 };
+function timed(handle: BrowserHandle, spec: CaptureSpec): Promise<{ wallMs: number; cpuMs: number }> {
+  return timedCapture(handle, spec);
 }
 
 async function measure(browser: BrowserName, plainUrl: string, thirdParties: ThirdPartySite): Promise<void> {

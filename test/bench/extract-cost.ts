@@ -11,8 +11,7 @@
  * `node dist/test/bench/extract-cost.js [rounds]` (make bench-extract).
  */
 import { loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
-import type { BrowserName, CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
+import type { BrowserName, CaptureSpec } from '../../core/capture-spec.js';
 import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
 import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
 import { launchChromium, launchFirefox } from '../../drivers/playwright/launch-browser.js';
@@ -23,6 +22,7 @@ import { loadConfig } from '../../core/config/load-config.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
 import { TestSite } from '../support/test-site.js';
 import { cpuSecondsBetween, readAllStats, treeOf } from './proc-tree.js';
+import { timedCapture, type TimedCapture } from './timed-capture.js';
 
 const ROUNDS = Number(process.argv[2] ?? 8);
 /** The colours are timed this many times per picture: one call is a few ms, under a 10 ms tick. */
@@ -50,19 +50,10 @@ const IN_PAGE_RUNS = 20;
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const signed = (n: number): string => `${n >= 0 ? '+' : ''}${n.toFixed(0)}`;
 
-interface Sample {
-  wallMs: number;
-  cpuMs: number;
-  output: CaptureOutput;
-}
+type Sample = TimedCapture;
 
-async function timed(handle: BrowserHandle, browser: BrowserName, url: string, options: Partial<CaptureSpec>): Promise<Sample> {
-  const before = readAllStats();
-  const started = performance.now();
-  const output = await handle.capture(captureSpec(browser, url, { device: LAPTOP, waitUntil: 'load', ...options }), AbortSignal.timeout(60_000));
-  const wallMs = performance.now() - started;
-  const after = readAllStats();
-  return { wallMs, cpuMs: cpuSecondsBetween(before, after, treeOf(after, [process.pid], new Set())) * 1000, output };
+function timed(handle: BrowserHandle, browser: BrowserName, url: string, options: Partial<CaptureSpec>): Promise<Sample> {
+  return timedCapture(handle, captureSpec(browser, url, { device: LAPTOP, waitUntil: 'load', ...options }));
 }
 
 async function colourCpuMs(png: Buffer): Promise<number> {

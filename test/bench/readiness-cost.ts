@@ -10,14 +10,13 @@
  * Variants alternate round by round so machine noise spreads evenly. Run alone (make bench-readiness):
  * other work on the machine changes the times. `node dist/test/bench/readiness-cost.js [rounds]`.
  */
-import { performance } from 'node:perf_hooks';
-import type { BrowserName, CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
+import type { BrowserName, CaptureSpec } from '../../core/capture-spec.js';
 import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
 import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
 import { isOneColour } from '../../drivers/shared/blank-check.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
 import { TestSite } from '../support/test-site.js';
-import { cpuSecondsBetween, readAllStats, treeOf } from './proc-tree.js';
+import { timedCapture, type TimedCapture } from './timed-capture.js';
 
 const ROUNDS = Number(process.argv[2] ?? 6);
 /** The blank check is timed this many times per picture: one call is a few ms, under a 10 ms tick. */
@@ -52,19 +51,10 @@ const quantile = (values: number[], q: number): number => {
 
 const signed = (n: number): string => `${n >= 0 ? '+' : ''}${n.toFixed(0)}`;
 
-interface Sample {
-  wallMs: number;
-  cpuMs: number;
-  output: CaptureOutput;
-}
+type Sample = TimedCapture;
 
-async function timed(handle: BrowserHandle, browser: BrowserName, url: string, options: Partial<CaptureSpec>): Promise<Sample> {
-  const before = readAllStats();
-  const started = performance.now();
-  const output = await handle.capture(captureSpec(browser, url, { device: LAPTOP, ...options }), AbortSignal.timeout(60_000));
-  const wallMs = performance.now() - started;
-  const after = readAllStats();
-  return { wallMs, cpuMs: cpuSecondsBetween(before, after, treeOf(after, [process.pid], new Set())) * 1000, output };
+function timed(handle: BrowserHandle, browser: BrowserName, url: string, options: Partial<CaptureSpec>): Promise<Sample> {
+  return timedCapture(handle, captureSpec(browser, url, { device: LAPTOP, ...options }));
 }
 
 /** CPU ms of this process per isOneColour call on `png` (libvips' threads included). */
