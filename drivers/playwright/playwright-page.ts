@@ -8,6 +8,8 @@ import type { Deadline } from '../shared/deadline.js';
 import type { AddScriptTag } from '../shared/run-scripts.js';
 import { webUrlOrEmpty } from '../shared/shown-url.js';
 import { recordedUrl } from '../source/source-document.js';
+import { cdpEvaluate } from './cdp-evaluate.js';
+import { cdpSessionFor } from './cdp-session.js';
 import { DocumentResponse } from './document-response.js';
 import type { Engine } from './engine.js';
 import { openPage } from './open-page.js';
@@ -55,6 +57,9 @@ export class PlaywrightPage implements CapturePage {
   }
 
   evaluate<A extends [] | [unknown], R>(fn: (...args: A) => R, ...args: A): Promise<Awaited<R>> {
+    // Chromium: one CDP Runtime.evaluate on the page's own session (cdp-evaluate.ts), one round trip where
+    // Playwright's first evaluate in each document makes two (it injects its utility script first).
+    if (this.engine.name === 'chromium') return cdpSessionFor(this.page).then((session) => cdpEvaluate(session, fn, ...args));
     // Playwright passes one argument to a page function; page functions take at most one.
     return this.page.evaluate(fn as (arg: unknown) => R, args[0]) as Promise<Awaited<R>>;
   }

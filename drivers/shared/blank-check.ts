@@ -1,8 +1,4 @@
 import sharp from 'sharp';
-import { hasVisibleContent } from '../page-scripts/visible-content.js';
-import type { CapturePage } from './capture-adapter.js';
-import { errorText } from './error-text.js';
-import { withinOutputTime } from './output-timeout.js';
 
 /**
  * The side of the copy the colour check looks at. Shrinking averages the picture, so a copy of one colour
@@ -26,22 +22,16 @@ export async function isOneColour(image: Buffer): Promise<boolean> {
 
 /**
  * Why a capture is blank, or null when it is not: its last picture is one colour, or nothing is visible on
- * the page (hasVisibleContent: no text, no image, no painted element). The last shot is the page as the
- * capture ends; a picture that cannot be read is not called blank. The two looks run side by side (the
- * picture's in this process, the page's in the browser), so the check adds the longer of them to a capture,
- * not their sum. Adds the record's warning when blank.
+ * the page (`visible`: hasVisibleContent's answer, read with the links after the shots: after-shots.ts). The
+ * last shot is the page as the capture ends; a picture that cannot be read is not called blank. The two looks
+ * run side by side (the picture's in this process, the page's in the browser), so the check adds the longer
+ * of them to a capture, not their sum. Adds the record's warning when blank.
  */
-export async function blankCheck(page: CapturePage, images: Buffer[], warnings: string[]): Promise<string | null> {
+export async function blankCheck(images: Buffer[], visible: Promise<boolean>, warnings: string[]): Promise<string | null> {
   const last = images[images.length - 1];
   if (last === undefined) return null;
-  const [oneColour, visible] = await Promise.all([
-    isOneColour(last).catch(() => false),
-    withinOutputTime(page.evaluate(hasVisibleContent), 'looking for visible content').catch((error: unknown) => {
-      warnings.push(`The page could not be checked for visible content: ${errorText(error)}.`);
-      return true;
-    }),
-  ]);
-  const reason = oneColour ? 'it shows one colour' : visible ? null : 'nothing is visible on the page';
+  const [oneColour, shows] = await Promise.all([isOneColour(last).catch(() => false), visible]);
+  const reason = oneColour ? 'it shows one colour' : shows ? null : 'nothing is visible on the page';
   if (reason !== null) warnings.push(`The capture looks blank: ${reason}.`);
   return reason;
 }

@@ -1,6 +1,5 @@
 import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import { lazyLoadScroll } from '../page-scripts/lazy-load-scroll.js';
-import { linksAndUserAgent } from '../page-scripts/links-and-user-agent.js';
 import { SCROLL_WATCH_KEY } from '../page-scripts/full-page-init.js';
 import { blankCheck } from './blank-check.js';
 import { nothingBlocked } from './block-lists/request-blocker.js';
@@ -11,9 +10,10 @@ import { errorText } from './error-text.js';
 import { extractPage } from './extract-page.js';
 import { withinOutputTime } from './output-timeout.js';
 import { expectResponsive } from './page-responds.js';
+import { readPageAfterShots } from './page-after-shots.js';
 import { PhaseClock } from './phase-clock.js';
 import { PopupHider } from './popup-hider.js';
-import { runReadiness } from './readiness.js';
+import { readinessOf, runReadiness } from './readiness.js';
 import { runScripts } from './run-scripts.js';
 import { installSettleWatch, needsSettleWatch, settlePage } from './settle-page.js';
 import { runSteps } from './run-steps.js';
@@ -39,6 +39,16 @@ export interface PipelineSettings {
  * bounded by OUTPUT_TIMEOUT_MS. Only the abort signal (job cancelled) makes it throw; everything else
  * that partly fails is a warning.
  */
+/**
+ * Whether the spec does anything to the page between the settle wait and the shots (scripts, steps, the
+ * readiness options, a delay, during which the page's own timers run): the page's last answer is then stale.
+ */
+function actsOnPage(spec: CaptureSpec): boolean {
+  const ready = readinessOf(spec);
+  const readiness = ready.waitFor !== null || ready.waitForHidden !== null || ready.clicks.length > 0 || ready.hover !== null || ready.hideSelectors.length > 0 || ready.css !== null;
+  return spec.scripts.length > 0 || spec.scriptInline !== null || spec.steps.length > 0 || spec.delay > 0 || readiness;
+}
+
 export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal, settings: PipelineSettings, open: () => Promise<CaptureSession>): Promise<CaptureOutput> {
   signal.throwIfAborted();
   const clock = new PhaseClock();
@@ -72,9 +82,12 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     // then (the egress guard refuses a private page at the connection), and the request's scripts would run
     // in the refused URL's origin for nothing a capture needs.
     const reached = page.responseCode() !== null;
+    // Whether the page has just answered a script, with nothing done to it since: the settle wait's or the
+    // lazy-load scroll's answer is the responsiveness probe's answer, and the probe's round trip is saved.
+    let answered = false;
     if (reached && conditionFailed === null) {
       if (settles) {
-        await settlePage(page, spec.waitUntil, settings.settleCapMs, deadline, warnings);
+        answered = await settlePage(page, spec.waitUntil, settings.settleCapMs, deadline, warnings);
         clock.lap('settle');
       }
       await runScripts(page.addScriptTag, spec, deadline, warnings);
@@ -85,15 +98,22 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     clock.lap('scripts_steps');
     // Readiness: waits, clicks and the hover, hidden elements and CSS (each its own timings entry).
     if (reached && conditionFailed === null) conditionFailed = await runReadiness(page, spec, deadline, warnings, clock);
+    if (actsOnPage(spec)) answered = false;
     if (conditionFailed === null) {
       if (spec.delay > 0) {
         const slept = await deadline.sleep(spec.delay * 1000);
         if (slept < spec.delay * 1000 - 1) warnings.push(`max_wait passed during the ${spec.delay} s delay; captured after ${(slept / 1000).toFixed(1)} s.`);
       }
       if (spec.size === 'page' && !deadline.passed) {
-        await deadline
+        answered = await deadline
           .race(page.evaluate(lazyLoadScroll, { maxHeight: spec.maxHeight, budgetMs: deadline.remaining(), watchKey: SCROLL_WATCH_KEY }), 'the scroll through the page')
-          .catch((error: unknown) => warnings.push(`Lazy content may be missing: ${errorText(error)}.`));
+          .then(
+            () => true,
+            (error: unknown) => {
+              warnings.push(`Lazy content may be missing: ${errorText(error)}.`);
+              return false;
+            },
+          );
       }
       clock.lap('wait');
       // The page as the shots will show it: a step or a click may have loaded another document.
@@ -103,13 +123,16 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     // A page whose scripts never yield would make every output below wait out its own timeout: it ends here.
     // A page never reached has no scripts of its own; on Chromium a navigation still waiting for a silent
     // host holds any script until it commits, which the probe would take for a hung page.
-    if (reached) await expectResponsive(page);
+    if (reached && !answered) await expectResponsive(page);
     const { images, finalUrls, trackers }: ShotsTaken = conditionFailed === null ? await takeShots(page, spec, deadline, warnings, popups) : { images: [], finalUrls: [], trackers: [] };
     clock.lap('shots');
     // Every capture of a page is checked for blankness; a page never reached, or a step's navigation that
     // failed, shows the browser's own error page (no web URL), whose document a page script cannot read.
     const showsWebPage = (finalUrls[finalUrls.length - 1] ?? '') !== '';
-    const blank = reached && showsWebPage && conditionFailed === null ? await blankCheck(page, images, warnings) : null;
+    const looksForContent = reached && showsWebPage && conditionFailed === null;
+    // The page's part of the blank check and the record's links in one round trip, beside the picture's look.
+    const afterShots = readPageAfterShots(page, looksForContent, spec.userAgent ?? '', warnings);
+    const blank = looksForContent ? await blankCheck(images, afterShots.then((read) => read.visible), warnings) : null;
     conditionFailed ??= blankCondition(spec, blank);
     if (reached) clock.lap('blank_check');
 
@@ -118,10 +141,7 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     const stored = produce ? await inSpecFormat(images, spec) : images;
     if (produce && images.length > 0) clock.lap('image_format');
     const html = spec.html && produce ? await withinOutputTime(page.html(), 'the HTML') : null;
-    const { links, userAgent } = await withinOutputTime(page.evaluate(linksAndUserAgent), 'collecting links').catch((error: unknown) => {
-      warnings.push(`Links could not be collected: ${errorText(error)}.`);
-      return { links: [], userAgent: spec.userAgent ?? '' };
-    });
+    const { links, userAgent } = await afterShots;
     clock.lap('html_links');
     const { markdown, metadata } = produce ? await extractPage(page, spec, images, warnings) : { markdown: null, metadata: null };
     if (produce && (spec.markdown || spec.metadata)) clock.lap('extract');

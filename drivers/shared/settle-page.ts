@@ -44,18 +44,20 @@ export async function installSettleWatch(page: CapturePage, warnings: string[]):
  * CPU. A page still busy at the cap is captured as it is, with a warning that says what kept it busy.
  * A script navigation after load destroys the page function's context; the wait then starts over on the
  * new document (which has the watch too), within the same cap.
+ * Returns whether the page answered (its main thread ran the wait to the end): the pipeline's responsiveness
+ * probe (page-responds.ts) has then had its answer.
  */
-export async function settlePage(page: CapturePage, waitUntil: WaitUntil, capMs: number, deadline: Deadline, warnings: string[]): Promise<void> {
+export async function settlePage(page: CapturePage, waitUntil: WaitUntil, capMs: number, deadline: Deadline, warnings: string[]): Promise<boolean> {
   const rule = RULES[waitUntil];
   const budget = Math.min(capMs, deadline.remaining());
-  if (rule === null || budget <= 0) return;
+  if (rule === null || budget <= 0) return false;
   const until = Date.now() + budget;
   let failure: unknown = null;
   for (let left = budget; left > 0; left = until - Date.now()) {
     try {
       const result = await deadline.race(page.evaluate(waitSettled, { ...rule, capMs: left, watchKey: SETTLE_WATCH_KEY }), 'the settle wait', left + EVALUATE_SLACK_MS);
       if (!result.settled) warnings.push(`The page had not settled within ${(budget / 1000).toFixed(1)} s (${result.busy.join(', ')}); captured what was there.`);
-      return;
+      return true;
     } catch (error) {
       deadline.check();
       failure = error;
@@ -63,4 +65,5 @@ export async function settlePage(page: CapturePage, waitUntil: WaitUntil, capMs:
     }
   }
   warnings.push(`The page could not be watched until it settled; captured what was there (${errorText(failure)}).`);
+  return false;
 }

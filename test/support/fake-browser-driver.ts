@@ -164,6 +164,8 @@ export class FakeCaptureSession implements CaptureSession {
   };
   closes = 0;
   aborts = 0;
+  /** The arguments each page function was evaluated with, by its name, in call order. */
+  readonly evaluated = new Map<string, unknown[][]>();
   private readonly aborted = new AbortController();
 
   preparePage(): Promise<CapturePage> {
@@ -247,9 +249,15 @@ export class FakeCaptureSession implements CaptureSession {
           });
         }
       },
-      evaluate: async <A extends [] | [unknown], R>(fn: (...args: A) => R, ..._args: A): Promise<Awaited<R>> => {
+      evaluate: async <A extends [] | [unknown], R>(fn: (...args: A) => R, ...args: A): Promise<Awaited<R>> => {
         await call(`evaluate ${fn.name || 'anonymous'}`);
+        this.evaluated.set(fn.name, [...(this.evaluated.get(fn.name) ?? []), args]);
         if (behaviour.unresponsive) await new Promise<never>((_resolve, reject) => sessionAbort.addEventListener('abort', () => reject(sessionAbort.reason as Error), { once: true }));
+        if (fn.name === 'readAfterShots') {
+          // One page function for the blank check's look (answered as `hasVisibleContent`) and the links.
+          const visible = args[0] === true ? ((behaviour.answers.get('hasVisibleContent') as boolean | undefined) ?? true) : null;
+          return { visible, ...(fakeEvaluateResult('linksAndUserAgent') as object) } as Awaited<R>;
+        }
         return (behaviour.answers.has(fn.name) ? behaviour.answers.get(fn.name) : fakeEvaluateResult(fn.name)) as Awaited<R>;
       },
       shownUrl: async (): Promise<string> => {

@@ -40,12 +40,10 @@ describe('capture pipeline (fake page)', function () {
       'addScriptTag inline',
       'step:click',
       'evaluate lazyLoadScroll',
-      'evaluate anonymous',
       'fullPage',
       'shownUrl',
-      'evaluate hasVisibleContent',
+      'evaluate readAfterShots',
       'html',
-      'evaluate linksAndUserAgent',
       'stopScreencast',
       'pdf',
       'shownUrl',
@@ -119,7 +117,7 @@ describe('capture pipeline (fake page)', function () {
 
   it('partial failures become warnings and the capture goes on', async function () {
     const session = new FakeCaptureSession();
-    for (const name of ['startScreencast', 'addScriptTag http://fake.test/a.js', 'step:click', 'pdf', 'evaluate linksAndUserAgent']) session.behaviour.failing.add(name);
+    for (const name of ['startScreencast', 'addScriptTag http://fake.test/a.js', 'step:click', 'pdf', 'evaluate readAfterShots']) session.behaviour.failing.add(name);
     const output = await run(
       session,
       spec({
@@ -191,7 +189,6 @@ describe('capture pipeline (fake page)', function () {
       'evaluate adoptStyleSheet',
       'evaluate adoptStyleSheet',
       'evaluate lazyLoadScroll',
-      'evaluate anonymous',
       'fullPage',
     ]);
     expect(Object.keys(output.timings)).to.include.members(['wait_for', 'wait_for_hidden', 'click', 'hover', 'hide_selector', 'css', 'blank_check']);
@@ -314,7 +311,7 @@ describe('capture pipeline (fake page)', function () {
     const output = await run(session, spec({ failOnBlank: true }));
     expect(output.blank).to.equal(false);
     expect(output.conditionFailed).to.equal(null);
-    expect(session.calls).to.not.include('evaluate hasVisibleContent');
+    expect(session.evaluated.get('readAfterShots')).to.deep.equal([[false]]); // read for its links, not looked at for content
   });
 
   it('an unreached page is not checked for blankness', async function () {
@@ -324,6 +321,21 @@ describe('capture pipeline (fake page)', function () {
     const output = await run(session, spec({ failOnBlank: true }));
     expect(output.blank).to.equal(false);
     expect(output.conditionFailed).to.equal(null);
+  });
+
+  it("the settle wait's answer stands for the responsiveness probe; anything done to the page after it brings the probe back", async function () {
+    const settled = new FakeCaptureSession();
+    await run(settled, spec({ waitUntil: 'settled' }));
+    expect(settled.calls.filter((c) => c.startsWith('evaluate'))).to.deep.equal(['evaluate waitSettled', 'evaluate readAfterShots']);
+    const atLoad = new FakeCaptureSession();
+    await run(atLoad, spec({ waitUntil: 'load' }));
+    expect(atLoad.calls).to.include('evaluate anonymous');
+    const delayed = new FakeCaptureSession();
+    await run(delayed, spec({ waitUntil: 'settled', delay: 0.01 }));
+    expect(delayed.calls).to.include('evaluate anonymous');
+    const hovered = new FakeCaptureSession();
+    await run(hovered, spec({ waitUntil: 'settled', hover: '#menu' }));
+    expect(hovered.calls).to.include('evaluate anonymous');
   });
 
   it('an unresponsive page (evaluate never answers) ends with the unresponsive error, its session closed', async function () {
