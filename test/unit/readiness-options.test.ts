@@ -93,4 +93,11 @@ describe('blank check: one colour (sharp statistics of a small copy)', function 
     ).to.equal(false);
     expect(await isOneColour(await png(page('<rect x="1240" y="760" width="24" height="24" fill="#ff0000"/>')))).to.equal(false);
   });
+
+  it('a tall picture is looked at in its top band first, and whole when that band is one colour', async function () {
+    const tall = (body: string): Promise<Buffer> => png(`<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="6000"><rect width="100%" height="100%" fill="#ffffff"/>${body}</svg>`);
+    expect(await isOneColour(await tall('<rect x="600" y="300" width="40" height="40" fill="#000000"/>'))).to.equal(false);
+    expect(await isOneColour(await tall('<rect x="0" y="5000" width="1280" height="400" fill="#ff0000"/>'))).to.equal(false);
+    expect(await isOneColour(await tall(''))).to.equal(true);
+  });
 });
