@@ -36,6 +36,9 @@ const SQL_CAPTURES = 10;
 /** knex's debug output: one line per statement sent (the `debug` module's namespace prefix). */
 const KNEX_QUERY_LINE = /knex:query /;
 
+/** Issue 30 item 1: shotfarm's own processes (serve; api + agent) per viewport capture. */
+const OWN_CPU_TARGET_MS = 25;
+
 /** CPU ticks by part of a mode, summed over its rounds. */
 type Parts = Record<string, number>;
 
@@ -113,6 +116,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
   let counter = 0;
   const lines: string[] = [];
+  const ownCpu: { concurrency: number; mode: string; ms: number }[] = [];
   try {
     const site = await TestSite.start();
     cleanups.add('test site', () => site.close());
@@ -187,6 +191,7 @@ async function main(): Promise<void> {
             process.stderr.write(`c${concurrency} round ${round + 1}/${ROUNDS} ${runner.mode}: ${throughput(runner.cell).toFixed(2)} cap/s so far\n`);
           }
         }
+        const msPerCapture = (runner: Runner, parts: string[]): number => (parts.reduce((sum, part) => sum + (runner.ticks[part] ?? 0), 0) / TICKS_PER_SECOND / runner.cell.captures) * 1000;
         for (const runner of runners) {
           const n = runner.cell.captures;
           const perCapture = Object.entries(runner.ticks).map(([part, ticks]) => `${part} ${((ticks / TICKS_PER_SECOND / n) * 1000).toFixed(0)}`);
@@ -195,9 +200,26 @@ async function main(): Promise<void> {
             `  c${concurrency} ${runner.mode.padEnd(26)} n ${n}  ${throughput(runner.cell).toFixed(2)} cap/s  p50 ${percentile(runner.cell.latencies, 50).toFixed(0)} ms  total ${((total / TICKS_PER_SECOND / n) * 1000).toFixed(0)} ms: ${perCapture.join(', ')}`,
           );
         }
+        // The raw loop's own node process runs Playwright's client, which the service pays in its own processes: its
+        // share is the raw bench's CPU beyond a service's bench (both run the HTTP client or loop and the test site).
+        const raw = runners.find((runner) => runner.mode === 'raw');
+        for (const runner of runners.filter((r) => r.mode === 'embedded' || r.mode === 'distributed')) {
+          const own = msPerCapture(runner, runner.mode === 'embedded' ? ['serve'] : ['api', 'agent']);
+          const rawClient = raw ? msPerCapture(raw, ['bench']) - msPerCapture(runner, ['bench']) : Number.NaN;
+          ownCpu.push({ concurrency, mode: runner.mode, ms: own });
+          lines.push(
+            `  c${concurrency} ${runner.mode}: shotfarm's own CPU ${own.toFixed(0)} ms per capture; beside it, the raw loop's Playwright client (raw bench − ${runner.mode} bench) ${rawClient.toFixed(0)} ms`,
+          );
+        }
       } finally {
         await local.runAll();
       }
+    }
+    if (ownCpu.length > 0) {
+      const worst = ownCpu.reduce((a, b) => (b.ms > a.ms ? b : a));
+      lines.push(
+        `  target: shotfarm's own CPU ≤ ${OWN_CPU_TARGET_MS} ms per viewport capture (embedded and distributed, every concurrency): ${worst.ms <= OWN_CPU_TARGET_MS ? 'yes' : 'no'} (worst ${worst.ms.toFixed(0)} ms, ${worst.mode} c${worst.concurrency})`,
+      );
     }
     // Statements per capture: a service of its own with knex's query log on, at concurrency 1.
     for (const mode of MODES.filter((m) => m !== 'raw')) {
