@@ -41,7 +41,10 @@ export class PlaywrightHandle implements BrowserHandle {
     private readonly memory: ProcessMemoryWatch | null = null,
     /** the next captures' contexts made ahead (null: each capture makes its own) */
     private readonly prepared: PreparedContexts | null = null,
-  ) {}
+  ) {
+    // A browser that went away took its prepared contexts along; their pending credentials go too.
+    playwrightBrowser.once('disconnected', () => void prepared?.close());
+  }
 
   get browser(): BrowserName {
     return this.engine.browser;

@@ -107,8 +107,9 @@ export class PreparedContexts {
     const key = preparationKey(spec, this.engine);
     const index = this.ready.findIndex((prepared) => prepared.key === key);
     if (index < 0) {
-      // The captures changed options: what was prepared for the old ones is closed, not kept.
-      await this.discardAll();
+      // The captures changed options: what was prepared for the old ones is closed (not kept), off this
+      // capture's path.
+      void this.discardAll();
       return null;
     }
     const [prepared] = this.ready.splice(index, 1);
