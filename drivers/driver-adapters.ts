@@ -22,6 +22,7 @@ export const driverAdapters: Pick<AdapterCatalog, 'browserDriver'> = {
         pngEncoding: config.agent.pngEncoding,
         limits: { maxPageHeight: config.agent.maxPageHeight, maxCapturePixels: config.farm.maxCapturePixels },
         pageMemoryLimitMb: config.agent.pageMemoryLimitMb,
+        prepareContexts: config.agent.prepareContexts,
       }),
     null: async ({ config }) => {
       const { NullDriver } = await import('./null/null-driver.js');

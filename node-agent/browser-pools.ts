@@ -1,5 +1,5 @@
 import type { BrowserName, CaptureOutput, CaptureSpec } from '../core/capture-spec.js';
-import type { BrowserDriver, LaunchOptions } from '../core/contracts/browser-driver.js';
+import type { BrowserDriver, LaunchOptions, PreparedEgress } from '../core/contracts/browser-driver.js';
 import { BrowserPool } from '../drivers/pool/browser-pool.js';
 
 export interface PoolSettings {
@@ -21,6 +21,8 @@ export interface PoolSettings {
    * protection is off. Asked at each launch: the guard is started before the first browser, not before the pools.
    */
   egressProxy?: (() => string) | null;
+  /** the egress guard's pending credentials for contexts made ahead (LaunchOptions.prepareEgress), or null */
+  prepareEgress?: (() => PreparedEgress) | null;
   /** told when a pooled browser is replaced (metrics) */
   onReplace?: (browser: BrowserName, reason: 'crash' | 'recycle') => void;
 }
@@ -55,6 +57,7 @@ export class BrowserPools {
     const launch: LaunchOptions = this.settings.gridUrl ? { gridUrl: this.settings.gridUrl } : {};
     if (spec.browser === 'brave' && this.settings.bravePath) launch.executablePath = this.settings.bravePath;
     if (this.settings.egressProxy) launch.egressProxy = this.settings.egressProxy();
+    if (this.settings.prepareEgress) launch.prepareEgress = this.settings.prepareEgress;
     if (spec.browser === 'firefox' && spec.dark) return { key: 'firefox:dark', launch: { ...launch, dark: true }, warm: false };
     return { key: spec.browser, launch, warm: true };
   }

@@ -62,6 +62,8 @@ export function createAgent(config: Config, container: DependencyContainer, log:
     bravePath: a.bravePath,
     gridUrl: a.seleniumGridUrl,
     egressProxy: guard ? () => guard.browserProxy() : null,
+    // Null with per-pass ports (Selenium): the driver then makes each context when its capture starts.
+    prepareEgress: guard?.preparer() ?? null,
     onReplace: observers.browserReplaced,
   });
   return new NodeAgent(

@@ -99,6 +99,8 @@ export interface AgentConfig {
   maxPageHeight: number;
   /** a browser process above this many resident MB during a capture is ended, and the capture with it */
   pageMemoryLimitMb: number;
+  /** SHOTFARM_PREPARE_CONTEXTS: the next capture's context made ahead (Playwright, Chromium) */
+  prepareContexts: boolean;
 }
 
 /** Which buckets of the service's S3 batches may host files in, how, and where readers find them. */

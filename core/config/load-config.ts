@@ -130,6 +130,7 @@ export function loadConfig(env: Env): Config {
       settleCapSeconds: read(S.settleCapSeconds),
       maxPageHeight: read(S.maxPageHeight),
       pageMemoryLimitMb: read(S.pageMemoryLimitMb),
+      prepareContexts: read(S.prepareContexts),
     },
     apps: {
       secretsKey: read(S.secretsKey),

@@ -425,6 +425,13 @@ export const SETTING = {
     meaning:
       "Memory ceiling of one browser process (a page's renderer), resident MB: a process above it during a capture is ended and the capture ends `error` (error_cause too_much_memory), not retried. Playwright browsers only: a Selenium Grid's browsers are out of the agent's sight.",
   }),
+  prepareContexts: setting({
+    name: 'SHOTFARM_PREPARE_CONTEXTS',
+    default: 'true',
+    parse: boolean,
+    meaning:
+      "Make the next capture's fresh browser context and page while the browser is idle after a capture, so it is ready when the next one comes (one per slot at most; used only by a capture with the same context options, once, then closed; behind the egress guard it reaches nothing until its capture is bound to it). Chrome and brave through Playwright; Firefox and the Selenium driver make each context when its capture starts.",
+  }),
   pngEncoding: setting({
     name: 'SHOTFARM_PNG_ENCODING',
     default: 'fast',

@@ -57,6 +57,24 @@ export interface LaunchOptions {
    * protection is on: whatever no capture claims goes there and is refused, nothing goes direct.
    */
   egressProxy?: string;
+  /**
+   * Pending credentials of the egress guard for a browser context made before its capture (when SSRF
+   * protection is on and the guard tells captures apart by credentials): see PreparedEgress.
+   */
+  prepareEgress?: () => PreparedEgress;
+}
+
+/**
+ * The egress guard's credentials for a context made ahead of its capture. Pending, the guard refuses every
+ * request made with them (407, as for unknown credentials): a prepared context reaches nothing. Bound, they
+ * stand for the capture's own pass (its record id, country proxy and refusal log) until that pass closes.
+ */
+export interface PreparedEgress {
+  /** http://prepared:<random password>@127.0.0.1:<guard port> */
+  proxy: string;
+  /** Binds them, once, to the open pass whose proxy URL is `captureProxy` (the spec's proxy); false: they stay pending. */
+  bind(captureProxy: string): boolean;
+  close(): void;
 }
 
 /** A started browser. Each capture runs in a fresh context (or session) that is closed afterwards. */

@@ -18,6 +18,7 @@ import type { CaptureServices } from './capture-job.js';
 import type { Engine } from './engine.js';
 import { launchChromium, launchFirefox } from './launch-browser.js';
 import { PlaywrightHandle } from './playwright-handle.js';
+import { PreparedContexts } from './prepared-contexts.js';
 
 /** Settings of the Playwright driver, passed in by the composition root (nothing here reads the environment). */
 export interface PlaywrightDriverOptions {
@@ -39,6 +40,8 @@ export interface PlaywrightDriverOptions {
   limits?: CaptureLimits;
   /** the memory ceiling of one browser process during a capture, MB (SHOTFARM_PAGE_MEMORY_LIMIT_MB) */
   pageMemoryLimitMb?: number;
+  /** make the next capture's context and page ahead, Chromium only (SHOTFARM_PREPARE_CONTEXTS); on by default */
+  prepareContexts?: boolean;
 }
 
 const DEFAULT_CHROMIUM = '/usr/lib/chromium/chromium';
@@ -74,7 +77,18 @@ export class PlaywrightDriver implements BrowserDriver {
     // The block lists are built once per process, while the browser starts, not in a capture's deadline.
     const [{ playwrightBrowser, engine, info }] = await Promise.all([this.start(browser, opts, mark), this.services.blockLists.warm()]);
     const memory = new ProcessMemoryWatch(() => mark.find(), this.options.pageMemoryLimitMb ?? DEFAULT_PAGE_MEMORY_LIMIT_MB);
-    return new PlaywrightHandle(playwrightBrowser, engine, info, this.services, memory);
+    return new PlaywrightHandle(playwrightBrowser, engine, info, this.services, memory, this.preparedContexts(playwrightBrowser, engine, opts));
+  }
+
+  /**
+   * Chromium's contexts only: a prepared page must take the init scripts its capture adds to the context
+   * later, which Chromium applies to a page it already has. Behind the egress guard only with its pending
+   * credentials: a prepared context without them could never serve a guarded capture.
+   */
+  private preparedContexts(browser: Browser, engine: Engine, opts: LaunchOptions): PreparedContexts | null {
+    if (this.options.prepareContexts === false || engine.name !== 'chromium') return null;
+    if (opts.egressProxy !== undefined && !opts.prepareEgress) return null;
+    return new PreparedContexts(browser, engine, opts.prepareEgress ?? null);
   }
 
   private async start(browser: BrowserName, opts: LaunchOptions, mark: BrowserProcessMark): Promise<{ playwrightBrowser: Browser; engine: Engine; info: string }> {

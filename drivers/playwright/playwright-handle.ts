@@ -4,7 +4,9 @@ import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
 import type { ProcessMemoryWatch } from '../shared/process-memory-watch.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { runCapture, type CaptureServices } from './capture-job.js';
+import { contextOptions } from './context-options.js';
 import type { Engine } from './engine.js';
+import type { CaptureContext, PreparedContexts } from './prepared-contexts.js';
 
 /**
  * A health probe opens and closes an empty context: it proves the browser answers, not only that the
@@ -37,7 +39,12 @@ export class PlaywrightHandle implements BrowserHandle {
     private readonly services: CaptureServices,
     /** the memory ceiling of this browser's processes (null: none, a browser not launched here) */
     private readonly memory: ProcessMemoryWatch | null = null,
-  ) {}
+    /** the next captures' contexts made ahead (null: each capture makes its own) */
+    private readonly prepared: PreparedContexts | null = null,
+  ) {
+    // A browser that went away took its prepared contexts along; their pending credentials go too.
+    playwrightBrowser.once('disconnected', () => void prepared?.close());
+  }
 
   get browser(): BrowserName {
     return this.engine.browser;
@@ -47,11 +54,18 @@ export class PlaywrightHandle implements BrowserHandle {
     if (spec.browser !== this.engine.browser) {
       return Promise.reject(new Error(`this handle runs ${this.engine.browser}, the spec asks for ${spec.browser}`));
     }
-    const run = (runSignal: AbortSignal): Promise<CaptureOutput> => runCapture(this.playwrightBrowser, this.engine, this.info, spec, runSignal, this.services);
-    return (this.memory ? this.memory.guard(signal, run) : run(signal)).then((output) => {
-      this.provenAt = Date.now();
-      return output;
-    });
+    const prepared = this.prepared;
+    const open = prepared
+      ? () => prepared.open(spec)
+      : async (): Promise<CaptureContext> => ({ context: await this.playwrightBrowser.newContext(contextOptions(spec, this.engine)), page: null, release: () => undefined });
+    prepared?.started();
+    const run = (runSignal: AbortSignal): Promise<CaptureOutput> => runCapture(open, this.engine, this.info, spec, runSignal, this.services);
+    return (this.memory ? this.memory.guard(signal, run) : run(signal))
+      .then((output) => {
+        this.provenAt = Date.now();
+        return output;
+      })
+      .finally(() => prepared?.ended(spec));
   }
 
   async healthy(): Promise<boolean> {
@@ -69,6 +83,8 @@ export class PlaywrightHandle implements BrowserHandle {
 
   async close(): Promise<void> {
     this.closing = true;
+    // Their pending egress credentials are revoked too; the browser's own close would only end the contexts.
+    await this.prepared?.close();
     await withTimeout(this.playwrightBrowser.close(), CLOSE_TIMEOUT_MS, 'browser close timed out').catch(() => undefined);
   }
 

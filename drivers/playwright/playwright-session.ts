@@ -8,17 +8,22 @@ import type { CaptureServices } from './capture-job.js';
 import type { Engine } from './engine.js';
 import { applyPersonIdentity } from './person-identity.js';
 import { PlaywrightPage } from './playwright-page.js';
+import type { CaptureContext } from './prepared-contexts.js';
 import { routeThroughBlocker } from './request-blocking.js';
 
-/** One capture's fresh BrowserContext. */
+/** One capture's fresh BrowserContext (with its page when it was prepared ahead). */
 export class PlaywrightSession implements CaptureSession {
   constructor(
-    private readonly context: BrowserContext,
+    private readonly fresh: CaptureContext,
     private readonly spec: CaptureSpec,
     private readonly engine: Engine,
     private readonly info: string,
     private readonly services: CaptureServices,
   ) {}
+
+  private get context(): BrowserContext {
+    return this.fresh.context;
+  }
 
   async preparePage(): Promise<PlaywrightPage> {
     const { context, spec, engine } = this;
@@ -32,8 +37,9 @@ export class PlaywrightSession implements CaptureSession {
       await context.addCookies(spec.cookies.map((cookie) => ({ name: cookie.name, value: cookie.value, url: spec.url })));
     }
     // Full page only: lazy images load with the page, and the lazy-load scroll learns whether it is needed.
+    // A context's init scripts also apply to a page it already has (a prepared one) from its next navigation.
     if (spec.size === 'page') await context.addInitScript(prepareFullPage, SCROLL_WATCH_KEY);
-    const page = await context.newPage();
+    const page = this.fresh.page ?? (await context.newPage());
     if (engine.braveEmulation) await applyBraveEmulation(page, spec);
     // A person's User-Agent and client hints by default (no `HeadlessChrome`); a request's user_agent is the
     // context's (context-options.ts). Firefox sends its own, which names no headless mode.
@@ -46,7 +52,10 @@ export class PlaywrightSession implements CaptureSession {
 
   abort(): void {
     // Closing the context makes every pending Playwright call in it reject at once.
-    void this.context.close().catch(() => undefined);
+    void this.context
+      .close()
+      .catch(() => undefined)
+      .finally(() => this.fresh.release());
   }
 
   /**
@@ -59,5 +68,6 @@ export class PlaywrightSession implements CaptureSession {
   async close(): Promise<void> {
     await Promise.all(this.context.pages().map((page) => page.close({ runBeforeUnload: false }).catch(() => undefined)));
     await this.context.close().catch(() => undefined);
+    this.fresh.release();
   }
 }

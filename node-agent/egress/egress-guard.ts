@@ -1,4 +1,5 @@
 import type net from 'node:net';
+import type { PreparedEgress } from '../../core/contracts/browser-driver.js';
 import type { Logger } from '../../core/logger.js';
 import { PrivateAllowlist } from '../../core/net/private-allowlist.js';
 import { resolveDestination } from '../../core/net/resolve-destination.js';
@@ -97,6 +98,27 @@ export class EgressGuard {
       blocked: () => session.blocked,
       unreachable: () => session.unreachable,
       close: () => this.sessions.close(session),
+    };
+  }
+
+  /**
+   * What makes pending credentials for contexts made before their captures (core/contracts/browser-driver.ts
+   * PreparedEgress), or null with per-pass ports (Selenium), whose passes carry no credentials.
+   */
+  preparer(): (() => PreparedEgress) | null {
+    return this.options.passes === 'port' ? null : () => this.prepare();
+  }
+
+  private prepare(): PreparedEgress {
+    if (!this.server) throw new Error('the egress guard is not started');
+    const credentials = this.sessions.openPrepared();
+    return {
+      proxy: `http://${credentials.username}:${credentials.password}@127.0.0.1:${this.server.port}`,
+      bind: (captureProxy) => {
+        const session = this.sessions.fromProxyUrl(captureProxy);
+        return session !== null && this.sessions.bind(credentials, session);
+      },
+      close: () => this.sessions.closePrepared(credentials),
     };
   }
 

@@ -7,6 +7,7 @@
  *
  *   make bench-render      (or: node dist/test/bench/render.js [rounds] [per-round] [concurrencies])
  *
+ * A fourth mode, render-unprepared, renders on a second serve with SHOTFARM_PREPARE_CONTEXTS=false.
  * It prints p50 and p95 latency, throughput, render's p50 overhead over raw (target ≤ 20 ms) and
  * render's throughput over raw (target ≥ 0.95×), and X-Render-Ms (time inside the service) at p50.
  */
@@ -30,7 +31,11 @@ const positive = (raw: string | undefined, fallback: number): number => {
 const ROUNDS = positive(process.argv[2], 4);
 const PER_ROUND = positive(process.argv[3], 8);
 const CONCURRENCIES = (process.argv[4] ?? '1,2,4').split(',').map((c) => positive(c.trim(), 1));
-const MODES = ['raw', 'create+wait+download', 'render'] as const;
+/**
+ * `render-unprepared`: render on a second serve with SHOTFARM_PREPARE_CONTEXTS=false, each capture making
+ * its context when it starts (main before issue 30's prepared contexts): the A/B of that change in the same run.
+ */
+const MODES = ['raw', 'create+wait+download', 'render', 'render-unprepared'] as const;
 type Mode = (typeof MODES)[number];
 /**
  * The raw loop's goto waits for `load`; the service waits by default for the page to settle (a quiet window
@@ -41,11 +46,8 @@ const WAIT_UNTIL = process.env.SHOTFARM_BENCH_WAIT_UNTIL ?? 'load';
 const TARGET_P50_OVERHEAD_MS = 20;
 const TARGET_THROUGHPUT_RATIO = 0.95;
 
-/** X-Render-Ms of every render, per concurrency: the time inside the service. */
-const insideMs = new Map<number, number[]>();
-
-/** One capture through GET /screenshot/render: the bytes in one request. */
-function renderCapture(api: ShotfarmApi, concurrency: number): CaptureFn {
+/** One capture through GET /screenshot/render: the bytes in one request; its X-Render-Ms (the time inside the service) goes to `inside`. */
+function renderCapture(api: ShotfarmApi, inside: number[]): CaptureFn {
   return async (url, size, _worker, signal) => {
     const started = performance.now();
     const query = new URLSearchParams({
@@ -61,9 +63,7 @@ function renderCapture(api: ShotfarmApi, concurrency: number): CaptureFn {
     const body = await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`render ${url}: HTTP ${res.status} ${Buffer.from(body).toString().slice(0, 300)}`);
     if (body.byteLength === 0) throw new Error(`render ${url}: empty image`);
-    const list = insideMs.get(concurrency) ?? [];
-    list.push(Number(res.headers.get('x-render-ms')));
-    insideMs.set(concurrency, list);
+    inside.push(Number(res.headers.get('x-render-ms')));
     return { ms: performance.now() - started, timings: {} };
   };
 }
@@ -99,18 +99,21 @@ async function main(): Promise<void> {
     lines.push('concurrency  mode                   p50 ms  p95 ms  captures/s  vs raw p50  vs raw throughput  inside p50 ms');
     const verdicts: string[] = [];
     for (const concurrency of CONCURRENCIES) {
-      const service = await startEmbedded(ctx, 'chrome', concurrency);
+      const [service, unprepared] = await Promise.all([startEmbedded(ctx, 'chrome', concurrency), startEmbedded(ctx, 'chrome', concurrency, { SHOTFARM_PREPARE_CONTEXTS: 'false' })]);
+      const inside: Record<'render' | 'render-unprepared', number[]> = { render: [], 'render-unprepared': [] };
       try {
         const capture: Record<Mode, CaptureFn> = {
           raw: pooledCapture(raw),
           'create+wait+download': shotfarmCapture(service.api, { wait_until: WAIT_UNTIL }),
-          render: renderCapture(service.api, concurrency),
+          render: renderCapture(service.api, inside.render),
+          'render-unprepared': renderCapture(unprepared.api, inside['render-unprepared']),
         };
-        const cells: Record<Mode, Cell> = { raw: emptyCell(), 'create+wait+download': emptyCell(), render: emptyCell() };
+        const cells: Record<Mode, Cell> = { raw: emptyCell(), 'create+wait+download': emptyCell(), render: emptyCell(), 'render-unprepared': emptyCell() };
         // Warm-up: the service's pool launches its browsers, every path is compiled once; not measured.
         for (const mode of MODES)
           await runRound({ cell: cells[mode], capture: capture[mode], nextUrl, size: 'screen', concurrency, captures: concurrency * 2, scope, outer: abort.signal, measured: false });
-        insideMs.set(concurrency, []);
+        inside.render.length = 0;
+        inside['render-unprepared'].length = 0;
         for (let round = 0; round < ROUNDS; round += 1) {
           for (let i = 0; i < MODES.length; i += 1) {
             const mode = MODES[(i + round) % MODES.length] as Mode;
@@ -122,18 +125,19 @@ async function main(): Promise<void> {
         for (const mode of MODES) {
           const cell = cells[mode];
           const p50 = percentile(cell.latencies, 50);
-          const inside = mode === 'render' ? fmt(percentile(insideMs.get(concurrency) ?? [], 50)) : '';
+          const insideP50 = mode === 'render' || mode === 'render-unprepared' ? fmt(percentile(inside[mode], 50)) : '';
           lines.push(
-            `${String(concurrency).padEnd(13)}${mode.padEnd(23)}${fmt(p50).padStart(6)}  ${fmt(percentile(cell.latencies, 95)).padStart(6)}  ${fmt(throughput(cell), 2).padStart(10)}  ${(mode === 'raw' ? '' : `${p50 - rawP50 >= 0 ? '+' : ''}${fmt(p50 - rawP50)} ms`).padStart(10)}  ${(mode === 'raw' ? '' : `${fmt(throughput(cell) / rawRate, 2)}x`).padStart(17)}  ${inside.padStart(13)}`,
+            `${String(concurrency).padEnd(13)}${mode.padEnd(23)}${fmt(p50).padStart(6)}  ${fmt(percentile(cell.latencies, 95)).padStart(6)}  ${fmt(throughput(cell), 2).padStart(10)}  ${(mode === 'raw' ? '' : `${p50 - rawP50 >= 0 ? '+' : ''}${fmt(p50 - rawP50)} ms`).padStart(10)}  ${(mode === 'raw' ? '' : `${fmt(throughput(cell) / rawRate, 2)}x`).padStart(17)}  ${insideP50.padStart(13)}`,
           );
         }
         const overhead = percentile(cells.render.latencies, 50) - rawP50;
         const ratio = throughput(cells.render) / rawRate;
+        const gain = percentile(cells['render-unprepared'].latencies, 50) - percentile(cells.render.latencies, 50);
         verdicts.push(
-          `c${concurrency}: render p50 overhead ${fmt(overhead)} ms (target <= ${TARGET_P50_OVERHEAD_MS}): ${overhead <= TARGET_P50_OVERHEAD_MS ? 'met' : 'NOT met'}; throughput ${fmt(ratio, 2)}x raw (target >= ${TARGET_THROUGHPUT_RATIO}): ${ratio >= TARGET_THROUGHPUT_RATIO ? 'met' : 'NOT met'}`,
+          `c${concurrency}: render p50 overhead ${fmt(overhead)} ms (target <= ${TARGET_P50_OVERHEAD_MS}): ${overhead <= TARGET_P50_OVERHEAD_MS ? 'met' : 'NOT met'}; throughput ${fmt(ratio, 2)}x raw (target >= ${TARGET_THROUGHPUT_RATIO}): ${ratio >= TARGET_THROUGHPUT_RATIO ? 'met' : 'NOT met'}; prepared contexts: p50 ${fmt(gain)} ms lower, throughput ${fmt(throughput(cells.render) / throughput(cells['render-unprepared']), 2)}x unprepared`,
         );
       } finally {
-        await service.stop();
+        await Promise.all([service.stop(), unprepared.stop()]);
       }
     }
     lines.push('', ...verdicts);

@@ -112,6 +112,13 @@ const serviceRunner = (service: Service): ModeRunner => ({
   browsers: () => childrenOf(readAllStats(), service.browserHost()).length,
 });
 
+/**
+ * SHOTFARM_PREPARE_CONTEXTS of the bench's environment goes to the services (they start from a clean one):
+ * `SHOTFARM_PREPARE_CONTEXTS=false make bench` measures them without prepared contexts. The same run's A/B
+ * of that setting is `make bench-render`'s render-unprepared mode.
+ */
+const SERVICE_ENV: NodeJS.ProcessEnv = process.env.SHOTFARM_PREPARE_CONTEXTS === undefined ? {} : { SHOTFARM_PREPARE_CONTEXTS: process.env.SHOTFARM_PREPARE_CONTEXTS };
+
 /** Warm-up rounds that may be added while a service's pool has fewer browsers than it will run: each one is a chance for it to grow. */
 const MAX_EXTRA_WARMUPS = 3;
 /** The browsers a service with the default settings runs for `slots` (SHOTFARM_CAPTURES_PER_BROWSER lanes share one). */
@@ -223,8 +230,8 @@ class Bench {
     try {
       const services = await this.startServices(
         [
-          [`embedded chrome c${concurrency}`, () => startEmbedded(this.context, API_BROWSER.chromium, concurrency)],
-          [`distributed chrome c${concurrency}`, () => startDistributed(this.context, API_BROWSER.chromium, concurrency)],
+          [`embedded chrome c${concurrency}`, () => startEmbedded(this.context, API_BROWSER.chromium, concurrency, SERVICE_ENV)],
+          [`distributed chrome c${concurrency}`, () => startDistributed(this.context, API_BROWSER.chromium, concurrency, SERVICE_ENV)],
         ],
         cleanups,
       );
