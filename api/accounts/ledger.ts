@@ -25,21 +25,34 @@ export async function recordCredit(trx: Knex.Transaction, entry: { companyId: nu
 }
 
 /**
- * The same change as recordCredit for the record a result ends, as parts of the recorder's one statement
- * (ScreenshotRecords.applyResult): given a CTE `ended (id, company_id, held)` (the record, its account, the credits
- * it held), `held_account` locks and reads the account's row, `held_settled` releases the hold and, when the record
- * finished, takes what it held off the balance (never below zero), and `held_debit` writes the
- * ledger row of that debit; the ledger's unique (screenshot_id, reason) makes a second debit of one screenshot
- * fail the statement (the recorder never tries: it charges only the record `ended` moved out of `processing`). Bindings, in order: finished, the reason, finished.
+ * The same change as recordCredit for the records results end, as parts of the recorder's one statement
+ * (ScreenshotRecords.applyResults): given a CTE `ended (id, company_id, status, held)` (the records, their accounts,
+ * how they ended, the credits each held), `held_account` locks and reads each account's row (in id order, as every
+ * writer of several accounts does), `held_settled` releases what the account's records held and takes off the
+ * balance what its finished ones held (never below zero), and `held_debit` writes one ledger row per finished
+ * record that held credits. Several records of one account end in one statement: their rows say what
+ * one debit after the other, in id order, would have said (the running balance of the window `upto`). The
+ * ledger's unique (screenshot_id, reason) makes a second debit of one screenshot fail the statement (the recorder
+ * never tries: it charges only the records `ended` moved out of `processing`). One binding: the reason.
  */
 export const SETTLE_HELD_CTES = `
-  held_account AS (SELECT c.id, c.balance FROM companies c JOIN ended ON c.id = ended.company_id FOR NO KEY UPDATE OF c),
+  held_account AS (SELECT c.id, c.balance FROM companies c WHERE c.id IN (SELECT company_id FROM ended) ORDER BY c.id FOR NO KEY UPDATE OF c),
+  held_sums AS (
+    SELECT company_id, sum(held) AS held, sum(CASE WHEN status = 'finished' THEN held ELSE 0 END) AS charged
+    FROM ended GROUP BY company_id),
   held_settled AS (
-    UPDATE companies c SET balance = GREATEST(0, held_account.balance - CASE WHEN ?::boolean THEN ended.held ELSE 0 END), held_credits = c.held_credits - ended.held
-    FROM held_account JOIN ended ON ended.company_id = held_account.id
+    UPDATE companies c SET balance = GREATEST(0, held_account.balance - held_sums.charged), held_credits = c.held_credits - held_sums.held
+    FROM held_account JOIN held_sums ON held_sums.company_id = held_account.id
     WHERE c.id = held_account.id
-    RETURNING c.id, c.balance, held_account.balance AS before, ended.id AS screenshot_id, ended.held),
+    RETURNING c.id),
   held_debit AS (
     INSERT INTO credit_ledger (company_id, delta, balance_after, reason, screenshot_id)
-    SELECT id, balance - before, balance, ?, screenshot_id FROM held_settled WHERE ?::boolean AND held > 0
+    SELECT company_id, after - before, after, ?, id FROM (
+      SELECT e.company_id, e.id,
+        GREATEST(0, a.balance - sum(e.held) OVER upto + e.held) AS before,
+        GREATEST(0, a.balance - sum(e.held) OVER upto) AS after
+      FROM ended e JOIN held_account a ON a.id = e.company_id
+      WHERE e.status = 'finished' AND e.held > 0
+      WINDOW upto AS (PARTITION BY e.company_id ORDER BY e.id)) debits
+    ORDER BY company_id, id
     RETURNING id)`;

@@ -210,102 +210,119 @@ export class ScreenshotRecords {
   }
 
   /**
-   * Applies a capture result, idempotently: a redelivered or duplicated result finds the record no longer
-   * `processing` and changes nothing. A finished record is charged its cost once, through the ledger; an
-   * error costs nothing (its cost becomes 0). Returns what the record's batch or crawl needs when it was applied.
+   * Applies capture results, idempotently, in one statement (atomic without BEGIN and COMMIT): a redelivered or
+   * duplicated result finds its record no longer `processing` and changes nothing. A finished record is charged
+   * its cost once, through the ledger; an error costs nothing (its cost becomes 0). Returns, in the order of
+   * `results`, each one's outcome and, when it was applied, what the record's batch or crawl needs. The ids must
+   * differ (the recorder sends a second result of one id in a later call); should the statement fail, none is applied.
    */
-  async applyResult(result: CaptureResult): Promise<{ outcome: RecordOutcome; ended?: EndedByResult }> {
-    // An agent older than the field says no cause: its error was the capture's, not the page's.
-    const errorCause: ErrorCause | null = result.status === 'finished' ? null : (result.errorCause ?? 'capture_failed');
-    const finished = result.status === 'finished';
-    const db = this.db;
-    // The record's columns from the result, as an UPDATE of the row `was` locked (built by knex, run inside the statement below).
-    const update = db('screenshots as s')
-      .update({
-        status: result.status,
-        error: finished ? '' : result.error || 'The capture failed',
-        error_cause: errorCause,
-        ...(finished ? {} : { cost: 0 }),
-        final_url: result.finalUrl,
-        final_urls: JSON.stringify(result.finalUrls),
-        response_code: result.responseCode,
-        links: JSON.stringify(result.links),
-        trackers: JSON.stringify(result.trackers),
-        // The record says which User-Agent was really used, when the request did not set one.
-        user_agent: db.raw("COALESCE(NULLIF(s.user_agent, ''), ?)", [result.userAgent]),
-        // After the request's own warnings (an ignored parameter), written when the record was created.
-        warnings: db.raw('s.warnings || ?::jsonb', [JSON.stringify(result.warnings)]),
-        timings: JSON.stringify(result.timings),
+  async applyResults(results: CaptureResult[]): Promise<{ outcome: RecordOutcome; ended?: EndedByResult }[]> {
+    if (results.length === 0) return [];
+    if (new Set(results.map((r) => r.id)).size !== results.length) throw new Error('applyResults takes results of distinct records');
+    // Every result as one JSON row of the record's new column values (jsonb_to_recordset below): one binding
+    // whatever the number of results, so the statement text is the same for every batch size.
+    const input = results.map((r) => {
+      const finished = r.status === 'finished';
+      return {
+        id: r.id,
+        status: r.status,
+        error: finished ? '' : r.error || 'The capture failed',
+        // An agent older than the field says no cause: its error was the capture's, not the page's.
+        error_cause: finished ? null : (r.errorCause ?? 'capture_failed'),
+        final_url: r.finalUrl,
+        final_urls: r.finalUrls,
+        response_code: r.responseCode,
+        links: r.links,
+        trackers: r.trackers,
+        user_agent: r.userAgent,
+        warnings: r.warnings,
+        timings: r.timings,
         // An agent older than the field says nothing: not found blank.
-        blank: result.blank === true,
+        blank: r.blank === true,
         // An agent older than the field says nothing: nothing blocked.
-        blocked: JSON.stringify({ ...NOTHING_BLOCKED, ...result.blocked }),
+        blocked: { ...NOTHING_BLOCKED, ...r.blocked },
         // metadata=1: what the page says about itself; an agent older than the field sends none.
-        page_metadata: result.metadata ? JSON.stringify(result.metadata) : null,
-        browser_info: result.browserInfo,
-        node_id: result.node.id,
-        finished_at: db.fn.now(),
-      })
-      .updateFrom('was')
-      .whereRaw('s.id = was.id')
-      .returning(['s.id', 's.company_id', 's.batch_id', 's.crawl_id', 's.request_id', 's.monitor_id', 'was.cost as held'])
-      .toSQL();
-    const files = result.files.map((f) => ({ kind: f.kind, shot: f.shot, storage_key: f.key, content_type: f.contentType, size_bytes: f.size }));
-    // The whole ending in one statement, atomic without BEGIN and COMMIT (it was 9 statements, then 5; each is a
-    // round trip and a socket write, most of the api's CPU per capture): `was` locks the record while it is still
-    // `processing` and keeps the cost it held (an error's cost becomes 0); `ended` writes the result; `files` its
-    // file rows; `runs` queues the app runs waiting for it; the held credits are settled as the ledger says
-    // (SETTLE_HELD_CTES: the hold released, a finished record charged). A redelivered result, or one whose record
-    // ended otherwise or is gone, finds no row in `was` and changes nothing.
-    const answer = await db.raw(
-      `WITH was AS (SELECT id, cost FROM screenshots WHERE id = ? AND status = 'processing' FOR UPDATE),
-       ended AS (${update.sql}),
+        page_metadata: r.metadata ?? null,
+        browser_info: r.browserInfo,
+        node_id: r.node.id,
+        files: r.files.map((f) => ({ kind: f.kind, shot: f.shot, storage_key: f.key, content_type: f.contentType, size_bytes: f.size })),
+      };
+    });
+    // The whole ending of every record in one statement (it was 9 statements per result, then 5, then 1; each is a
+    // round trip and a socket write, most of the api's CPU per capture): `was` locks the records still `processing`
+    // (in id order, so two replicas applying overlapping batches cannot deadlock) and keeps the cost each held;
+    // `ended` writes the results (an error's cost becomes 0; the record keeps its request's warnings and
+    // User-Agent, the result adds its own); `files` their file rows; `runs` queues the app runs waiting for them;
+    // the held credits are settled as the ledger says (SETTLE_HELD_CTES). A redelivered result, or one whose
+    // record ended otherwise or is gone, finds no row in `was` and changes nothing; `present` tells those apart.
+    const answer = await this.db.raw(
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(id bigint, status text, error text, error_cause text, final_url text,
+           final_urls jsonb, response_code integer, links jsonb, trackers jsonb, user_agent text, warnings jsonb, timings jsonb,
+           blank boolean, blocked jsonb, page_metadata jsonb, browser_info text, node_id text, files jsonb)),
+       was AS (SELECT id, cost FROM screenshots WHERE id IN (SELECT id FROM input) AND status = 'processing' ORDER BY id FOR UPDATE),
+       ended AS (
+         UPDATE screenshots s SET status = r.status, error = r.error, error_cause = r.error_cause,
+           cost = CASE WHEN r.status = 'finished' THEN s.cost ELSE 0 END,
+           final_url = r.final_url, final_urls = r.final_urls, response_code = r.response_code, links = r.links, trackers = r.trackers,
+           user_agent = COALESCE(NULLIF(s.user_agent, ''), r.user_agent), warnings = s.warnings || r.warnings, timings = r.timings,
+           blank = r.blank, blocked = r.blocked, page_metadata = r.page_metadata, browser_info = r.browser_info, node_id = r.node_id,
+           finished_at = now()
+         FROM was JOIN input r ON r.id = was.id
+         WHERE s.id = was.id
+         RETURNING s.id, s.company_id, s.status, s.batch_id, s.crawl_id, s.request_id, s.monitor_id, was.cost AS held, r.files),
        files AS (
          INSERT INTO screenshot_files (company_id, screenshot_id, kind, shot, storage_key, content_type, size_bytes)
          SELECT ended.company_id, ended.id, f.kind, f.shot, f.storage_key, f.content_type, f.size_bytes
-         FROM ended, jsonb_to_recordset(?::jsonb) AS f(kind text, shot integer, storage_key text, content_type text, size_bytes bigint)
+         FROM ended, jsonb_to_recordset(ended.files) AS f(kind text, shot integer, storage_key text, content_type text, size_bytes bigint)
          RETURNING id),
-       runs AS (UPDATE app_runs SET status = 'queued', updated_at = now() WHERE screenshot_id IN (SELECT id FROM ended) AND status = 'pending' RETURNING id),
+       runs AS (UPDATE app_runs SET status = 'queued', updated_at = now() WHERE screenshot_id IN (SELECT id FROM ended) AND status = 'pending' RETURNING screenshot_id),
        ${SETTLE_HELD_CTES}
-       SELECT ended.*, (SELECT count(*) FROM runs)::integer AS runs_queued FROM ended`,
-      [result.id, ...update.bindings, JSON.stringify(files), finished, SCREENSHOT_DEBIT, finished],
+       SELECT r.id, ended.id IS NOT NULL AS applied, EXISTS (SELECT 1 FROM screenshots x WHERE x.id = r.id) AS present,
+         ended.company_id, ended.batch_id, ended.crawl_id, ended.request_id, ended.monitor_id,
+         (SELECT count(*) FROM runs WHERE runs.screenshot_id = r.id)::integer AS runs_queued
+       FROM input r LEFT JOIN ended ON ended.id = r.id`,
+      [JSON.stringify(input), SCREENSHOT_DEBIT],
     );
-    const [row] = answer.rows as { company_id: number; batch_id: number | null; crawl_id: number | null; request_id: string | null; monitor_id: number | null; runs_queued: number }[];
-    const applied = row
-      ? {
-          ended: {
-            id: result.id,
-            companyId: Number(row.company_id),
-            status: result.status,
-            links: result.links,
-            batchId: row.batch_id === null ? null : Number(row.batch_id),
-            crawlId: row.crawl_id === null ? null : Number(row.crawl_id),
-            monitorId: row.monitor_id === null ? null : Number(row.monitor_id),
-          } satisfies EndedByResult,
-          runsQueued: Number(row.runs_queued),
-          requestId: String(row.request_id ?? ''),
-        }
-      : (await db('screenshots').where({ id: result.id }).first('id'))
-        ? ('duplicate' as const)
-        : ('orphan' as const);
+    type Row = { id: number | string; applied: boolean; present: boolean; company_id: number | string | null; batch_id: number | string | null; crawl_id: number | string | null; request_id: string | null; monitor_id: number | string | null; runs_queued: number };
+    const byId = new Map((answer.rows as Row[]).map((row) => [Number(row.id), row]));
+    const nullableId = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
-    if (typeof applied === 'string') {
-      // The record was deleted, or ended without this result (cancelled with its batch, or this is a
-      // redelivery). Files no record refers to have nowhere to belong; a redelivery's files are the
-      // applied result's own, still referenced, and stay.
-      await deleteUnreferencedObjects(
-        this.db,
-        this.objects,
-        result.files.map((f) => f.key),
-      ).catch((err: unknown) => this.log.warn({ err, id: result.id }, 'could not delete the files of an unused result'));
-      return { outcome: applied };
+    const outcomes = results.map((result) => {
+      const row = byId.get(result.id);
+      if (!row?.applied) return { result, outcome: row?.present ? ('duplicate' as const) : ('orphan' as const) };
+      const ended: EndedByResult = {
+        id: result.id,
+        companyId: Number(row.company_id),
+        status: result.status,
+        links: result.links,
+        batchId: nullableId(row.batch_id),
+        crawlId: nullableId(row.crawl_id),
+        monitorId: nullableId(row.monitor_id),
+      };
+      return { result, outcome: 'applied' as const, ended, runsQueued: Number(row.runs_queued), requestId: String(row.request_id ?? '') };
+    });
+
+    // A record deleted, or ended without its result (cancelled with its batch, or this is a redelivery): files no
+    // record refers to have nowhere to belong; a redelivery's files are the applied result's own, still referenced, and stay.
+    const unused = outcomes.filter((o) => o.outcome !== 'applied').flatMap((o) => o.result.files.map((f) => f.key));
+    await deleteUnreferencedObjects(this.db, this.objects, unused).catch((err: unknown) =>
+      this.log.warn({ err, ids: outcomes.filter((o) => o.outcome !== 'applied').map((o) => o.result.id) }, 'could not delete the files of an unused result'),
+    );
+    let runsQueued = 0;
+    const endedAs = new Map<EndingStatus, number[]>();
+    for (const o of outcomes) {
+      if (o.outcome !== 'applied') continue;
+      const { result } = o;
+      // The one log line of this capture's outcome: a redelivered result changes nothing and logs nothing here.
+      const line = { id: result.id, request_id: o.requestId, status: result.status, node: result.node.id, seconds: (result.timings.total ?? 0) / 1000 };
+      if (result.status === 'finished') this.log.info(line, 'screenshot finished');
+      else this.log.info({ ...line, error: result.error, error_cause: result.errorCause ?? 'capture_failed' }, 'screenshot ended with an error');
+      runsQueued += o.runsQueued;
+      endedAs.set(result.status, [...(endedAs.get(result.status) ?? []), result.id]);
     }
-    // The one log line of this capture's outcome: a redelivered result changes nothing and logs nothing here.
-    const line = { id: result.id, request_id: applied.requestId, status: result.status, node: result.node.id, seconds: (result.timings.total ?? 0) / 1000 };
-    if (result.status === 'finished') this.log.info(line, 'screenshot finished');
-    else this.log.info({ ...line, error: result.error, error_cause: errorCause }, 'screenshot ended with an error');
-    this.announce([result.id], applied.runsQueued, result.status);
-    return { outcome: 'applied', ended: applied.ended };
+    this.announce(endedAs, runsQueued);
+    return outcomes.map((o) => (o.outcome === 'applied' ? { outcome: o.outcome, ended: o.ended } : { outcome: o.outcome }));
   }
 
   /**
@@ -341,7 +358,7 @@ export class ScreenshotRecords {
     const ended = rows.map((r) => Number(r.id));
     // The one log line of each such record's outcome (only the records this call ended).
     for (const r of rows) this.log.info({ id: Number(r.id), request_id: r.request_id, status, error: reason }, status === 'cancelled' ? 'screenshot cancelled' : 'screenshot ended with an error');
-    this.announce(ended, runsQueued, status);
+    this.announce(new Map([[status, ended]]), runsQueued);
     return ended;
   }
 
@@ -443,11 +460,12 @@ export class ScreenshotRecords {
   }
 
   /** After the commit of an ending: the runner starts the queued runs, and the waiters answer. */
-  private announce(ids: number[], runsQueued: number, status: EndingStatus): void {
-    if (ids.length > 0) for (const listener of this.endedListeners) listener(status, ids.length);
+  private announce(endedAs: Map<EndingStatus, number[]>, runsQueued: number): void {
+    for (const [status, ids] of endedAs) if (ids.length > 0) for (const listener of this.endedListeners) listener(status, ids.length);
     // Most screenshots have no apps, and a wake costs the runner four queries: only when there is work.
     if (runsQueued > 0) for (const listener of this.runsQueuedListeners) listener();
-    this.events.ended(ids);
+    // One message for every record these endings ended, whatever their statuses.
+    this.events.ended([...endedAs.values()].flat());
   }
 
   private async update(companyId: number, id: number, values: Record<string, unknown>): Promise<void> {

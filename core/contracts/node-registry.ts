@@ -30,6 +30,12 @@ export interface NodeRegistry {
   heartbeat(node: NodeStatus): Promise<void>;
   /** The live nodes; one asked to drain shows `draining` at once, before its own next heartbeat. */
   list(): Promise<NodeStatus[]>;
+  /**
+   * The live nodes as this process holds them, for a reader that asks on every request (admission): where the
+   * registry lives elsewhere (NATS) it is kept current by watching it, so it may be a few milliseconds behind other
+   * processes' writes, and costs no request. Absent where list() is as cheap already (memory).
+   */
+  listHeld?(): Promise<NodeStatus[]>;
   /** Removes a node at once (it is leaving), and any drain request for it. */
   remove(id: string): Promise<void>;
   /**

@@ -6,6 +6,7 @@ import { serviceUnavailable } from '../../core/errors.js';
 import { natsConnected } from '../nats/connect.js';
 import { openTtlBucket } from '../nats/kv-bucket.js';
 import { assertPrefix } from '../nats/names.js';
+import { NodeWatch } from './node-watch.js';
 
 export interface NatsNodeRegistryOptions {
   /** the process's NATS connection; the caller closes it after the registry */
@@ -31,6 +32,7 @@ export class NatsNodeRegistry implements NodeRegistry {
   private closed = false;
   private readonly bucketName: string;
   private readonly drainBucketName: string;
+  private readonly watch: NodeWatch;
 
   constructor(private readonly options: NatsNodeRegistryOptions) {
     if (!(options.ttlMs > 0)) throw new Error(`ttlMs must be positive, got ${options.ttlMs}`);
@@ -38,6 +40,7 @@ export class NatsNodeRegistry implements NodeRegistry {
     // Drain requests live apart, with no TTL: one must not expire while its node finishes long captures
     // (an expired request would read as withdrawn and the node would go back to taking jobs).
     this.drainBucketName = `${assertPrefix(options.prefix)}_node_drains`;
+    this.watch = new NodeWatch({ connection: options.connection, nodes: () => this.kv(), drains: () => this.drains(), read: () => this.entries(), ttlMs: options.ttlMs });
   }
 
   async heartbeat(node: NodeStatus): Promise<void> {
@@ -72,6 +75,16 @@ export class NatsNodeRegistry implements NodeRegistry {
     return nodes.map((n, i) => ({ ...n, draining: requested[i] as boolean })).sort((a, b) => a.id.localeCompare(b.id));
   }
 
+  /**
+   * The live nodes as held in memory from watches of the buckets (NodeWatch): no request per look-up, a few
+   * milliseconds behind other processes' writes. Unreachable NATS answers 503 at once, as list() does.
+   */
+  async listHeld(): Promise<NodeStatus[]> {
+    if (this.closed) throw new Error('node registry closed');
+    if (!natsConnected(this.options.connection)) throw serviceUnavailable('The node registry (NATS) is unreachable; try again shortly');
+    return this.watch.list();
+  }
+
   async remove(id: string): Promise<void> {
     // purge, not delete: no tombstone revision is left behind for a node that is gone for good.
     await (await this.kv()).purge(nodeKey(id));
@@ -94,9 +107,21 @@ export class NatsNodeRegistry implements NodeRegistry {
   /** Stops using the bucket; the entries stay (they expire), and the connection is the caller's. */
   async close(): Promise<void> {
     this.closed = true;
+    this.watch.close();
     this.bucket = undefined;
     this.drainBucket = undefined;
     this.jsm = undefined;
+  }
+
+  /** Every entry of both buckets now, by request (the keys from the streams, then one get each): NodeWatch's seed. */
+  private async entries(): Promise<{ nodes: KvEntry[]; drains: KvEntry[] }> {
+    const [kv, drains, jsm] = await Promise.all([this.kv(), this.drains(), this.manager()]);
+    const [nodeKeys, drainKeys] = await Promise.all([storedKeys(jsm, this.bucketName), storedKeys(jsm, this.drainBucketName)]);
+    const present = (entries: (KvEntry | null)[]): KvEntry[] => entries.filter((e): e is KvEntry => e !== null);
+    return {
+      nodes: present(await Promise.all(nodeKeys.map((key) => kv.get(key)))),
+      drains: present(await Promise.all(drainKeys.map((key) => drains.get(key)))),
+    };
   }
 
   private manager(): Promise<JetStreamManager> {

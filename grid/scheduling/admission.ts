@@ -60,7 +60,8 @@ export class Admission {
     private readonly maxBacklog: number,
     deadlineMs = LOOKUP_DEADLINE_MS,
   ) {
-    this.nodes = new SharedLookup('the node registry', () => registry.list(), deadlineMs);
+    // The registry as held in memory where it has one (NATS: a watch, no request per create), else its list.
+    this.nodes = new SharedLookup('the node registry', () => (registry.listHeld ? registry.listHeld() : registry.list()), deadlineMs);
     this.depth = new SharedLookup('the queue depth', () => queue.depth(), deadlineMs);
   }
 

@@ -1,5 +1,5 @@
 /**
- * What one NodeRegistry.list() costs against NATS: the requests it sends (split into consumer creations
+ * What one NodeRegistry.list() and one listHeld() (the watched view admission reads) cost against NATS: the requests it sends (split into consumer creations
  * and the rest), the subscriptions it opens (an ordered consumer's delivery inbox) and its latency, with
  * NODES live nodes heartbeating every 100 ms meanwhile (as a farm does), a few of them draining.
  * Counts come from wrapping this connection's request/subscribe, so they are exact and independent of
@@ -53,27 +53,37 @@ const beats = setInterval(() => {
   for (let i = 0; i < NODES; i++) registry.heartbeat(status(i)).catch(() => {});
 }, 100);
 
-const snapshot = { ...counts };
-const latencies: number[] = [];
-let next = 0;
-let wrong = 0;
-await Promise.all(
-  Array.from({ length: CONCURRENCY }, async () => {
-    while (next++ < LISTS) {
-      const started = performance.now();
-      const nodes = await registry.list();
-      latencies.push(performance.now() - started);
-      if (nodes.length !== NODES) wrong++;
-    }
-  }),
-);
+/** LISTS look-ups through `lookup`, CONCURRENCY at a time: what each costs in requests and wall time. */
+async function measure(name: string, lookup: () => Promise<NodeStatus[]>): Promise<void> {
+  await lookup(); // builds whatever the look-up keeps (listHeld's watches) outside the counts
+  const snapshot = { ...counts };
+  const latencies: number[] = [];
+  let next = 0;
+  let wrong = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < LISTS) {
+        const started = performance.now();
+        const nodes = await lookup();
+        latencies.push(performance.now() - started);
+        if (nodes.length !== NODES || nodes.filter((n) => n.draining).length !== Math.ceil(NODES / 4)) wrong++;
+      }
+    }),
+  );
+  const per = (key: keyof typeof counts): string => ((counts[key] - snapshot[key]) / LISTS).toFixed(2);
+  latencies.sort((a, b) => a - b);
+  const at = (q: number): string => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2);
+  console.log(`${LISTS} ${name} of ${NODES} nodes (${Math.ceil(NODES / 4)} draining), ${CONCURRENCY} at a time, heartbeats every 100 ms`);
+  console.log(`  per look-up: consumer creations ${per('consumerCreates')}, subscriptions ${per('subscriptions')}, JetStream API requests ${per('requests')}`);
+  console.log(`  latency ms: p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${at(1)}; look-ups with a wrong node or drain count: ${wrong}`);
+}
+
+// list() by request (the CLI, the metrics) and listHeld() from the watches (admission, issue 30), alternately.
+for (let round = 0; round < 2; round++) {
+  await measure('list()', () => registry.list());
+  await measure('listHeld()', () => registry.listHeld());
+}
 clearInterval(beats);
-const per = (key: keyof typeof counts): string => ((counts[key] - snapshot[key]) / LISTS).toFixed(2);
-latencies.sort((a, b) => a - b);
-const at = (q: number): string => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
-console.log(`${LISTS} list() of ${NODES} nodes (${Math.ceil(NODES / 4)} draining), ${CONCURRENCY} at a time, heartbeats every 100 ms`);
-console.log(`per list(): consumer creations ${per('consumerCreates')}, subscriptions ${per('subscriptions')}, JetStream API requests ${per('requests')}`);
-console.log(`latency ms: p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${at(1)}; lists with a wrong node count: ${wrong}`);
 console.log(
   `load average: ${(await import('node:os'))
     .loadavg()

@@ -4,6 +4,8 @@
  * agent; one warm-up capture, then N creates through the HTTP API whose results are applied as an agent's
  * arrive. Prints each distinct statement of the create (HTTP request) and of the recording with how many times
  * it ran per capture, and the totals, as `make bench-farm` counts them (shotfarm_db_statements_total).
+ * Then the same N results handed to the recorder at once, as a queue consumer hands in what one fetch pulled
+ * (issue 30: recorded together in one statement).
  *
  *   node dist/test/bench/statements-per-capture.js [--db postgres|pglite] [--captures 20]
  */
@@ -55,6 +57,20 @@ async function main(): Promise<void> {
     console.log(`SQL statements per capture (${KIND}, ${CAPTURES} captures, no apps, cache off)`);
     const total = print('create (GET /screenshot/create)', create) + print('record (the result applied)', record);
     console.log(`\ntotal: ${total.toFixed(2)} statements per capture`);
+
+    // The results of N captures arriving together: the recorder writes them with one statement.
+    const ids: number[] = [];
+    for (let i = 0; i < CAPTURES; i += 1) {
+      const res = await fetch(`${api.url}/screenshot/create?url=${encodeURIComponent(`http://example.test/together-${i}`)}`, { headers: { 'X-API-KEY': acct.key } });
+      const body = (await res.json()) as { data: { id: number }[] };
+      ids.push((body.data[0] as { id: number }).id);
+    }
+    const together = new Map<string, number>();
+    phase = together;
+    const outcomes = await Promise.all(ids.map((id) => api.plane.recorder.apply(agentResult(id))));
+    phase = null;
+    if (outcomes.some((o) => o !== 'applied')) throw new Error(`results not applied: ${outcomes.join(', ')}`);
+    print(`record, ${CAPTURES} results handed in together`, together);
   } finally {
     await api.stop();
   }
