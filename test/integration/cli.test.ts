@@ -100,10 +100,14 @@ describe('shotfarm CLI', function () {
     await until('the service to be ready', async () => (await fetch(new URL('/readyz', api)).catch(() => null))?.status === 200);
   }
 
-  /** Creates a capture that stays in the browser for 3 s (its delay), so the service can be stopped meanwhile. */
+  /**
+   * Creates a capture that stays in the browser for 3 s (its delay), and returns once the browser has asked the
+   * site for the page: the capture is in flight then, so the service can be stopped meanwhile. (A fixed second
+   * was too short on a loaded machine, where the browser had not started yet.)
+   */
   async function createSlowCapture(api: string, key: string, site: TestSite): Promise<number> {
     const created = (await (await fetch(`${api}/screenshot/create?key=${key}&delay=3&url=${encodeURIComponent(site.url('/target.html'))}`)).json()) as { data: { id: number }[] };
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await until('the browser to load the page', async () => site.hits('/target.html') > 0);
     return created.data[0]!.id;
   }
 
