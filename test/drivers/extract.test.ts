@@ -1,11 +1,12 @@
 import { expect } from 'chai';
-import { BROWSERS, type CaptureOutput, type CaptureSpec } from '../../core/capture-spec.js';
+import type { CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
 import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
 import { SeleniumDriver } from '../../drivers/selenium/selenium-driver.js';
 import { localGridOptions } from '../../grid/selenium/local-grid-options.js';
 import { SeleniumGrid } from '../../grid/selenium/selenium-grid.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
+import { ONE_BROWSER_PER_ENGINE } from '../support/one-browser-per-engine.js';
 import { TestSite } from '../support/test-site.js';
 import { SETTLE_FIXTURES } from './settle-fixtures.js';
 
@@ -19,7 +20,8 @@ type Capture = (path: string, overrides?: Partial<CaptureSpec>) => Promise<Captu
  * markdown=1 and metadata=1 (drivers/shared/extract-page.ts) on fixtures modelled on common pages
  * (test/fixtures/site/extract/: an article with OpenGraph and Twitter cards, a product page with JSON-LD, a
  * client-rendered list, a shadow DOM component) and on the settle corpus (pages modelled on real ones that
- * draw late), in chrome, firefox, brave and chrome through a Selenium Grid.
+ * draw late), in chrome, firefox and chrome through a Selenium Grid (the extraction is a page script: brave,
+ * Chromium like chrome, would repeat chrome's cases; test/support/one-browser-per-engine.ts).
  */
 function extractionCases(capture: Capture, site: () => TestSite, browser: string): void {
   it('an article: Markdown keeps the headline as #, headings, the table, the fenced code and absolute links, drops nav and footer', async function () {
@@ -147,7 +149,7 @@ describe('extraction: Markdown and metadata of a capture', function () {
     await site.close();
   });
 
-  for (const browser of BROWSERS) {
+  for (const browser of ONE_BROWSER_PER_ENGINE) {
     describe(`playwright × ${browser}`, function () {
       let handle: BrowserHandle;
       before(async function () {

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { BROWSERS, type BrowserName, type CaptureOutput, type CaptureSpec } from '../../core/capture-spec.js';
+import type { BrowserName, CaptureOutput, CaptureSpec } from '../../core/capture-spec.js';
 import { loadConfig } from '../../core/config/load-config.js';
 import type { BrowserHandle } from '../../core/contracts/browser-driver.js';
 import { launchChromium, launchFirefox } from '../../drivers/playwright/launch-browser.js';
 import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
 import { near, pixel } from '../support/media-probe.js';
+import { ONE_BROWSER_PER_ENGINE } from '../support/one-browser-per-engine.js';
 import { BROWSER_PROCESS, countOwnProcesses, waitForOwnProcesses } from '../support/process-census.js';
 import { differingShare, stableScreenshot } from '../support/stable-screenshot.js';
 import { TestSite } from '../support/test-site.js';
@@ -18,11 +19,12 @@ const CAP_SECONDS = 2.5;
 const SAME_PICTURE = 0.01;
 
 /**
- * wait_until (drivers/shared/settle-page.ts) on the settle corpus, in chrome, firefox and brave: by
- * default the capture shows what a raw Playwright loop shows once the page holds still; wait_until=load
- * shows the page unsettled (so these checks can fail); a page that never goes quiet is captured at the
- * cap with a warning. Each browser is launched once for the driver and once raw (brave's reference is
- * the raw Chromium).
+ * wait_until (drivers/shared/settle-page.ts) on the settle corpus, in chrome and firefox (the settle watch
+ * is a page script and the engine's own events: brave, Chromium like chrome, would repeat chrome's cases;
+ * test/support/one-browser-per-engine.ts): by default the capture shows what a raw Playwright loop shows once
+ * the page holds still; wait_until=load shows the page unsettled (so these checks can fail); a page that
+ * never goes quiet is captured at the cap with a warning. Each browser is launched once for the driver and
+ * once raw.
  */
 describe('settle wait: pages that draw after load', function () {
   let site: TestSite;
@@ -56,7 +58,7 @@ describe('settle wait: pages that draw after load', function () {
     expect(await waitForOwnProcesses(BROWSER_PROCESS, [], processesBefore, 15_000)).to.equal(processesBefore);
   });
 
-  for (const browser of BROWSERS) {
+  for (const browser of ONE_BROWSER_PER_ENGINE) {
     describe(`playwright × ${browser}`, function () {
       before(async function () {
         // Two launches (the driver's and the raw reference's); Firefox takes a while on a busy machine.

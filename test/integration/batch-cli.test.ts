@@ -1,22 +1,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import yauzl from 'yauzl';
+import { freePort } from '../support/free-port.js';
 import { CLI_PATH, runCli, type CliRun } from '../support/run-cli.js';
 import { TestSite } from '../support/test-site.js';
 import { until } from '../support/wait-until.js';
-
-/** A local port nothing listens on (one the system just gave out and took back). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The names of a ZIP's entries, read with a real unzip library. */
 function zipEntries(file: string): Promise<string[]> {
@@ -42,7 +33,7 @@ function zipEntries(file: string): Promise<string[]> {
  */
 describe('shotfarm batch info, cancel and download against the embedded service', function () {
   this.timeout(240_000);
-  const port = 18941;
+  let port: number;
   let dataDir: string;
   let workDir: string;
   let site: TestSite;
@@ -63,6 +54,7 @@ describe('shotfarm batch info, cancel and download against the embedded service'
   }
 
   before(async () => {
+    port = await freePort();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-batch-cli-data-'));
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-batch-cli-work-'));
     site = await TestSite.start();
@@ -151,7 +143,7 @@ describe('shotfarm batch info, cancel and download against the embedded service'
     const wrongKey = await cli(['batch', 'info', '1', '--key', 'sf_not_a_key']);
     expect(wrongKey.code).to.equal(1);
     expect(wrongKey.stderr).to.match(/^shotfarm: batch 1: .*(key|auth)/i);
-    const closed = await closedPort();
+    const closed = await freePort();
     const unreachable = await cli(['batch', 'info', '1', '--api', `http://127.0.0.1:${closed}`]);
     expect(unreachable).to.deep.include({ code: 1, stdout: '' });
     expect(unreachable.stderr).to.equal(`shotfarm: batch 1: cannot reach the API at http://127.0.0.1:${closed} (ECONNREFUSED); is shotfarm running there? (--api URL)\n`);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { connectDatabase } from '../../api/db/connect.js';
 import { createThrowawayPostgres } from '../support/databases.js';
+import { freePort } from '../support/free-port.js';
 import { CLI_PATH as CLI, runCli, type CliRun } from '../support/run-cli.js';
 import { TestSite } from '../support/test-site.js';
 import { until } from '../support/wait-until.js';
@@ -57,13 +58,14 @@ describe('shotfarm CLI', function () {
   });
 
   it('serve starts the embedded service on PGlite, prints the URL and a curl line with a working key', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve'], { env: { PATH: process.env.PATH ?? '', PORT: '18931', HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+    const port = await freePort();
+    const child = spawn(process.execPath, [CLI, 'serve'], { env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', SHOTFARM_DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     try {
       const deadline = Date.now() + 60_000;
       while (!/curl '([^']+)'/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-      expect(out).to.include('http://127.0.0.1:18931');
+      expect(out).to.include(`http://127.0.0.1:${port}`);
       const curlUrl = /curl '([^']+)'/.exec(out)?.[1] as string;
       const res = await fetch(curlUrl);
       expect(res.status).to.equal(200);
@@ -100,10 +102,14 @@ describe('shotfarm CLI', function () {
     await until('the service to be ready', async () => (await fetch(new URL('/readyz', api)).catch(() => null))?.status === 200);
   }
 
-  /** Creates a capture that stays in the browser for 3 s (its delay), so the service can be stopped meanwhile. */
+  /**
+   * Creates a capture that stays in the browser for 3 s (its delay), and returns once the browser has asked the
+   * site for the page: the capture is in flight then, so the service can be stopped meanwhile. (A fixed second
+   * was too short on a loaded machine, where the browser had not started yet.)
+   */
   async function createSlowCapture(api: string, key: string, site: TestSite): Promise<number> {
     const created = (await (await fetch(`${api}/screenshot/create?key=${key}&delay=3&url=${encodeURIComponent(site.url('/target.html'))}`)).json()) as { data: { id: number }[] };
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await until('the browser to load the page', async () => site.hits('/target.html') > 0);
     return created.data[0]!.id;
   }
 
@@ -121,7 +127,7 @@ describe('shotfarm CLI', function () {
     const site = await TestSite.start();
     const drainDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-cli-drain-'));
     const key = 'drain-test-key-0123456789';
-    const { child, exited, api } = serveChild(drainDir, 18932, key);
+    const { child, exited, api } = serveChild(drainDir, await freePort(), key);
     try {
       await ready(api);
       const id = await createSlowCapture(api, key, site);
@@ -140,7 +146,8 @@ describe('shotfarm CLI', function () {
     const site = await TestSite.start();
     const killDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-cli-kill-'));
     const key = 'kill-test-key-0123456789';
-    const first = serveChild(killDir, 18933, key);
+    const port = await freePort();
+    const first = serveChild(killDir, port, key);
     let second: ReturnType<typeof serveChild> | null = null;
     try {
       await ready(first.api);
@@ -149,7 +156,7 @@ describe('shotfarm CLI', function () {
       await first.exited;
       // Without the requeue the record would stay like this for ever, its credit held.
       expect(await recordState(killDir, id)).to.deep.equal({ record: { status: 'processing', error: '' }, debits: { n: 0 } });
-      second = serveChild(killDir, 18933, key);
+      second = serveChild(killDir, port, key);
       await ready(second.api);
       const info = (await (await fetch(`${second.api}/screenshot/info?key=${key}&id=${id}&wait=30`)).json()) as { data: { status: string } };
       expect(info.data.status).to.equal('finished');
