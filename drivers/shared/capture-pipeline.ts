@@ -58,6 +58,8 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
   // Closing the context or session makes every pending call in it fail at once: that is the abort.
   const onAbort = (): void => session.abort();
   signal.addEventListener('abort', onAbort, { once: true });
+  // An abort that came while the context was being made was not heard by the listener.
+  if (signal.aborted) onAbort();
   let screencast: ScreencastRecording | null = null;
   try {
     const page = await session.preparePage();
@@ -191,6 +193,10 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
       blocked: page.blockedCounts?.() ?? nothingBlocked(),
       timings: clock.total(),
     };
+  } catch (error) {
+    // A call the abort cut short fails with the closed context's error; the caller is told why: the abort.
+    signal.throwIfAborted();
+    throw error;
   } finally {
     signal.removeEventListener('abort', onAbort);
     if (screencast) await screencast.abort();
