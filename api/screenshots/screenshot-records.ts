@@ -284,7 +284,17 @@ export class ScreenshotRecords {
        FROM input r LEFT JOIN ended ON ended.id = r.id`,
       [JSON.stringify(input), SCREENSHOT_DEBIT],
     );
-    type Row = { id: number | string; applied: boolean; present: boolean; company_id: number | string | null; batch_id: number | string | null; crawl_id: number | string | null; request_id: string | null; monitor_id: number | string | null; runs_queued: number };
+    type Row = {
+      id: number | string;
+      applied: boolean;
+      present: boolean;
+      company_id: number | string | null;
+      batch_id: number | string | null;
+      crawl_id: number | string | null;
+      request_id: string | null;
+      monitor_id: number | string | null;
+      runs_queued: number;
+    };
     const byId = new Map((answer.rows as Row[]).map((row) => [Number(row.id), row]));
     const nullableId = (v: number | string | null): number | null => (v === null ? null : Number(v));
 

@@ -16,9 +16,8 @@ export interface AfterShots {
  * function (its source), so each stays the one owner of what it reads. Runs in the page; self-contained.
  */
 // eslint-disable-next-line @typescript-eslint/no-implied-eval -- composed from this module's own page functions, never from input
-export const readAfterShots = new Function(
-  'lookForContent',
-  `return { visible: lookForContent ? (${hasVisibleContent.toString()})() : null, ...(${linksAndUserAgent.toString()})() };`,
-) as (lookForContent: boolean) => AfterShots;
+export const readAfterShots = new Function('lookForContent', `return { visible: lookForContent ? (${hasVisibleContent.toString()})() : null, ...(${linksAndUserAgent.toString()})() };`) as (
+  lookForContent: boolean,
+) => AfterShots;
 // The name the fake page (test/support) and a stack trace know it by.
 Object.defineProperty(readAfterShots, 'name', { value: 'readAfterShots' });

@@ -20,15 +20,13 @@ const UNSERIALIZABLE: Record<string, number> = { NaN: Number.NaN, Infinity: Numb
 export async function cdpEvaluate<A extends [] | [unknown], R>(session: CDPSession, fn: (...args: A) => R, ...args: A): Promise<Awaited<R>> {
   // JSON is a JavaScript expression; `undefined` (no argument) is not JSON and stays out.
   const argument = args.length === 0 || args[0] === undefined ? '' : JSON.stringify(args[0]);
-  const answer = (await session
-    .send('Runtime.evaluate', { expression: `(${fn.toString()})(${argument})`, awaitPromise: true, returnByValue: true })
-    .catch((error: unknown) => {
-      // The page's document went away under the call (a navigation) or has none yet.
-      if (/Cannot find default execution context|Execution context was destroyed|Inspected target navigated/i.test(String(error))) {
-        throw new Error('Execution context was destroyed, most likely because of a navigation');
-      }
-      throw error;
-    })) as EvaluateAnswer;
+  const answer = (await session.send('Runtime.evaluate', { expression: `(${fn.toString()})(${argument})`, awaitPromise: true, returnByValue: true }).catch((error: unknown) => {
+    // The page's document went away under the call (a navigation) or has none yet.
+    if (/Cannot find default execution context|Execution context was destroyed|Inspected target navigated/i.test(String(error))) {
+      throw new Error('Execution context was destroyed, most likely because of a navigation');
+    }
+    throw error;
+  })) as EvaluateAnswer;
   if (answer.exceptionDetails) {
     const details = answer.exceptionDetails;
     throw new Error(details.exception?.description ?? details.text);

@@ -107,15 +107,13 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
         if (slept < spec.delay * 1000 - 1) warnings.push(`max_wait passed during the ${spec.delay} s delay; captured after ${(slept / 1000).toFixed(1)} s.`);
       }
       if (spec.size === 'page' && !deadline.passed) {
-        answered = await deadline
-          .race(page.evaluate(lazyLoadScroll, { maxHeight: spec.maxHeight, budgetMs: deadline.remaining(), watchKey: SCROLL_WATCH_KEY }), 'the scroll through the page')
-          .then(
-            () => true,
-            (error: unknown) => {
-              warnings.push(`Lazy content may be missing: ${errorText(error)}.`);
-              return false;
-            },
-          );
+        answered = await deadline.race(page.evaluate(lazyLoadScroll, { maxHeight: spec.maxHeight, budgetMs: deadline.remaining(), watchKey: SCROLL_WATCH_KEY }), 'the scroll through the page').then(
+          () => true,
+          (error: unknown) => {
+            warnings.push(`Lazy content may be missing: ${errorText(error)}.`);
+            return false;
+          },
+        );
       }
       clock.lap('wait');
       // The page as the shots will show it: a step or a click may have loaded another document.
@@ -134,7 +132,13 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
     const looksForContent = reached && showsWebPage && conditionFailed === null;
     // The page's part of the blank check and the record's links in one round trip, beside the picture's look.
     const afterShots = readPageAfterShots(page, looksForContent, spec.userAgent ?? '', warnings);
-    const blank = looksForContent ? await blankCheck(images, afterShots.then((read) => read.visible), warnings) : null;
+    const blank = looksForContent
+      ? await blankCheck(
+          images,
+          afterShots.then((read) => read.visible),
+          warnings,
+        )
+      : null;
     conditionFailed ??= blankCondition(spec, blank);
     if (reached) clock.lap('blank_check');
 

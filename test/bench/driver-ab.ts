@@ -76,7 +76,11 @@ async function main(): Promise<void> {
     for (let r = 0; r < ROUNDS; r++) for (const mode of r % 2 === 0 ? modes : [...modes].reverse()) await round(mode, PER_ROUND, true);
     process.stdout.write(`driver A/B, chromium ${SIZE} c${CONCURRENCY}, ${ROUNDS} alternating rounds × ${PER_ROUND}; load average ${loadAtStart.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}\n`);
     for (const mode of modes) {
-      const phase = (name: string, p: number): string => percentile(mode.timings.map((t) => t[name] ?? 0), p).toFixed(0);
+      const phase = (name: string, p: number): string =>
+        percentile(
+          mode.timings.map((t) => t[name] ?? 0),
+          p,
+        ).toFixed(0);
       process.stdout.write(
         `  ${mode.name.padEnd(6)} n ${mode.latencies.length}  p50 ${percentile(mode.latencies, 50).toFixed(0)} ms  settle p50 ${phase('settle', 50)} p95 ${phase('settle', 95)}  shots p50 ${phase('shots', 50)}  blank_check p50 ${phase('blank_check', 50)}  this process's CPU ${(mode.cpuMs / mode.latencies.length).toFixed(1)} ms/capture\n`,
       );

@@ -62,7 +62,16 @@ describe('NatsNodeRegistry.listHeld: the registry held in memory from a watch', 
     await agent.heartbeat(nodeStatus('agent-2'));
     await waitFor('agent-2 seen', async () => (await ids()).length === 2, 5_000);
     await agent.requestDrain('agent-1', false);
-    await waitFor('the drain withdrawn', async () => JSON.stringify(await ids()) === JSON.stringify([['agent-1', 'false'], ['agent-2', 'false']]), 5_000);
+    await waitFor(
+      'the drain withdrawn',
+      async () =>
+        JSON.stringify(await ids()) ===
+        JSON.stringify([
+          ['agent-1', 'false'],
+          ['agent-2', 'false'],
+        ]),
+      5_000,
+    );
     await agent.remove('agent-1');
     await waitFor('agent-1 removed', async () => JSON.stringify(await ids()) === JSON.stringify([['agent-2', 'false']]), 5_000);
     // agent-2 stops heartbeating: the server drops it without telling watchers, the view drops it after the TTL.

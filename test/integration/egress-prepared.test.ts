@@ -29,7 +29,7 @@ function viaGuard(guardPort: number, proxyUrl: string, url: string): Promise<num
 
 /** Waits up to 5 s for `done`: what happens after a capture has returned (its context closing). */
 async function until(done: () => boolean, what: string): Promise<void> {
-  for (const started = Date.now(); !done(); ) {
+  for (const started = Date.now(); !done();) {
     if (Date.now() - started > 5_000) throw new Error(`not within 5 s: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -71,13 +71,20 @@ for (const kind of ['pglite', 'postgres'] as const) {
       // The batch of the 9 distinct records (refused as a whole), each of them alone, then the duplicate's turn.
       expect(recordings).to.equal(1 + 9 + 1);
 
-      const rows = await api.database.db('screenshots').whereIn('id', [...idsA, ...idsB]).orderBy('id').select('id', 'status', 'cost', 'node_id');
+      const rows = await api.database
+        .db('screenshots')
+        .whereIn('id', [...idsA, ...idsB])
+        .orderBy('id')
+        .select('id', 'status', 'cost', 'node_id');
       const byId = new Map(rows.map((r) => [Number(r.id), r]));
       expect(byId.get(refusedId)?.status).to.equal('processing');
       expect(byId.get(failedId)?.status).to.equal('error');
       expect(Number(byId.get(failedId)?.cost)).to.equal(0);
       for (const id of [...finishedA, ...idsB]) expect(byId.get(id)?.status, `record ${id}`).to.equal('finished');
-      const files = await api.database.db('screenshot_files').whereIn('screenshot_id', [...idsA, ...idsB]).pluck('screenshot_id');
+      const files = await api.database
+        .db('screenshot_files')
+        .whereIn('screenshot_id', [...idsA, ...idsB])
+        .pluck('screenshot_id');
       expect(files.map(Number).sort((x, y) => x - y)).to.deep.equal([...finishedA, ...idsB].sort((x, y) => x - y));
 
       // Each finished record debited once; the rows of one account read as one debit after the other.
@@ -85,7 +92,12 @@ for (const kind of ['pglite', 'postgres'] as const) {
         [a, beforeA, finishedA],
         [b, beforeB, idsB],
       ] as const) {
-        const debits = await api.database.db('credit_ledger').where({ company_id: account.companyId, reason: 'screenshot' }).whereIn('screenshot_id', finished).orderBy('screenshot_id').select('screenshot_id', 'delta', 'balance_after');
+        const debits = await api.database
+          .db('credit_ledger')
+          .where({ company_id: account.companyId, reason: 'screenshot' })
+          .whereIn('screenshot_id', finished)
+          .orderBy('screenshot_id')
+          .select('screenshot_id', 'delta', 'balance_after');
         expect(debits.map((d) => Number(d.screenshot_id))).to.deep.equal([...finished].sort((x, y) => x - y));
         let balance = before.balance;
         for (const d of debits) {
