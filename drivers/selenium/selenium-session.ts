@@ -54,7 +54,9 @@ export class SeleniumSession implements CaptureSession {
   }
 
   abort(): void {
-    // Ending the session makes every pending WebDriver and CDP call fail at once.
+    // Ending the session makes every pending WebDriver call fail; the CDP relay's pending calls fail at once
+    // when its connection closes (the grid's ending of the session can take seconds on a busy machine).
+    this.cdp?.close();
     void closeSession(this.driver);
   }
 

@@ -58,10 +58,10 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
   // Closing the context or session makes every pending call in it fail at once: that is the abort.
   const onAbort = (): void => session.abort();
   signal.addEventListener('abort', onAbort, { once: true });
-  // An abort that came while the context was being made was not heard by the listener.
-  if (signal.aborted) onAbort();
   let screencast: ScreencastRecording | null = null;
   try {
+    // An abort that came while the context was being made was not heard by the listener: end here.
+    signal.throwIfAborted();
     const page = await session.preparePage();
     if (spec.video) {
       screencast = await page.startScreencast(spec.video).catch((error: unknown) => {

@@ -27,7 +27,9 @@ describe('stuck pages: the slot is freed within the deadline and the record ends
 
   before(async () => {
     site = await TestSite.start();
-    api = await startTestApi('pglite', { SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: '1' }, { agent: true });
+    // Without prepared contexts: one idle prepared page (and its renderer) is made after each capture by design
+    // (drivers/playwright/prepared-contexts.ts), and this file counts renderers to see the spinning ones ended.
+    api = await startTestApi('pglite', { SHOTFARM_AGENT_BROWSERS: 'chrome', SHOTFARM_AGENT_SLOTS: '1', SHOTFARM_PREPARE_CONTEXTS: 'false' }, { agent: true });
     acct = await api.account(100);
   });
   after(async () => {
