@@ -18,6 +18,15 @@ const BACKLOG_RETRY_AFTER_SECONDS = 30;
 export const LOOKUP_DEADLINE_MS = 5_000;
 
 /**
+ * How long a queue-depth answer stands for the creates after it. The depth is two JetStream requests whose
+ * answer lists every account queue's consumer; asked per create, the api and NATS spent more CPU on it than on
+ * the create itself at a few hundred creates a second. Kept 250 ms, it is asked at most 4 times a second per
+ * replica, and what this replica admitted meanwhile is added to it (so its own creates fill the backlog at
+ * once); creates of another replica are seen at most 250 ms late, and jobs taken meanwhile free room then.
+ */
+export const DEPTH_KEPT_MS = 250;
+
+/**
  * One look-up shared by every caller that asks while it is under way. Admission runs on every create, and
  * on NATS each look-up is several requests (the node registry's keys; the jobs stream's per-subject counts
  * and its consumers list, which grows with the accounts that have work). Creates that arrive together share
@@ -47,22 +56,57 @@ class SharedLookup<T> {
 }
 
 /**
+ * The queue's depth as admission reads it: the last answer while it is younger than `keptMs`, plus the jobs
+ * admitted since it arrived; then a new look-up (shared by the creates that wait on it).
+ */
+class KeptDepth {
+  private answer: { depth: Record<BrowserName, number>; at: number } | null = null;
+  private admittedSince = new Map<BrowserName, number>();
+
+  constructor(
+    private readonly lookup: SharedLookup<Record<BrowserName, number>>,
+    private readonly keptMs: number,
+  ) {}
+
+  /** Makes sure an answer younger than `keptMs` is held, looking up when it is not. */
+  async fresh(): Promise<void> {
+    if (this.answer && Date.now() - this.answer.at < this.keptMs) return;
+    const depth = await this.lookup.get();
+    // The first create back from a look-up replaces the answer; those that waited with it read the same one.
+    if (!this.answer || this.answer.depth !== depth) {
+      this.answer = { depth, at: Date.now() };
+      this.admittedSince = new Map();
+    }
+  }
+
+  /** Jobs of the browser in the queue as far as this replica knows (call after `fresh`). */
+  of(browser: BrowserName): number {
+    return (this.answer?.depth[browser] ?? 0) + (this.admittedSince.get(browser) ?? 0);
+  }
+
+  admitted(browsers: Set<BrowserName>, jobs: number): void {
+    for (const browser of browsers) this.admittedSince.set(browser, (this.admittedSince.get(browser) ?? 0) + jobs);
+  }
+}
+
+/**
  * Decides, before anything is created, whether the farm can take more jobs for these browsers:
  * no live node offers a browser → 503 naming it; the backlog of a browser is over its bound → 429.
  */
 export class Admission {
   private readonly nodes: SharedLookup<NodeStatus[]>;
-  private readonly depth: SharedLookup<Record<BrowserName, number>>;
+  private readonly depth: KeptDepth;
 
   constructor(
     queue: JobQueue,
     registry: NodeRegistry,
     private readonly maxBacklog: number,
     deadlineMs = LOOKUP_DEADLINE_MS,
+    depthKeptMs = DEPTH_KEPT_MS,
   ) {
     // The registry as held in memory where it has one (NATS: a watch, no request per create), else its list.
     this.nodes = new SharedLookup('the node registry', () => (registry.listHeld ? registry.listHeld() : registry.list()), deadlineMs);
-    this.depth = new SharedLookup('the queue depth', () => queue.depth(), deadlineMs);
+    this.depth = new KeptDepth(new SharedLookup('the queue depth', () => queue.depth(), deadlineMs), depthKeptMs);
   }
 
   async admit(browsers: BrowserName[], jobs: number): Promise<NodeStatus[]> {
@@ -72,12 +116,15 @@ export class Admission {
         throw new ApiError(503, 'BROWSER_UNAVAILABLE', `No browser node offering ${browser} is online; try again later or choose another browser`);
       }
     }
-    const depth = await this.depth.get();
-    for (const browser of new Set(browsers)) {
-      if ((depth[browser] ?? 0) + jobs > this.maxBacklog) {
+    const asked = new Set(browsers);
+    await this.depth.fresh();
+    // Nothing awaits from here to the count: creates that arrive together are counted one after another.
+    for (const browser of asked) {
+      if (this.depth.of(browser) + jobs > this.maxBacklog) {
         throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `The ${browser} queue is full; try again later`, { retryAfter: BACKLOG_RETRY_AFTER_SECONDS });
       }
     }
+    this.depth.admitted(asked, jobs);
     return nodes;
   }
 }
