@@ -34,12 +34,57 @@ export interface ConformanceCase {
    * network failure) or picture (an overlay, an ad) brave's differences could change leaves this out.
    */
   sameInBrave?: true;
+  /**
+   * Set when the case does not run again on the Selenium driver (selenium-conformance.test.ts): see
+   * SameInSelenium. Left out, the case runs there too.
+   */
+  sameInSelenium?: SameInSelenium;
   /** a launch variant the case needs (Firefox's dark mode) */
   launch?: (browser: BrowserName) => LaunchOptions;
   spec: (context: CaseContext) => Partial<CaptureSpec> & { url: string };
   /** throws (or rejects) when the output is wrong; what it returns (a chai assertion, a promise of one) is only awaited */
   check: (output: CaptureOutput, context: CaseContext) => unknown;
 }
+
+/**
+ * Why a case proves nothing new on the Selenium driver. Both drivers run one capture pipeline
+ * (drivers/shared/capture-pipeline.ts) with the same page scripts (drivers/page-scripts/), block lists and
+ * video encoder; a driver only supplies the calls beneath them (drivers/shared/capture-adapter.ts: open the
+ * page, evaluate in it, the shots, the steps' actions, the PDF, the screencast, the response code). A case
+ * whose check depends only on that shared code, through driver calls that other cases still run on Selenium,
+ * runs in Playwright's chrome and firefox and not again on the grid, where each capture starts a browser
+ * of its own (~3 s). A case that exercises a Selenium call of its own (navigation, headers, cookies, post data,
+ * referer, emulation, user agent, language, timezone, geolocation, strict_ssl, element and full-page shots,
+ * PDF, video, request blocking, scripts, steps) leaves this out. selenium-conformance.test.ts checks that
+ * every case named in `driverCallsIn` runs there.
+ */
+export interface SameInSelenium {
+  /** the shared code the case's check depends on */
+  shared: string;
+  /** cases that still run on Selenium and go through the driver calls that shared code makes */
+  driverCallsIn: string[];
+}
+
+/** Cases other cases name in `sameInSelenium.driverCallsIn`: the Selenium calls they exercise. */
+const SCREEN = 'size screen: one PNG of the viewport';
+const FULL_PAGE = 'size page: the whole page, lazy images loaded';
+const FULL_PAGE_SCALED = 'device scale 2 doubles the pixels of a full page too';
+const TARGET = 'target: the element only';
+const SCRIPTS = 'scripts by URL in order, then the inline script';
+const STEPS = 'steps: type, select, click, hover, press, wait_for, scroll, wait; a failing step is a warning';
+const REDIRECT = 'redirect chain: final URL and code of the last document';
+const NOT_FOUND = '404 is reported';
+const UNREACHABLE = 'unreachable: null response code, empty final URL';
+const STRICT_SSL_ON = 'strict_ssl on rejects it: unreachable, still an image';
+const COOKIES = 'cookies are sent';
+const HOME_MADE_BANNER = 'hide_popups: a home-made banner no rule knows is hidden by its look, and the record says no rule matched';
+const CONSENT_DECLINED = 'hide_popups rejects the onetrust consent banner: declined in the page, gone from the picture';
+const ADS_BLOCKED = 'hide_ads blocks ad and tracker requests';
+const AD_SLOTS_HIDDEN = 'hide_ads: the ad iframe is never requested and the ad containers are hidden';
+const VIDEO = 'video mp4: codec, minimum duration, scale';
+const WAIT_FOR_HIDDEN = 'wait_for_hidden: captured once the spinner has left, the content in the picture';
+const WAIT_NOT_MET = 'wait_for not met within max_wait: captured anyway, with a warning naming the selector';
+const HOVER = 'hover: the menu opens its submenu';
 
 interface EchoedRequest {
   method: string;
@@ -104,7 +149,7 @@ const REJECTED_COOKIE: Record<(typeof CONSENT_PLATFORMS)[number], RegExp> = {
 export const CONFORMANCE_CASES: ConformanceCase[] = [
   // ---- size and device ----
   {
-    name: 'size screen: one PNG of the viewport',
+    name: SCREEN,
     spec: ({ site }) => ({ url: site.url('/target.html') }),
     check: async (output) => {
       expect(output.images).to.have.length(1);
@@ -118,7 +163,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     check: async (output) => expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 1600, height: 1200 }),
   },
   {
-    name: 'device scale 2 doubles the pixels of a full page too',
+    name: FULL_PAGE_SCALED,
     sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/long.html'), size: 'page', maxHeight: 1200, device: { name: null, width: 800, height: 600, scale: 2, mobile: false, touch: false, landscape: false } }),
     check: async (output) => {
@@ -153,7 +198,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     },
   },
   {
-    name: 'size page: the whole page, lazy images loaded',
+    name: FULL_PAGE,
     spec: ({ site, token }) => ({ url: site.url(`/long.html?token=${token}`), size: 'page' }),
     check: async (output, { site, token }) => {
       expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 800, height: 5000 });
@@ -163,6 +208,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   ...['/lazy-observer.html', '/lazy-scroll-listener.html'].map((path): ConformanceCase => ({
     name: `size page: what ${path} loads when scrolled to is in`,
     sameInBrave: true,
+    sameInSelenium: { shared: 'the lazy-load scroll through the page (page-scripts/lazy-load-scroll.ts, full-page-init.ts)', driverCallsIn: [FULL_PAGE] },
     spec: ({ site, token }) => ({ url: site.url(`${path}?token=${token}`), size: 'page' }),
     check: async (output, { site, token }) => {
       expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 800, height: 4000 });
@@ -172,11 +218,12 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   {
     name: 'max height cuts the full page',
     sameInBrave: true,
+    sameInSelenium: { shared: "the full page's cut at max_height (shared/page-height-cut.ts)", driverCallsIn: [FULL_PAGE_SCALED] },
     spec: ({ site }) => ({ url: site.url('/long.html'), size: 'page', maxHeight: 1200 }),
     check: async (output) => expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 800, height: 1200 }),
   },
   {
-    name: 'target: the element only',
+    name: TARGET,
     sameInBrave: true,
     spec: ({ site }) => ({ url: site.url('/target.html'), target: '#target' }),
     check: async (output) => {
@@ -188,6 +235,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   {
     name: 'target not found: the page, with a warning',
     sameInBrave: true,
+    sameInSelenium: { shared: 'the fall back to the whole page when the target is not found in time (shared/shot-taker.ts)', driverCallsIn: [TARGET, STEPS] },
     spec: ({ site }) => ({ url: site.url('/target.html'), target: '#nope', maxWait: 3 }),
     check: async (output, { elapsedMs }) => {
       expect(await imageSize(output.images[0]!)).to.deep.equal({ width: 800, height: 600 });
@@ -199,6 +247,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   {
     name: 'delay waits after load',
     sameInBrave: true,
+    sameInSelenium: { shared: 'the delay (capture-pipeline.ts, shared/deadline.ts) and the trackers read in the page', driverCallsIn: [SCRIPTS] },
     spec: ({ site }) => ({ url: site.url('/delayed.html'), delay: 2, trackers: [tracker('ready', '#ready', 'text')] }),
     check: (output, { elapsedMs }) => {
       expect(trackerValue(output, 'ready')).to.equal('ready');
@@ -221,6 +270,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   {
     name: 'shots and shot interval: one image and one final URL per shot',
     sameInBrave: true,
+    sameInSelenium: { shared: 'the shots loop (shared/shots-loop.ts): a viewport shot and the shown URL per shot', driverCallsIn: [SCREEN, REDIRECT] },
     spec: ({ site }) => ({ url: site.url('/shots.html'), shots: 3, shotInterval: 1 }),
     check: (output, { site }) => {
       expect(output.images).to.have.length(3);
@@ -231,7 +281,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   // ---- request ----
   {
-    name: 'cookies are sent',
+    name: COOKIES,
     spec: ({ site }) => ({
       url: site.url('/echo'),
       html: true,
@@ -268,7 +318,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   // ---- scripts, steps, trackers ----
   {
-    name: 'scripts by URL in order, then the inline script',
+    name: SCRIPTS,
     spec: ({ site }) => ({
       url: site.url('/trackers.html'),
       scripts: [site.url('/script-order.js?n=1'), site.url('/script-order.js?n=2')],
@@ -281,7 +331,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     },
   },
   {
-    name: 'steps: type, select, click, hover, press, wait_for, scroll, wait; a failing step is a warning',
+    name: STEPS,
     sameInBrave: true,
     spec: ({ site }) => ({
       url: site.url('/steps.html'),
@@ -325,6 +375,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   {
     name: 'trackers: every value and name type, one return entry per shot',
     sameInBrave: true,
+    sameInSelenium: { shared: 'the trackers page script (page-scripts/read-trackers.ts), read in the page', driverCallsIn: [SCRIPTS, STEPS] },
     spec: ({ site }) => ({
       url: site.url('/trackers.html'),
       shots: 2,
@@ -380,11 +431,12 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'the cookie banner shows without hide_popups',
+    sameInSelenium: { shared: "no driver code beyond a viewport shot: the fixture's banner (the hide_popups case counts the overlay it hides)", driverCallsIn: [SCREEN, HOME_MADE_BANNER] },
     spec: ({ site }) => ({ url: site.url('/banner.html') }),
     check: async (output) => expect(near(await pixel(output.images[0]!, 400, 580), [255, 0, 0])).to.equal(true),
   },
   {
-    name: 'hide_popups: a home-made banner no rule knows is hidden by its look, and the record says no rule matched',
+    name: HOME_MADE_BANNER,
     spec: ({ site }) => ({ url: site.url('/banner.html'), hidePopups: true }),
     check: async (output) => {
       expect(near(await pixel(output.images[0]!, 400, 580), [255, 255, 255])).to.equal(true);
@@ -393,11 +445,13 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'hide_popups: a page without any popup hides nothing and says no rule matched',
+    sameInSelenium: { shared: "the popup hider's account of the page (shared/popup-hider.ts)", driverCallsIn: [HOME_MADE_BANNER] },
     spec: ({ site }) => ({ url: site.url('/target.html'), hidePopups: true }),
     check: (output) => expect(output.warnings).to.deep.equal(['hide_popups: no consent banner rule matched this page.']),
   },
   {
     name: 'hide_popups on a page that was never reached adds no hide_popups warning',
+    sameInSelenium: { shared: 'the popup hider leaves a page never reached alone (shared/popup-hider.ts, by the response code)', driverCallsIn: [HOME_MADE_BANNER, STRICT_SSL_ON] },
     spec: ({ site }) => ({ url: site.httpsUrl('/echo'), strictSsl: true, maxWait: 10, hidePopups: true }),
     check: (output) => {
       expect(output.responseCode).to.equal(null);
@@ -408,6 +462,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     {
       name: `the ${platform} consent banner shows without hide_popups`,
       sameInBrave: true,
+      sameInSelenium: { shared: "no driver code beyond a viewport shot and the page's HTML: the fixture's banner", driverCallsIn: [SCREEN, COOKIES] },
       // The fixtures insert their banner 100 ms after the page's script ran, as a platform's SDK does
       // once loaded: the second's delay makes sure the picture is taken after that.
       spec: ({ site }) => ({ url: site.url(`/consent/${platform}.html`), html: true, delay: 1 }),
@@ -419,6 +474,8 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     {
       name: `hide_popups rejects the ${platform} consent banner: declined in the page, gone from the picture`,
       sameInBrave: true,
+      // One platform still runs on Selenium: the consent engine installed before the page's scripts, read back before the shot.
+      ...(platform === 'onetrust' ? {} : { sameInSelenium: { shared: "the consent engine's rules for the platform (page-scripts/consent-engine.ts)", driverCallsIn: [CONSENT_DECLINED] } }),
       spec: ({ site }) => ({ url: site.url(`/consent/${platform}.html`), hidePopups: true, html: true }),
       check: async (output) => {
         const consent = readPreJson<{ decision: string; cookie: string }>(output.html, 'consent');
@@ -430,7 +487,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     },
   ]),
   {
-    name: 'hide_ads blocks ad and tracker requests',
+    name: ADS_BLOCKED,
     spec: ({ site, token }) => ({ url: site.url(`/ads-page?token=${token}`), hideAds: true, trackers: [tracker('ad', '#ad-loaded', 'exists')] }),
     check: (output, { site, token }) => {
       expect(site.hits(`/pagead/show_ads.js?token=${token}`)).to.equal(0);
@@ -458,7 +515,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     },
   },
   {
-    name: 'hide_ads: the ad iframe is never requested and the ad containers are hidden',
+    name: AD_SLOTS_HIDDEN,
     spec: ({ site, token }) => ({ url: site.url(`/adslots/page.html?token=${token}`), hideAds: true }),
     check: async (output, { site, token }) => {
       expect(site.hits(`/adserver/frame.html?token=${token}`)).to.equal(0);
@@ -468,6 +525,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'hide_ads on a page without ads blocks and hides nothing, and the record says no ad filter matched',
+    sameInSelenium: { shared: "hide_ads' account of the page (shared/ad-filter-matches.ts, from the request blocker's counts)", driverCallsIn: [ADS_BLOCKED, AD_SLOTS_HIDDEN] },
     spec: ({ site }) => ({ url: site.url('/target.html'), hideAds: true }),
     check: async (output) => {
       expect(output.warnings).to.deep.equal([NO_AD_FILTER_WARNING]);
@@ -477,6 +535,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'hide_ads: a container only a cosmetic filter matches is hidden, and there is no hide_ads warning',
+    sameInSelenium: { shared: 'the cosmetic filters, applied in the page before each shot (shared/ad-filter-matches.ts)', driverCallsIn: [AD_SLOTS_HIDDEN] },
     spec: ({ site }) => ({ url: site.url('/adslots/cosmetic-only.html'), hideAds: true }),
     check: async (output) => {
       expect(near(await pixel(output.images[0]!, 400, 75), [255, 0, 0])).to.equal(false);
@@ -485,6 +544,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'hide_ads: a request only a network filter matches is never sent, and there is no hide_ads warning',
+    sameInSelenium: { shared: "the request blocker's judgement (shared/block-lists/request-blocker.ts) of a request the driver's interception paused", driverCallsIn: [ADS_BLOCKED] },
     spec: ({ site, token }) => ({ url: site.url(`/adslots/network-only.html?token=${token}`), hideAds: true }),
     check: (output, { site, token }) => {
       expect(site.hits(`/ads/banner-1x1.png?token=${token}`)).to.equal(0);
@@ -493,6 +553,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'hide_ads on a page that was never reached adds no hide_ads warning',
+    sameInSelenium: { shared: 'hide_ads leaves a page never reached alone (shared/ad-filter-matches.ts, by the response code)', driverCallsIn: [ADS_BLOCKED, STRICT_SSL_ON] },
     spec: ({ site }) => ({ url: site.httpsUrl('/echo'), strictSsl: true, maxWait: 10, hideAds: true }),
     check: (output) => {
       expect(output.responseCode).to.equal(null);
@@ -506,7 +567,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     check: (output) => expect(output.responseCode).to.equal(200),
   },
   {
-    name: 'strict_ssl on rejects it: unreachable, still an image',
+    name: STRICT_SSL_ON,
     spec: ({ site }) => ({ url: site.httpsUrl('/echo'), strictSsl: true, maxWait: 10 }),
     check: (output) => {
       expect(output.responseCode).to.equal(null);
@@ -545,6 +606,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   {
     name: 'html is the rendered DOM; links are absolute, http(s), de-duplicated',
     sameInBrave: true,
+    sameInSelenium: { shared: "the links page script (shared/page-after-shots.ts); the page's HTML", driverCallsIn: [COOKIES] },
     spec: ({ site }) => ({ url: site.url('/links.html'), html: true }),
     check: (output, { site }) => {
       expect(output.html).to.include('/added-by-script');
@@ -594,7 +656,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   // ---- final URL and response code ----
   {
-    name: 'redirect chain: final URL and code of the last document',
+    name: REDIRECT,
     spec: ({ site }) => ({ url: site.url('/redirect/3') }),
     check: (output, { site }) => {
       expect(output.finalUrl).to.equal(site.url('/echo?redirected=3'));
@@ -603,12 +665,12 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     },
   },
   {
-    name: '404 is reported',
+    name: NOT_FOUND,
     spec: ({ site }) => ({ url: site.url('/missing') }),
     check: (output) => expect(output.responseCode).to.equal(404),
   },
   {
-    name: 'unreachable: null response code, empty final URL',
+    name: UNREACHABLE,
     // Port 9 (discard) is closed on a test machine, so the connection is refused at once.
     spec: () => ({ url: 'http://127.0.0.1:9/', maxWait: 10 }),
     check: (output) => {
@@ -627,6 +689,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: "unreachable: the request's scripts and steps are not run on the browser's error page",
+    sameInSelenium: { shared: 'the pipeline skips scripts and steps on a page never reached (capture-pipeline.ts, by the response code)', driverCallsIn: [UNREACHABLE, SCRIPTS, STEPS] },
     // A page the egress guard refused is unreachable the same way; a script there would run in the refused
     // URL's origin (issue #14). The script would mark the page, the step would fail with a warning of its own.
     spec: ({ site }) => ({
@@ -645,6 +708,8 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   ...(['mp4', 'webm', 'gif'] as const).map((format): ConformanceCase => ({
     name: `video ${format}: codec, minimum duration, scale`,
     sameInBrave: true,
+    // The screencast's frames are the driver's; turning them into each format is the shared encoder's.
+    ...(format === 'mp4' ? {} : { sameInSelenium: { shared: 'the video encoder (drivers/video/video-encoder.ts)', driverCallsIn: [VIDEO] } }),
     spec: ({ site }) => ({ url: site.url('/animation.html'), video: video(format) }),
     check: async (output) => {
       expect(output.video?.format).to.equal(format);
@@ -660,6 +725,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   {
     name: 'video speed 2 halves the duration',
     sameInBrave: true,
+    sameInSelenium: { shared: "the video encoder's speed (drivers/video/video-encoder.ts)", driverCallsIn: [VIDEO] },
     spec: ({ site }) => ({ url: site.url('/animation.html'), video: video('mp4', { speed: 2, duration: 3 }) }),
     check: async (output) => expect((await probeVideo(output.video!.data, 'mp4')).duration).to.be.within(1.4, 2.4),
   },
@@ -689,11 +755,12 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   // ---- readiness, conditions, blank detection, a person's User-Agent (beyond-v1.md part 6) ----
   {
     name: 'the spinner fixture: captured at load, its loading overlay is in the picture',
+    sameInSelenium: { shared: "no driver code beyond a viewport shot at load: the fixture's overlay", driverCallsIn: [WAIT_FOR_HIDDEN] },
     spec: ({ site }) => ({ url: site.url('/readiness/spinner.html?ms=never'), waitUntil: 'load' }),
     check: async (output) => expect(near(await pixel(output.images[0]!, 400, 200), [0xee, 0xee, 0xee])).to.equal(true),
   },
   {
-    name: 'wait_for_hidden: captured once the spinner has left, the content in the picture',
+    name: WAIT_FOR_HIDDEN,
     spec: ({ site }) => ({ url: site.url('/readiness/spinner.html?ms=1500'), waitUntil: 'load', waitForHidden: '.spinner' }),
     check: async (output) => {
       expect(near(await pixel(output.images[0]!, 400, 200), [0, 0x80, 0])).to.equal(true);
@@ -704,6 +771,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'wait_for: captured once the content is visible',
+    sameInSelenium: { shared: 'the readiness wait (shared/readiness.ts, page-scripts/selector-state.ts), in the page', driverCallsIn: [WAIT_FOR_HIDDEN, WAIT_NOT_MET] },
     spec: ({ site }) => ({ url: site.url('/readiness/spinner.html?ms=1500'), waitUntil: 'load', waitFor: '#content' }),
     check: async (output) => {
       expect(near(await pixel(output.images[0]!, 400, 200), [0, 0x80, 0])).to.equal(true);
@@ -712,7 +780,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     },
   },
   {
-    name: 'wait_for not met within max_wait: captured anyway, with a warning naming the selector',
+    name: WAIT_NOT_MET,
     // max_wait counts from the context's creation: 5 s leaves the page time to load when two test files share
     // the machine's two cores (at 3 s a loaded machine sometimes did not reach it: "could not be reached").
     spec: ({ site }) => ({ url: site.url('/readiness/spinner.html?ms=never'), waitUntil: 'load', waitFor: '#content', maxWait: 5 }),
@@ -726,6 +794,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'wait_strict: a spinner still there at max_wait ends the capture with condition_failed',
+    sameInSelenium: { shared: 'a strict readiness wait ends the capture (shared/readiness.ts)', driverCallsIn: [WAIT_NOT_MET] },
     // 5 s: as for wait_for above, the page must be reached within max_wait on a loaded machine.
     spec: ({ site }) => ({ url: site.url('/readiness/spinner.html?ms=never'), waitUntil: 'load', waitForHidden: '.spinner', waitStrict: true, maxWait: 5 }),
     check: (output) => {
@@ -736,6 +805,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: "click: tabs clicked in order, the last one's panel in the picture",
+    sameInSelenium: { shared: "the readiness clicks (shared/readiness.ts) through the steps' click", driverCallsIn: [STEPS, HOVER] },
     spec: ({ site }) => ({ url: site.url('/readiness/tabs.html'), html: true, clicks: ['#tab-specs', '#tab-reviews'] }),
     check: async (output) => {
       expect(readPreText(output.html, 'clicks')).to.equal('tab-specs,tab-reviews');
@@ -745,7 +815,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
     },
   },
   {
-    name: 'hover: the menu opens its submenu',
+    name: HOVER,
     spec: ({ site }) => ({ url: site.url('/readiness/tabs.html'), html: true, hover: '#menu' }),
     check: async (output) => {
       expect(readPreText(output.html, 'hovered')).to.equal('yes');
@@ -757,6 +827,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'the CSP fixture: its policy is in force (its own inline style is refused) and the promo shows',
+    sameInSelenium: { shared: "no driver code beyond a viewport shot: the fixture's policy", driverCallsIn: [SCREEN] },
     spec: ({ site }) => ({ url: site.url('/readiness/csp.html') }),
     check: async (output) => {
       expect(near(await pixel(output.images[0]!, 400, 300), [0xff, 0xff, 0xff])).to.equal(true);
@@ -765,6 +836,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'hide_selector and css on a page whose Content-Security-Policy forbids inline styles',
+    sameInSelenium: { shared: 'hide_selector and css as a constructed style sheet (shared/readiness.ts, page-scripts/adopt-style-sheet.ts), in the page', driverCallsIn: [SCRIPTS, AD_SLOTS_HIDDEN] },
     spec: ({ site }) => ({ url: site.url('/readiness/csp.html'), hideSelectors: ['#promo'], css: 'body { background: #008000 !important; }' }),
     check: async (output) => {
       expect(near(await pixel(output.images[0]!, 400, 300), [0, 0x80, 0])).to.equal(true);
@@ -776,6 +848,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'fail_on_status 4xx: a 404 page ends with condition_failed, no picture',
+    sameInSelenium: { shared: 'fail_on_status (shared/conditions.ts) on the response code', driverCallsIn: [NOT_FOUND] },
     spec: ({ site }) => ({ url: site.url('/missing'), failOnStatus: ['5xx', '4xx'] }),
     check: (output) => {
       expect(output.conditionFailed).to.equal('fail_on_status: the page answered with status 404 (4xx).');
@@ -785,6 +858,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'fail_on_status 5xx: a 404 page is captured as usual',
+    sameInSelenium: { shared: 'fail_on_status (shared/conditions.ts) on the response code', driverCallsIn: [NOT_FOUND] },
     spec: ({ site }) => ({ url: site.url('/missing'), failOnStatus: ['5xx', '403'] }),
     check: (output) => {
       expect(output.conditionFailed).to.equal(null);
@@ -793,11 +867,13 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'fail_if_selector: an element that matches ends with condition_failed',
+    sameInSelenium: { shared: 'the selector conditions (shared/conditions.ts), in the page', driverCallsIn: [SCRIPTS] },
     spec: ({ site }) => ({ url: site.url('/missing'), failIfSelector: 'h1' }),
     check: (output) => expect(output.conditionFailed).to.equal('fail_if_selector: an element matches "h1".'),
   },
   {
     name: 'fail_unless_selector: checked after the clicks; a panel never shown fails, the clicked one passes',
+    sameInSelenium: { shared: 'the selector conditions (shared/conditions.ts) after the readiness clicks', driverCallsIn: [SCRIPTS, STEPS] },
     spec: ({ site }) => ({ url: site.url('/readiness/tabs.html'), clicks: ['#tab-specs'], failUnlessSelector: '#panel-specs:not([hidden])' }),
     check: async (output) => {
       expect(output.conditionFailed).to.equal(null);
@@ -806,11 +882,13 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'fail_unless_selector: nothing matches, condition_failed',
+    sameInSelenium: { shared: 'the selector conditions (shared/conditions.ts), in the page', driverCallsIn: [SCRIPTS] },
     spec: ({ site }) => ({ url: site.url('/readiness/tabs.html'), failUnlessSelector: '#panel-reviews:not([hidden])' }),
     check: (output) => expect(output.conditionFailed).to.equal('fail_unless_selector: nothing matches "#panel-reviews:not([hidden])".'),
   },
   {
     name: 'blank: an empty white page is blank, with a warning; still a finished capture',
+    sameInSelenium: { shared: "the blank check (shared/blank-check.ts): the picture's colours and the page's visible content", driverCallsIn: [SCREEN] },
     spec: ({ site }) => ({ url: site.url('/readiness/blank.html') }),
     check: (output) => {
       expect(output.blank).to.equal(true);
@@ -821,6 +899,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'blank: a gradient page with nothing on it is blank by its content',
+    sameInSelenium: { shared: "the blank check (shared/blank-check.ts): the picture's colours and the page's visible content", driverCallsIn: [SCREEN] },
     spec: ({ site }) => ({ url: site.url('/readiness/blank-gradient.html') }),
     check: (output) => {
       expect(output.blank).to.equal(true);
@@ -829,6 +908,7 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     name: 'fail_on_blank: a blank page ends with condition_failed',
+    sameInSelenium: { shared: 'fail_on_blank (shared/conditions.ts) on the blank check', driverCallsIn: [SCREEN] },
     spec: ({ site }) => ({ url: site.url('/readiness/blank.html'), failOnBlank: true }),
     check: (output) => expect(output.conditionFailed).to.equal('fail_on_blank: the capture is blank (it shows one colour).'),
   },

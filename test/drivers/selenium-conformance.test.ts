@@ -37,10 +37,15 @@ async function gridSessions(gridUrl: string): Promise<number> {
   return status.value.nodes.flatMap((node) => node.slots).filter((slot) => slot.session !== null).length;
 }
 
+/** The conformance cases that apply to chrome. */
+const applies = (testCase: ConformanceCase): boolean => !testCase.browsers || testCase.browsers.includes('chrome');
+
 /**
  * helper-1's conformance cases (test/drivers/conformance-cases.ts) against the Selenium driver on a real
  * Selenium Grid 4 (grid/selenium) with Debian's Chromium and chromedriver, chrome only. One handle is
- * shared by the cases as a pool would; every capture still runs in its own grid session.
+ * shared by the cases as a pool would; every capture still runs in its own grid session. A case whose
+ * check depends only on code both drivers share, through Selenium calls other cases still make
+ * (`sameInSelenium`), runs in Playwright's chrome and firefox and not again here.
  */
 describe('selenium driver conformance', function () {
   let site: TestSite;
@@ -111,8 +116,20 @@ describe('selenium driver conformance', function () {
     }
   });
 
-  const applies = (testCase: ConformanceCase): boolean => !testCase.browsers || testCase.browsers.includes('chrome');
-  for (const testCase of CONFORMANCE_CASES.filter(applies)) {
+  it('every case left out names cases that still run here and make the Selenium calls its shared code goes through', function () {
+    const runHere = new Set(CONFORMANCE_CASES.filter((testCase) => applies(testCase) && !testCase.sameInSelenium).map((testCase) => testCase.name));
+    const leftOut = CONFORMANCE_CASES.filter((testCase) => testCase.sameInSelenium);
+    expect(leftOut.length).to.be.above(0);
+    for (const testCase of leftOut) {
+      // Left out here, it must still run in Playwright's chrome, and its reason must point at cases run here.
+      expect(applies(testCase), testCase.name).to.equal(true);
+      expect(testCase.sameInSelenium!.shared, testCase.name).to.not.equal('');
+      expect(testCase.sameInSelenium!.driverCallsIn, testCase.name).to.not.deep.equal([]);
+      for (const name of testCase.sameInSelenium!.driverCallsIn) expect(runHere.has(name), `${testCase.name} → ${name}`).to.equal(true);
+    }
+  });
+
+  for (const testCase of CONFORMANCE_CASES.filter((testCase) => applies(testCase) && !testCase.sameInSelenium)) {
     it(testCase.name, async function () {
       const token = randomUUID();
       const partial = { site, listener, browser: 'chrome' as const, token, elapsedMs: 0 };

@@ -3,7 +3,10 @@
 // A file's time is the sum of its tests' and hooks' durations, which mocha measures where they run: the
 // whole suite runs files side by side in worker processes (.mocharc.cjs), whose events reach this reporter
 // in one burst when a file is done, so clock readings taken here would not say how long a file took.
+// With SHOTFARM_SUITE_TIMES=<path> it also writes every file's time there, slowest first, one file a line
+// ("<seconds>\t<file>"), so a whole run can be compared file by file with the next (the CI budget's work).
 const Mocha = require('mocha');
+const fs = require('node:fs');
 const path = require('node:path');
 const { Spec } = Mocha.reporters;
 const { EVENT_HOOK_END, EVENT_TEST_FAIL, EVENT_TEST_PASS } = Mocha.Runner.constants;
@@ -31,10 +34,10 @@ class SummaryReporter extends Spec {
    */
   done(failures, fn) {
     const s = this.runner.stats;
-    const slowest = [...this.fileMs]
-      .map(([file, ms]) => [path.relative(process.cwd(), file), ms])
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, SLOWEST);
+    const byTime = [...this.fileMs].map(([file, ms]) => [path.relative(process.cwd(), file), ms]).sort((a, b) => b[1] - a[1]);
+    const timesFile = process.env.SHOTFARM_SUITE_TIMES;
+    if (timesFile) fs.writeFileSync(timesFile, byTime.map(([file, ms]) => `${(ms / 1000).toFixed(1)}\t${file}\n`).join(''));
+    const slowest = byTime.slice(0, SLOWEST);
     if (slowest.length > 1) process.stdout.write(`\nslowest files:\n${slowest.map(([file, ms]) => `  ${(ms / 1000).toFixed(0).padStart(5)} s  ${file}`).join('\n')}\n`);
     process.stdout.write(`\n${s.passes} passed, ${failures} failed, ${s.pending} skipped\n`);
     fn(failures);
