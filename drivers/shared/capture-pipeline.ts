@@ -49,12 +49,34 @@ function actsOnPage(spec: CaptureSpec): boolean {
   return spec.scripts.length > 0 || spec.scriptInline !== null || spec.steps.length > 0 || spec.delay > 0 || readiness;
 }
 
+/**
+ * The fresh context or session `open` gives, or the abort's reason as soon as the job is cancelled, whether or
+ * not it has arrived: a grid session's start (a Chromium launched by chromedriver) takes seconds, and the job was
+ * held until then. A session that arrives after the abort is closed at once, so no browser runs for nobody.
+ */
+async function openUnlessAborted(open: () => Promise<CaptureSession>, signal: AbortSignal): Promise<CaptureSession> {
+  const opening = open();
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([opening, aborted]);
+  } catch (error) {
+    if (signal.aborted) void opening.then((late) => late.close()).catch(() => undefined);
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
 export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal, settings: PipelineSettings, open: () => Promise<CaptureSession>): Promise<CaptureOutput> {
   signal.throwIfAborted();
   const clock = new PhaseClock();
   const warnings = settings.warnings;
   const deadline = new Deadline(spec.maxWait > 0 ? spec.maxWait * 1000 : settings.defaultMaxWaitMs, signal);
-  const session = await open();
+  const session = await openUnlessAborted(open, signal);
   // Closing the context or session makes every pending call in it fail at once: that is the abort.
   const onAbort = (): void => session.abort();
   signal.addEventListener('abort', onAbort, { once: true });

@@ -75,6 +75,25 @@ describe('capture pipeline (fake page)', function () {
     expect(session.calls).to.include('abortScreencast'); // the recording is thrown away, not left running
   });
 
+  it('an abort while the session is being opened ends the capture at once; the session that arrives later is closed', async function () {
+    const session = new FakeCaptureSession();
+    const controller = new AbortController();
+    // A grid session's start: seconds, during which the job is cancelled.
+    const arrives = new Promise<FakeCaptureSession>((resolve) => setTimeout(() => resolve(session), 600));
+    const started = Date.now();
+    setTimeout(() => controller.abort(new Error('job cancelled')), 50);
+    const error = await runCapturePipeline(spec(), controller.signal, settings(), () => arrives).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).to.equal('job cancelled');
+    expect(Date.now() - started, 'not held until the session arrived').to.be.below(500);
+    await arrives;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(session.closes, 'the late session is closed').to.equal(1);
+    expect(session.calls).to.deep.equal(['close']);
+  });
+
   it('closes the session when the page throws where it never should', async function () {
     const session = new FakeCaptureSession();
     session.behaviour.openThrows = true;
