@@ -19,8 +19,8 @@ export const LOOKUP_DEADLINE_MS = 5_000;
 
 /**
  * How long a queue-depth answer stands for the creates after it. The depth is two JetStream requests whose
- * answer lists every account queue's consumer; asked per create, the api and NATS spent more CPU on it than on
- * the create itself at a few hundred creates a second. Kept 250 ms, it is asked at most 4 times a second per
+ * answer lists every account queue's consumer, asked again for every group of creates arriving together and
+ * decoded by the api on the create's path. Kept 250 ms, it is asked at most 4 times a second per
  * replica, and what this replica admitted meanwhile is added to it (so its own creates fill the backlog at
  * once); creates of another replica are seen at most 250 ms late, and jobs taken meanwhile free room then.
  */
