@@ -82,7 +82,7 @@ export async function runCapturePipeline(spec: CaptureSpec, signal: AbortSignal,
   signal.addEventListener('abort', onAbort, { once: true });
   let screencast: ScreencastRecording | null = null;
   try {
-    // An abort that came while the context was being made was not heard by the listener: end here.
+    // An abort between the open and the listener (openUnlessAborted has let go, this one not yet heard): end here.
     signal.throwIfAborted();
     const page = await session.preparePage();
     if (spec.video) {
