@@ -5,6 +5,8 @@
 // in one burst when a file is done, so clock readings taken here would not say how long a file took.
 // With SHOTFARM_SUITE_TIMES=<path> it also writes every file's time there, slowest first, one file a line
 // ("<seconds>\t<file>"), so a whole run can be compared file by file with the next (the CI budget's work).
+// The failed tests are named again, one line each, right above the closing line: CI keeps only the output's
+// last lines, and the spec reporter's failure details come far above them.
 const Mocha = require('mocha');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -26,6 +28,15 @@ class SummaryReporter extends Spec {
     runner.on(EVENT_HOOK_END, add);
     runner.on(EVENT_TEST_PASS, add);
     runner.on(EVENT_TEST_FAIL, add);
+    /** one line per failed test or hook: its file, its full title and the first line of its error */
+    this.failedLines = [];
+    runner.on(EVENT_TEST_FAIL, (runnable, err) => {
+      const where = runnable.file ? `${path.relative(process.cwd(), runnable.file)}: ` : '';
+      const why = String(err?.message ?? err)
+        .split('\n')[0]
+        .slice(0, 200);
+      this.failedLines.push(`  ${where}${runnable.fullTitle()}: ${why}`);
+    });
   }
 
   /**
@@ -39,6 +50,7 @@ class SummaryReporter extends Spec {
     if (timesFile) fs.writeFileSync(timesFile, byTime.map(([file, ms]) => `${(ms / 1000).toFixed(1)}\t${file}\n`).join(''));
     const slowest = byTime.slice(0, SLOWEST);
     if (slowest.length > 1) process.stdout.write(`\nslowest files:\n${slowest.map(([file, ms]) => `  ${(ms / 1000).toFixed(0).padStart(5)} s  ${file}`).join('\n')}\n`);
+    if (this.failedLines.length > 0) process.stdout.write(`\nfailed:\n${this.failedLines.join('\n')}\n`);
     process.stdout.write(`\n${s.passes} passed, ${failures} failed, ${s.pending} skipped\n`);
     fn(failures);
   }
