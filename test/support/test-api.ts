@@ -66,6 +66,24 @@ export async function startTestApi(
   // A replica of another suite's API: the same Postgres database through a pool of its own, left to its owner at stop().
   const database = opts.replicaOf ? await openReplicaConnection(opts.replicaOf) : await openTestDatabase(kind);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotfarm-test-'));
+  // What has started so far, undone in reverse when a later step throws (an agent whose browser will not
+  // launch, say): the suite's leak check would otherwise find the data folder, and the database stay behind.
+  const undo: Array<() => Promise<void> | void> = [() => fs.rmSync(dataDir, { recursive: true, force: true }), () => database.drop()];
+  try {
+    return await startOn(database, dataDir, undo, env, opts);
+  } catch (err) {
+    for (const step of undo.reverse()) await Promise.resolve(step()).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function startOn(
+  database: TestDatabase,
+  dataDir: string,
+  undo: Array<() => Promise<void> | void>,
+  env: Record<string, string>,
+  opts: { agent?: boolean; agentOptions?: AgentOptions; logger?: Logger },
+): Promise<TestApi> {
   const jwtSecret = 'test-secret-test-secret-test-secret-0123456789';
   const config = loadConfig({
     PORT: '0',
@@ -99,11 +117,14 @@ export async function startTestApi(
     },
     log,
   );
+  undo.push(() => adapters.close());
   const parts: TestFarmParts = { queue: container.resolve(TOKENS.JobQueue), registry: container.resolve(TOKENS.NodeRegistry), objects: container.resolve(TOKENS.ObjectStore) };
   let agent: NodeAgent | null = null;
   if (opts.agent) {
-    agent = createAgent(config, container, log, {}, opts.agentOptions);
-    await agent.start();
+    const started = createAgent(config, container, log, {}, opts.agentOptions);
+    undo.push(() => started.stop());
+    await started.start();
+    agent = started;
   } else {
     // API-contract suites need no browser: a declared node lets admission pass, and records stay
     // `processing` because nothing takes their jobs. The heartbeat outlives any suite.
@@ -121,6 +142,7 @@ export async function startTestApi(
     });
   }
   const plane = await startControlPlane(config, { generateBootstrapKey: false, container, logger: log });
+  undo.push(() => plane.stop());
   // As every root does: an adapter registered for nothing fails the start.
   adapters.assertResolved();
   const jwt = new JwtService(jwtSecret);
