@@ -4,15 +4,23 @@ import { BROWSERS, type BrowserName } from '../../core/capture-spec.js';
 import type { BrowserHandle, LaunchOptions } from '../../core/contracts/browser-driver.js';
 import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
+import { CapturesAhead } from '../support/captures-ahead.js';
 import { BROWSER_PROCESS, countOwnProcesses, waitForOwnProcesses } from '../support/process-census.js';
 import { PacketListener } from '../support/packet-listener.js';
 import { TestSite } from '../support/test-site.js';
 import { CONFORMANCE_CASES } from './conformance-cases.js';
 
 /**
+ * Captures run ahead of their tests, this many at once (test/support/captures-ahead.ts): each browser of the
+ * file is shared by its cases as a pool shares it, so two or three captures at once are what a pool does.
+ */
+const CAPTURES_AT_ONCE = 3;
+
+/**
  * Every capture option against playwright × chrome, firefox and brave: one describe per browser,
  * generated from the one list of cases. One browser per (browser, launch variant) is launched once
- * and shared by the cases, as a pool would; each capture still gets its fresh context. A case that
+ * and shared by the cases, as a pool would; each capture still gets its fresh context, and a few run at
+ * once ahead of their tests (CAPTURES_AT_ONCE). A case that
  * exercises only the Chromium engine brave shares with chrome (`sameInBrave`) is not run again in brave.
  */
 describe('playwright driver conformance', function () {
@@ -46,21 +54,32 @@ describe('playwright driver conformance', function () {
     expect(await waitForOwnProcesses(BROWSER_PROCESS, [], processesBefore, 15_000)).to.equal(processesBefore);
   });
 
+  // Every (browser, case) in the order the tests run, each with its capture: CapturesAhead runs a few of
+  // them ahead of their tests (the file's browsers wait on pages most of the time).
+  const runs = BROWSERS.flatMap((browser) =>
+    CONFORMANCE_CASES.filter((testCase) => (!testCase.browsers || testCase.browsers.includes(browser)) && !(browser === 'brave' && testCase.sameInBrave)).map((testCase) => ({ browser, testCase })),
+  );
+  const captures = new CapturesAhead(
+    runs.map(({ browser, testCase }) => async () => {
+      const handle = await handleFor(browser, testCase.launch?.(browser) ?? {});
+      const partial = { site, listener, browser, token: randomUUID(), elapsedMs: 0 };
+      const { url, ...overrides } = testCase.spec(partial);
+      const started = Date.now();
+      const output = await handle.capture(captureSpec(browser, url, overrides), AbortSignal.timeout(55_000));
+      return { output, context: { ...partial, elapsedMs: Date.now() - started } };
+    }),
+    CAPTURES_AT_ONCE,
+  );
+
   for (const browser of BROWSERS) {
     describe(`playwright × ${browser}`, function () {
-      for (const testCase of CONFORMANCE_CASES) {
-        if (testCase.browsers && !testCase.browsers.includes(browser)) continue;
-        if (browser === 'brave' && testCase.sameInBrave) continue;
-        it(testCase.name, async function () {
-          const handle = await handleFor(browser, testCase.launch?.(browser) ?? {});
-          const token = randomUUID();
-          const partial = { site, listener, browser, token, elapsedMs: 0 };
-          const { url, ...overrides } = testCase.spec(partial);
-          const started = Date.now();
-          const output = await handle.capture(captureSpec(browser, url, overrides), AbortSignal.timeout(55_000));
-          await testCase.check(output, { ...partial, elapsedMs: Date.now() - started });
+      runs.forEach((run, i) => {
+        if (run.browser !== browser) return;
+        it(run.testCase.name, async function () {
+          const { output, context } = await captures.result(i);
+          await run.testCase.check(output, context);
         });
-      }
+      });
     });
   }
 });

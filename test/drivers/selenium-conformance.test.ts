@@ -5,6 +5,7 @@ import { SeleniumDriver } from '../../drivers/selenium/selenium-driver.js';
 import { localGridOptions } from '../../grid/selenium/local-grid-options.js';
 import { SeleniumGrid } from '../../grid/selenium/selenium-grid.js';
 import { captureSpec } from '../support/capture-spec-factory.js';
+import { CapturesAhead } from '../support/captures-ahead.js';
 import { countOwnProcesses, SELENIUM_PROCESS, waitForOwnProcesses } from '../support/process-census.js';
 import { PacketListener } from '../support/packet-listener.js';
 import { TestSite } from '../support/test-site.js';
@@ -129,20 +130,30 @@ describe('selenium driver conformance', function () {
     }
   });
 
-  for (const testCase of CONFORMANCE_CASES.filter((testCase) => applies(testCase) && !testCase.sameInSelenium)) {
-    it(testCase.name, async function () {
-      const token = randomUUID();
-      const partial = { site, listener, browser: 'chrome' as const, token, elapsedMs: 0 };
+  // The grid runs as many sessions at once as its node has slots, so the captures run that many ahead of
+  // their tests (test/support/captures-ahead.ts): each one starts a grid session, a new Chromium, and then
+  // mostly waits on its page.
+  const casesHere = CONFORMANCE_CASES.filter((testCase) => applies(testCase) && !testCase.sameInSelenium);
+  const captures = new CapturesAhead(
+    casesHere.map((testCase) => async () => {
+      const partial = { site, listener, browser: 'chrome' as const, token: randomUUID(), elapsedMs: 0 };
       const { url, ...overrides } = testCase.spec(partial);
       const started = Date.now();
       const output = await handle.capture(captureSpec('chrome', url, overrides), AbortSignal.timeout(55_000));
+      return { output, context: { ...partial, elapsedMs: Date.now() - started } };
+    }),
+    localGridOptions().maxSessions,
+  );
+  casesHere.forEach((testCase, i) => {
+    it(testCase.name, async function () {
+      const { output, context } = await captures.result(i);
       const warning = CANNOT_HONOUR.get(testCase.name);
       if (warning) {
         expect(output.images.length).to.be.above(0);
         expect(output.warnings.join(' ')).to.match(warning);
         return;
       }
-      await testCase.check(output, { ...partial, elapsedMs: Date.now() - started });
+      await testCase.check(output, context);
     });
-  }
+  });
 });
