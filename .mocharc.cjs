@@ -1,11 +1,13 @@
 // Mocha's settings. A run that names test files runs just those (`npx mocha dist/test/unit/config.test.js`);
 // mocha would otherwise add them to the configured spec, so naming one file ran the whole suite (~30 min).
 const namesFiles = process.argv.slice(2).some((arg) => arg.endsWith('.js') && !arg.startsWith('-') && !arg.includes('suite-leak-check'));
-// The whole suite runs one file after another by default. Two at a time in worker processes
-// (SHOTFARM_SUITE_PARALLEL=1) was measured slower on this 2-core machine once the browser files run together: the
-// whole suite so took over 45 min against ~27 min serial (docs/performance.md, "CI time"), its files competing
-// for the two cores, and timing-bound cases lost to the neighbour's load. Named files always run in this process.
-const parallel = !namesFiles && process.env.SHOTFARM_SUITE_PARALLEL === '1';
+// The whole suite runs two files at a time, each in a worker process: a browser test file keeps well under one
+// core busy on its own (it waits on pages, timers and the processes it started), so two fill the two cores.
+// Measured on clean clones of one machine, 2026-11-29 (docs/performance.md, "CI time"): the suite took 17.4 min
+// two at a time against 29 min one after another. An earlier machine measured the opposite (43.5 against 29 min,
+// timing-bound cases failing beside the neighbour file's load): SHOTFARM_SUITE_PARALLEL=0 runs one file after
+// another. Named files always run in this process.
+const parallel = !namesFiles && process.env.SHOTFARM_SUITE_PARALLEL !== '0';
 module.exports = {
   spec: namesFiles ? [] : ['dist/test/**/*.test.js'],
   parallel,

@@ -72,8 +72,8 @@ test-services: ## start Postgres and NATS (JetStream) for the tests when they ar
 # What a CI run (`bash .ci/run`, a clean clone) is made of, against a budget of 25 minutes (docs/performance.md,
 # "CI time"): npm install and the build (tsc, ~30 s quiet), then the lint and the image check side by side (the
 # image build is mostly podman copying layers, the lint mostly one core: about 45 s less than one after the
-# other), then the suite, nearly all of the time, which runs one test file after another (.mocharc.cjs: two at
-# a time was measured slower here) and ends with its 12 slowest files and the failed tests' names. The image check's output is printed after the lint's; either failing fails the
+# other), then the suite, nearly all of the time, which runs two test files at a time (.mocharc.cjs) and ends
+# with its 12 slowest files and the failed tests' names. The image check's output is printed after the lint's; either failing fails the
 # target. MOCHA=true runs everything but the suite.
 MOCHA = npx mocha
 test: system-deps container-deps build test-services ## build, lint and run every test suite (what CI runs)
