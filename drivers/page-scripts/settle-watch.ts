@@ -22,6 +22,14 @@ export interface SettleWatch {
   lastLayoutChange: number;
   /** set by the settle wait: the frame loop stops (it would keep the renderer producing frames) */
   framesTaken: boolean;
+  /**
+   * Targets of the page's IntersectionObservers whose first callback has not run yet, and when the latest
+   * was observed. A lazy loader starts its loads in that callback, which a browser under load runs frames
+   * after the `observe` call (its task waits behind the frames): until it has run, the page has not said
+   * what it will load.
+   */
+  observing: number;
+  lastObserve: number;
 }
 
 /** Frames the watch remembers: more than any rule's `frames` (wait-settled.ts). */
@@ -46,7 +54,7 @@ export const FRAME_LOOP_MS = 60_000;
 export function watchSettling(key: string, keptFrames: number, loopMs: number): void {
   if (window.top !== window) return;
   const now = performance.now();
-  const watch: SettleWatch = { pending: 0, lastRequest: now, lastMutation: now, frames: [], layout: '', lastLayoutChange: now, framesTaken: false };
+  const watch: SettleWatch = { pending: 0, lastRequest: now, lastMutation: now, frames: [], layout: '', lastLayoutChange: now, framesTaken: false, observing: 0, lastObserve: 0 };
   Object.defineProperty(window, Symbol.for(key), { value: watch, configurable: true });
 
   // The same measure as wait-settled.ts's (page functions are self-contained, so it is written twice).
@@ -121,6 +129,69 @@ export function watchSettling(key: string, keptFrames: number, loopMs: number): 
     },
   });
 
+  if (typeof window.IntersectionObserver === 'function') {
+    // Per observer: the targets it observes, and those of them its callback has not been given yet.
+    const observedBy = new WeakMap<IntersectionObserver, { observed: Set<Element>; waiting: Set<Element> }>();
+    const targetsOf = (observer: IntersectionObserver): { observed: Set<Element>; waiting: Set<Element> } => {
+      let targets = observedBy.get(observer);
+      if (!targets) observedBy.set(observer, (targets = { observed: new Set(), waiting: new Set() }));
+      return targets;
+    };
+    const delivered = (observer: IntersectionObserver, entries: IntersectionObserverEntry[]): void => {
+      const waiting = observedBy.get(observer)?.waiting;
+      for (const entry of entries) if (waiting?.delete(entry.target)) watch.observing -= 1;
+    };
+    window.IntersectionObserver = new Proxy(window.IntersectionObserver, {
+      construct(IntersectionObserverClass, args: unknown[], newTarget) {
+        const [callback, ...rest] = args;
+        const noted =
+          typeof callback === 'function'
+            ? new Proxy(callback, {
+                apply(pageCallback, self, callbackArgs: [IntersectionObserverEntry[], IntersectionObserver]) {
+                  // Counted before the page's callback runs: the loads it starts are then the watch's requests.
+                  delivered(callbackArgs[1], callbackArgs[0]);
+                  return Reflect.apply(pageCallback, self, callbackArgs);
+                },
+              })
+            : callback;
+        return Reflect.construct(IntersectionObserverClass, [noted, ...rest], newTarget) as object;
+      },
+    });
+    const proto = window.IntersectionObserver.prototype;
+    proto.observe = new Proxy(proto.observe, {
+      apply(observe, observer: IntersectionObserver, args: [Element]) {
+        const result = Reflect.apply(observe, observer, args);
+        // observe() threw for a non-element before this line; a target observed already gets no first callback again.
+        const targets = targetsOf(observer);
+        if (!targets.observed.has(args[0])) {
+          targets.observed.add(args[0]);
+          targets.waiting.add(args[0]);
+          watch.observing += 1;
+          watch.lastObserve = performance.now();
+        }
+        return result;
+      },
+    });
+    proto.unobserve = new Proxy(proto.unobserve, {
+      apply(unobserve, observer: IntersectionObserver, args: [Element]) {
+        const targets = observedBy.get(observer);
+        targets?.observed.delete(args[0]);
+        if (targets?.waiting.delete(args[0])) watch.observing -= 1;
+        return Reflect.apply(unobserve, observer, args);
+      },
+    });
+    proto.disconnect = new Proxy(proto.disconnect, {
+      apply(disconnect, observer: IntersectionObserver, args: []) {
+        const targets = observedBy.get(observer);
+        if (targets) {
+          watch.observing -= targets.waiting.size;
+          targets.waiting.clear();
+          targets.observed.clear();
+        }
+        return Reflect.apply(disconnect, observer, args);
+      },
+    });
+  }
   const seen = new WeakSet<Element>();
   const isScript = (script: HTMLScriptElement): boolean => {
     const type = script.type.trim().toLowerCase();

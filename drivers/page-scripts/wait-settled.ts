@@ -11,6 +11,8 @@ export interface WaitSettledOptions {
   visual: boolean;
   /** the symbol name the settle watch (settle-watch.ts) records under, when the driver installed it */
   watchKey: string;
+  /** with `visual`: how long an IntersectionObserver's first callback is waited for after its observe() */
+  observerFirstCallMs: number;
 }
 
 export interface WaitSettledResult {
@@ -78,6 +80,11 @@ export async function waitSettled(options: WaitSettledOptions): Promise<WaitSett
     if (document.fonts && document.fonts.status === 'loading') busy.push('web fonts loading');
     const images = Array.from(document.images).filter((image) => !image.complete && showable(image)).length;
     if (images > 0) busy.push(`${images} image${images === 1 ? '' : 's'} loading`);
+    // An observer's first callback decides what a lazy loader loads; one that has not run within
+    // observerFirstCallMs of its observe() (a page whose frames have stopped never runs it) holds nothing.
+    const observing = watch?.observing ?? 0;
+    if (observing > 0 && now - (watch?.lastObserve ?? 0) < options.observerFirstCallMs)
+      busy.push(`${observing} intersection observer target${observing === 1 ? '' : 's'} not yet reported to the page`);
     const capLeft = options.capMs - (now - started);
     const animations = (typeof document.getAnimations === 'function' ? document.getAnimations() : []).filter((animation) => {
       if (animation.playState !== 'running' || !animation.effect) return false;

@@ -14,13 +14,16 @@ type SettleRule = Omit<WaitSettledOptions, 'capMs' | 'watchKey'>;
  *   module, a fetch's render, an observer's callback or a load handler's animation frame all run within the
  *   event-loop turns of those frames. The settle watch records the frames after `load`, so a page already
  *   settled when the wait starts is answered at once (make bench-settle measured: see docs/performance.md).
+ *   An IntersectionObserver's first callback is waited for too, up to 2 s after its observe(): on a busy
+ *   machine it ran after those 2 frames, and a lazy gallery was captured before its loader had asked for
+ *   a single image (extract.test.ts's settle corpus, two test files at once).
  * - networkidle: 500 ms without a request, as Playwright and Puppeteer define it; nothing visual.
  */
-const RULES: Record<WaitUntil, SettleRule | null> = {
+export const SETTLE_RULES: Record<WaitUntil, SettleRule | null> = {
   domcontentloaded: null,
   load: null,
-  settled: { quietMs: 20, frames: 2, visual: true },
-  networkidle: { quietMs: 500, frames: 0, visual: false },
+  settled: { quietMs: 20, frames: 2, visual: true, observerFirstCallMs: 2_000 },
+  networkidle: { quietMs: 500, frames: 0, visual: false, observerFirstCallMs: 0 },
 };
 
 /** A page function that runs longer than its cap has hung (a blocked main thread, a dialog): give up then. */
@@ -29,7 +32,7 @@ const EVALUATE_SLACK_MS = 1_000;
 const RETRY_MS = 100;
 
 /** Whether the wait needs the settle watch, installed before the navigation. */
-export const needsSettleWatch = (waitUntil: WaitUntil, capMs: number): boolean => RULES[waitUntil] !== null && capMs > 0;
+export const needsSettleWatch = (waitUntil: WaitUntil, capMs: number): boolean => SETTLE_RULES[waitUntil] !== null && capMs > 0;
 
 /** Installs the settle watch's init script; a page without it is judged by Resource Timing alone. */
 export async function installSettleWatch(page: CapturePage, warnings: string[]): Promise<void> {
@@ -48,7 +51,7 @@ export async function installSettleWatch(page: CapturePage, warnings: string[]):
  * probe (page-responds.ts) has then had its answer.
  */
 export async function settlePage(page: CapturePage, waitUntil: WaitUntil, capMs: number, deadline: Deadline, warnings: string[]): Promise<boolean> {
-  const rule = RULES[waitUntil];
+  const rule = SETTLE_RULES[waitUntil];
   const budget = Math.min(capMs, deadline.remaining());
   if (rule === null || budget <= 0) return false;
   const until = Date.now() + budget;

@@ -4,10 +4,11 @@ import { loadConfig } from '../../core/config/load-config.js';
 import { launchChromium, launchFirefox } from '../../drivers/playwright/launch-browser.js';
 import { SETTLE_WATCH_KEY, settleWatchSource } from '../../drivers/page-scripts/settle-watch.js';
 import { waitSettled, type WaitSettledResult } from '../../drivers/page-scripts/wait-settled.js';
+import { SETTLE_RULES } from '../../drivers/shared/settle-page.js';
 import { TestSite } from '../support/test-site.js';
 
 /** The settled rule of drivers/shared/settle-page.ts. */
-const RULE = { quietMs: 20, frames: 2, visual: true, capMs: 2_000, watchKey: SETTLE_WATCH_KEY };
+const RULE = { ...SETTLE_RULES.settled!, capMs: 2_000, watchKey: SETTLE_WATCH_KEY };
 /** Frames the wait would watch itself at 60 Hz: 2 of them take ≥ 17 ms. Answered from the watch's frames, it waits none. */
 const AT_ONCE_MS = 10;
 
@@ -58,6 +59,33 @@ describe('settle watch: the frames after load', function () {
         expect(result.settled).to.equal(true);
         expect(result.watched).to.equal(true);
         expect(result.waitedMs).to.be.below(AT_ONCE_MS);
+      });
+
+      it("a lazy loader's observer not yet called holds the wait: the image it then loads is in the page", async function () {
+        await page.goto(site.url('/target.html'));
+        // The image is in the page, without a src, well before the loader observes it (no DOM or layout change then).
+        await page.evaluate(() => {
+          const image = document.createElement('img');
+          image.id = 'lazy';
+          image.style.cssText = 'display: block; width: 40px; height: 40px;';
+          document.body.prepend(image);
+        });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The observer is created and the wait's first look made in one task, as when a busy browser runs the
+        // observer's first callback frames after observe(): the wait must not answer before the loader has spoken.
+        const result = await page.evaluate(
+          ([wait, rule]) => {
+            const loader = new IntersectionObserver((entries) => {
+              for (const entry of entries) if (entry.isIntersecting) (entry.target as HTMLImageElement).src = '/slow/600/tile.png?color=ff8800';
+            });
+            loader.observe(document.getElementById('lazy')!);
+            return ((0, eval)(`(${wait})`) as typeof waitSettled)(rule);
+          },
+          [waitSettled.toString(), RULE] as const,
+        );
+        expect(result.settled, result.busy.join(', ')).to.equal(true);
+        expect(await page.evaluate(() => (document.getElementById('lazy') as HTMLImageElement).naturalWidth)).to.be.above(0);
+        expect(result.waitedMs).to.be.above(400);
       });
 
       it('a page whose layout changes every frame after load is not answered at once', async function () {
