@@ -13,6 +13,12 @@ module.exports = {
   parallel,
   jobs: 2,
   require: ['dist/test/support/suite-leak-check.js'],
+  // A promise rejected with no handler after a file's last hook (a service its suite stopped writing late into a
+  // closed database) ended the worker process that ran the file: mocha removes its listeners between files, and
+  // the run lost that file's results ("Workerpool Worker terminated Unexpectedly", seen once in a whole-suite
+  // run). One file after another, mocha's runner swallowed such rejections unseen. Node's warn mode prints them
+  // in both modes and ends nothing; the workers inherit the option.
+  'node-option': ['unhandled-rejections=warn'],
   timeout: 60000,
   exit: true,
   reporter: 'test/support/summary-reporter.cjs',

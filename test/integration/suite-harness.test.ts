@@ -60,4 +60,11 @@ describe('the suite harness, two files at a time in worker processes', function 
     expect(stdout + stderr).to.match(/temp entries the tests left behind: shotfarm-left-by-a-test-\w+/);
     expect(stdout.endsWith('\n2 passed, 1 failed, 0 skipped\n'), stdout).to.equal(true);
   });
+
+  it('prints a promise rejected after a file is over, and the worker that ran the file still reports it', async () => {
+    const { code, stdout, stderr } = await mocha(['late-rejection.test.js', 'shorter.test.js', 'longer.test.js']);
+    expect(code, stdout + stderr).to.equal(0);
+    expect(stderr).to.include('UnhandledPromiseRejectionWarning: Error: late rejection from a stopped service');
+    expect(stdout.endsWith('\n3 passed, 0 failed, 0 skipped\n'), stdout).to.equal(true);
+  });
 });
