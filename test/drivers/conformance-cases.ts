@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import type { BrowserName, CaptureOutput, CaptureSpec, TrackerSpec, VideoSpec } from '../../core/capture-spec.js';
-import type { LaunchOptions } from '../../core/contracts/browser-driver.js';
+import { randomUUID } from 'node:crypto';
+import type { BrowserHandle, LaunchOptions } from '../../core/contracts/browser-driver.js';
 import { NO_AD_FILTER_WARNING } from '../../drivers/shared/ad-filter-matches.js';
 import { chromiumBrands } from '../../drivers/shared/person-user-agent.js';
+import { captureSpec } from '../support/capture-spec-factory.js';
 import { attackScript } from '../support/hostile-site.js';
 import type { PacketListener } from '../support/packet-listener.js';
 import { imageSize, near, pdfPages, pixel, probeVideo } from '../support/media-probe.js';
@@ -44,6 +46,22 @@ export interface ConformanceCase {
   spec: (context: CaseContext) => Partial<CaptureSpec> & { url: string };
   /** throws (or rejects) when the output is wrong; what it returns (a chai assertion, a promise of one) is only awaited */
   check: (output: CaptureOutput, context: CaseContext) => unknown;
+}
+
+/**
+ * A case's capture on `handle` (either driver's): its output and the context its check reads, with a token of
+ * its own and the time of the capture alone (tests run captures ahead: test/support/captures-ahead.ts).
+ */
+export async function captureCase(
+  handle: BrowserHandle,
+  testCase: ConformanceCase,
+  where: Pick<CaseContext, 'site' | 'listener' | 'browser'>,
+): Promise<{ output: CaptureOutput; context: CaseContext }> {
+  const partial = { ...where, token: randomUUID(), elapsedMs: 0 };
+  const { url, ...overrides } = testCase.spec(partial);
+  const started = Date.now();
+  const output = await handle.capture(captureSpec(where.browser, url, overrides), AbortSignal.timeout(55_000));
+  return { output, context: { ...partial, elapsedMs: Date.now() - started } };
 }
 
 /**

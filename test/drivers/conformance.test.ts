@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { BROWSERS, type BrowserName } from '../../core/capture-spec.js';
 import type { BrowserHandle, LaunchOptions } from '../../core/contracts/browser-driver.js';
 import { PlaywrightDriver } from '../../drivers/playwright/playwright-driver.js';
-import { captureSpec } from '../support/capture-spec-factory.js';
 import { CapturesAhead } from '../support/captures-ahead.js';
 import { BROWSER_PROCESS, countOwnProcesses, waitForOwnProcesses } from '../support/process-census.js';
 import { PacketListener } from '../support/packet-listener.js';
 import { TestSite } from '../support/test-site.js';
-import { CONFORMANCE_CASES } from './conformance-cases.js';
+import { captureCase, CONFORMANCE_CASES } from './conformance-cases.js';
 
 /**
  * Captures run ahead of their tests, this many at once (test/support/captures-ahead.ts): each browser of the
@@ -60,14 +58,11 @@ describe('playwright driver conformance', function () {
     CONFORMANCE_CASES.filter((testCase) => (!testCase.browsers || testCase.browsers.includes(browser)) && !(browser === 'brave' && testCase.sameInBrave)).map((testCase) => ({ browser, testCase })),
   );
   const captures = new CapturesAhead(
-    runs.map(({ browser, testCase }) => async () => {
-      const handle = await handleFor(browser, testCase.launch?.(browser) ?? {});
-      const partial = { site, listener, browser, token: randomUUID(), elapsedMs: 0 };
-      const { url, ...overrides } = testCase.spec(partial);
-      const started = Date.now();
-      const output = await handle.capture(captureSpec(browser, url, overrides), AbortSignal.timeout(55_000));
-      return { output, context: { ...partial, elapsedMs: Date.now() - started } };
-    }),
+    runs.map(
+      ({ browser, testCase }) =>
+        async () =>
+          captureCase(await handleFor(browser, testCase.launch?.(browser) ?? {}), testCase, { site, listener, browser }),
+    ),
     CAPTURES_AT_ONCE,
   );
 

@@ -9,7 +9,7 @@ import { CapturesAhead } from '../support/captures-ahead.js';
 import { countOwnProcesses, SELENIUM_PROCESS, waitForOwnProcesses } from '../support/process-census.js';
 import { PacketListener } from '../support/packet-listener.js';
 import { TestSite } from '../support/test-site.js';
-import { CONFORMANCE_CASES, type ConformanceCase } from './conformance-cases.js';
+import { captureCase, CONFORMANCE_CASES, type ConformanceCase } from './conformance-cases.js';
 import { expectHouseAdBlocked, expectHouseAdShown, houseAdSpec, WITH_HOUSE_ADS_LIST } from './house-ad-case.js';
 
 /**
@@ -135,13 +135,7 @@ describe('selenium driver conformance', function () {
   // mostly waits on its page.
   const casesHere = CONFORMANCE_CASES.filter((testCase) => applies(testCase) && !testCase.sameInSelenium);
   const captures = new CapturesAhead(
-    casesHere.map((testCase) => async () => {
-      const partial = { site, listener, browser: 'chrome' as const, token: randomUUID(), elapsedMs: 0 };
-      const { url, ...overrides } = testCase.spec(partial);
-      const started = Date.now();
-      const output = await handle.capture(captureSpec('chrome', url, overrides), AbortSignal.timeout(55_000));
-      return { output, context: { ...partial, elapsedMs: Date.now() - started } };
-    }),
+    casesHere.map((testCase) => () => captureCase(handle, testCase, { site, listener, browser: 'chrome' })),
     localGridOptions().maxSessions,
   );
   casesHere.forEach((testCase, i) => {
