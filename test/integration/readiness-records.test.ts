@@ -118,7 +118,7 @@ for (const kind of DATABASE_KINDS) {
     it('a wait not met is a finished record with the warning naming the selector', async function () {
       const record = records.get('wait_for not met')!;
       expect(record.status).to.equal('finished');
-      expect(record.warnings.join('\n')).to.match(/^wait_for: nothing matching "#content" was visible after \d+\.\d s; captured anyway\.$/m);
+      expect(record.warnings.join('\n')).to.match(/^wait_for: nothing matching "#content" was visible after \d+\.\d s( \(.+\))?; captured anyway\.$/m);
     });
 
     it("the record's user_agent is what was sent: a person's Chrome, which the site that blocks HeadlessChrome lets in", async function () {

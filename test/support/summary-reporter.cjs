@@ -6,7 +6,7 @@
 // With SHOTFARM_SUITE_TIMES=<path> it also writes every file's time there, slowest first, one file a line
 // ("<seconds>\t<file>"), so a whole run can be compared file by file with the next (the CI budget's work).
 // The failed tests are named again, one line each, right above the closing line: CI keeps only the output's
-// last lines, and the spec reporter's failure details come far above them.
+// last lines, and the spec reporter's failure details come far above them. A string chai shortened follows whole.
 const Mocha = require('mocha');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -35,7 +35,10 @@ class SummaryReporter extends Spec {
       const why = String(err?.message ?? err)
         .split('\n')[0]
         .slice(0, 200);
-      this.failedLines.push(`  ${where}${runnable.fullTitle()}: ${why}`);
+      // chai shortens a long actual value to 40 characters in its message ('wait_for: nothing matching…'):
+      // the whole value is what says why, so it follows.
+      const actual = typeof err?.actual === 'string' && why.includes('…') ? ` [actual: ${JSON.stringify(err.actual).slice(0, 300)}]` : '';
+      this.failedLines.push(`  ${where}${runnable.fullTitle()}: ${why}${actual}`);
     });
   }
 
