@@ -225,7 +225,26 @@ export function launchTable(costs: LaunchCost[], results: Results): string[] {
  * then the agent's (node-agent/job-runner.ts) and the client's remainder. The record's `timings` come back
  * in jsonb's key order (by length), so they are put back in this order; an unknown phase goes last.
  */
-const PHASE_ORDER = ['context_page', 'prepare', 'load', 'scripts_steps', 'wait', 'shot', 'shots', 'html_links', 'video', 'pdf', 'close', 'queued', 'capture', 'store', 'total', 'outside_record'];
+const PHASE_ORDER = [
+  'context_page',
+  'prepare',
+  'load',
+  'scripts_steps',
+  'wait',
+  'shot',
+  'shots',
+  'html_links',
+  'video',
+  'pdf',
+  'close',
+  'queued',
+  'capture',
+  'store',
+  'total',
+  'outside_record',
+  'create_call',
+  'download',
+];
 const phaseRank = (phase: string): number => (PHASE_ORDER.includes(phase) ? PHASE_ORDER.indexOf(phase) : PHASE_ORDER.length);
 
 /** Mean of each phase over a cell's captures (ms). */
@@ -246,7 +265,8 @@ export function phaseSummary(results: Results): string[] {
   const lines = [
     "mean phases (ms): raw = the loop's own laps; embedded/distributed = the record's `timings`: the capture pipeline's phases",
     "  (prepare = context and page), then queued, capture (the pipeline with the context's close), store (outputs written),",
-    '  total (enqueued → stored), and outside_record = client latency − total (create call, result recorded, info wake-up, image download)',
+    '  total (enqueued → stored), and outside_record = client latency − total (create call, result recorded, info wake-up, image download);',
+    "  create_call and download are the client's laps of the first and last request (create_call overlaps total from the enqueue on)",
   ];
   for (const { browser, size, concurrency, mode, cell } of results.rows()) {
     lines.push(`  ${browser} ${SIZE_NAME[size].padEnd(9)} c${concurrency} ${mode.padEnd(12)}: ${meanPhases(cell, mode === 'embedded' || mode === 'distributed')}`);
