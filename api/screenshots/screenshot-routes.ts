@@ -16,6 +16,7 @@ import { notFound } from '../../core/errors.js';
 import { readParams } from '../options/read-params.js';
 import { stepSchema, trackerSchema } from '../options/steps-and-trackers.js';
 import { toScreenshotRecord } from './screenshot-record.js';
+import type { RecordWithOutputKinds } from './screenshot-store.js';
 import { queryOf } from '../http/query.js';
 import { bodyWithinLimits, queryWithinLimits, sourceBodyParser } from '../http/source-limits.js';
 import { callerOf, type AppContext } from '../http/state.js';
@@ -115,15 +116,17 @@ export const SCREENSHOT_ROUTES: ApiRoute[] = [
     response: { data: ScreenshotInfo, description: 'The record' },
     handler: async (ctx, deps, { id, wait }) => {
       const caller = callerOf(ctx);
+      const read = (): Promise<RecordWithOutputKinds> => deps.screenshots.withOutputKinds(caller, id as number);
       // Beyond the spec: `wait` holds the answer until the record leaves processing, at most `wait` seconds.
-      // The look before waiting reads the status only; the record is read once, when it is answered.
+      // The look before waiting reads the whole answer (one statement): a record already ended is answered
+      // from it, one still processing is read once more when it ends.
+      const seen: { answer?: RecordWithOutputKinds } = {};
       if (wait) {
         const gone = new AbortController();
         ctx.req.once('close', () => gone.abort());
-        await deps.events.untilEnded(id as number, wait * 1000, gone.signal, async () => (await deps.screenshots.status(caller, id as number)) === 'processing');
+        await deps.events.untilEnded(id as number, wait * 1000, gone.signal, async () => (seen.answer = await read()).row.status === 'processing');
       }
-      const row = await deps.screenshots.get(caller, id as number);
-      const kinds = await deps.screenshots.outputKinds(caller, row.id);
+      const { row, kinds } = seen.answer && seen.answer.row.status !== 'processing' ? seen.answer : await read();
       return { ...toScreenshotRecord(row), has_html: kinds.has('html'), has_markdown: kinds.has('markdown'), has_pdf: kinds.has('pdf'), has_video: kinds.has('video') };
     },
   }),

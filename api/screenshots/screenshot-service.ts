@@ -11,7 +11,7 @@ import type { ScreenshotDraft } from '../options/create-request.js';
 import type { Route } from '../../grid/scheduling/routing.js';
 import { queueUnavailable, type FarmDispatcher } from '../farm/farm-dispatcher.js';
 import { INSERT_CHUNK, type DeleteScope, type RecordOwner, type ScreenshotRecords } from './screenshot-records.js';
-import type { ListFilter, ScreenshotStore } from './screenshot-store.js';
+import type { ListFilter, RecordWithOutputKinds, ScreenshotStore } from './screenshot-store.js';
 
 /** How records are created beyond the drafts themselves. */
 export interface CreateOptions {
@@ -143,8 +143,11 @@ export class ScreenshotService {
     return spec.source;
   }
 
-  async outputKinds(caller: Caller, id: number): Promise<Set<string>> {
-    return this.store.outputKinds(caller.companyId, id);
+  /** The record with the kinds of files it has (html, markdown, pdf, video …), read together; 404 when the caller has no such record. */
+  async withOutputKinds(caller: Caller, id: number): Promise<RecordWithOutputKinds> {
+    const found = await this.store.getWithOutputKinds(caller.companyId, id);
+    if (!found) throw notFound('Screenshot');
+    return found;
   }
 
   async list(caller: Caller, filter: ListFilter): Promise<ScreenshotRow[]> {

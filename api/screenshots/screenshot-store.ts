@@ -14,6 +14,39 @@ export interface ListFilter {
   offset: number;
 }
 
+/** An AppStatus field and the column of app_runs (r) or app_configs (c) it is read from. */
+const APP_STATUS_COLUMNS: [keyof AppStatus, string][] = [
+  ['id', 'c.id'],
+  ['app_id', 'c.app_id'],
+  ['type', 'c.type'],
+  ['name', 'c.name'],
+  ['status', 'r.status'],
+  ['filename', 'r.filename'],
+  ['error', 'r.error'],
+  ['output_url', 'r.output_url'],
+  ['output_data', 'r.output_data'],
+  ['updated_at', 'r.updated_at'],
+];
+
+/** An app run as read (a row of withApps, or an element of a record's runs as JSON) in the answer's shape. */
+const toAppStatus = (run: Record<string, unknown>): AppStatus => ({ ...run, id: Number(run.id), updated_at: new Date(run.updated_at as string).toISOString() }) as AppStatus;
+
+/**
+ * A record's app runs (oldest first) and the kinds of files it has, as JSON text in columns of the record's own
+ * row: one statement answers a record instead of three (issue 30: in the embedded mode every statement is
+ * ~3 ms of PGlite's CPU on the serve's one thread, and info?wait answered each capture with four).
+ */
+const APP_RUNS_JSON = `coalesce((select json_agg(json_build_object(${APP_STATUS_COLUMNS.map(([field, column]) => `'${field}', ${column}`).join(', ')}) order by r.id)
+  from app_runs r join app_configs c on c.id = r.app_config_id where r.screenshot_id = screenshots.id)::text, '[]') as app_runs_json`;
+const OUTPUT_KINDS_JSON = `coalesce((select json_agg(distinct f.kind) from screenshot_files f
+  where f.company_id = screenshots.company_id and f.screenshot_id = screenshots.id)::text, '[]') as output_kinds_json`;
+
+/** A record as info answers it: the row (with its app runs) and the kinds of files it has (html, markdown, pdf, video …). */
+export interface RecordWithOutputKinds {
+  row: ScreenshotRow;
+  kinds: Set<string>;
+}
+
 /** Reads screenshot rows (ScreenshotRecords writes them). Every query is scoped by company. */
 export class ScreenshotStore {
   constructor(private readonly db: Db) {}
@@ -28,20 +61,36 @@ export class ScreenshotStore {
         rows.map((r) => r.id),
       )
       .orderBy('r.id')
-      .select('r.screenshot_id', 'c.id', 'c.app_id', 'c.type', 'c.name', 'r.status', 'r.filename', 'r.error', 'r.output_url', 'r.output_data', 'r.updated_at');
+      .select('r.screenshot_id', ...APP_STATUS_COLUMNS.map(([field, column]) => `${column} as ${field}`));
     const byShot = new Map<number, AppStatus[]>();
-    for (const run of runs as (AppStatus & { screenshot_id: number; updated_at: Date | string })[]) {
-      const { screenshot_id: shotId, ...status } = run;
+    for (const { screenshot_id: shotId, ...run } of runs as Record<string, unknown>[]) {
       const list = byShot.get(Number(shotId)) ?? [];
-      list.push({ ...status, id: Number(status.id), updated_at: new Date(run.updated_at).toISOString() });
+      list.push(toAppStatus(run));
       byShot.set(Number(shotId), list);
     }
     return rows.map((r) => ({ ...r, apps: byShot.get(r.id) ?? [] }));
   }
 
+  /** One record with its app runs, in one statement. */
   async get(companyId: number, id: number): Promise<ScreenshotRow | null> {
-    const row = await this.db('screenshots').where({ company_id: companyId, id }).first(RECORD_COLUMNS);
-    return row ? ((await this.withApps([normaliseRow(row)]))[0] as ScreenshotRow) : null;
+    return (await this.answer(companyId, id, false))?.row ?? null;
+  }
+
+  /** One record with its app runs and the kinds of files it has (info's answer), in one statement. */
+  async getWithOutputKinds(companyId: number, id: number): Promise<RecordWithOutputKinds | null> {
+    return this.answer(companyId, id, true);
+  }
+
+  private async answer(companyId: number, id: number, withKinds: boolean): Promise<RecordWithOutputKinds | null> {
+    const found = (await this.db('screenshots')
+      .where({ company_id: companyId, id })
+      .first([...RECORD_COLUMNS, this.db.raw(APP_RUNS_JSON), ...(withKinds ? [this.db.raw(OUTPUT_KINDS_JSON)] : [])])) as Record<string, unknown> | undefined;
+    if (!found) return null;
+    const { app_runs_json: runs, output_kinds_json: kinds, ...row } = found;
+    return {
+      row: { ...normaliseRow(row), apps: (JSON.parse(runs as string) as Record<string, unknown>[]).map(toAppStatus) },
+      kinds: new Set(kinds === undefined ? [] : (JSON.parse(kinds as string) as string[])),
+    };
   }
 
   /** The account's records of these ids (any order). */
@@ -84,8 +133,4 @@ export class ScreenshotStore {
   }
 
   /** Which output kinds exist for a record (image, html, pdf, video). */
-  async outputKinds(companyId: number, id: number): Promise<Set<string>> {
-    const rows = await this.db('screenshot_files').where({ company_id: companyId, screenshot_id: id }).distinct('kind');
-    return new Set(rows.map((r: { kind: string }) => r.kind));
-  }
 }
