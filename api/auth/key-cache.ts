@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db } from '../db/connect.js';
+import { embeddedPglite, type Db } from '../db/connect.js';
 import type { Logger } from '../../core/logger.js';
 import { findApiKey, hashApiKey, type KeyHolder } from '../accounts/api-keys.js';
 
@@ -33,15 +33,20 @@ const RELISTEN_MS = 1_000;
  * at once when a key or its user changes: each replica LISTENs on the channel that migration 020's
  * triggers NOTIFY at the change's commit. The cache is used only while that LISTEN connection is up (a
  * notification it could have missed would leave a revoked key working), and every hit first waits for the
- * connection to have caught up with what was committed before the request (catchUp): on PGlite (one embedded process,
- * no second session) and while the connection is down, every look-up asks the database, as before.
- * Only live keys are cached; a wrong key asks the database every time.
+ * connection to have caught up with what was committed before the request (catchUp); while the connection is down,
+ * every look-up asks the database, as before. On PGlite (the embedded mode) the cache listens on PGlite's one
+ * session in this process, which no other process can write (the data folder's lock): PGlite hands a
+ * notification to its listener before the statement that committed the change resolves, so no look-up after a
+ * change can find the old entry, and no catch-up is needed (issue 30: three look-ups per capture were ~9 ms of
+ * PGlite's CPU on the serve's one thread). Only live keys are cached; a wrong key asks the database every time.
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, { holder: KeyHolder; until: number }>();
   /** bumped by every notification: a look-up that began before one must not store what it read */
   private generation = 0;
   private listener: pg.Client | null = null;
+  /** the embedded database's listener (PGlite's unlisten), or null */
+  private inProcess: (() => Promise<void>) | null = null;
   private retry: NodeJS.Timeout | null = null;
   private stopped = false;
   /** the catch-up statement on its way (catchUp), and the one to send after it */
@@ -59,31 +64,45 @@ export class ApiKeyCache {
   /** A cache over `db`; with a Postgres URL it listens before it answers, so the first look-ups are cached already. `onStatement`: called for each statement it sends on its own connection (the statements metric). */
   static async start(db: Db, databaseUrl: string | null, log: Logger, opts: { ttlMs?: number; onStatement?: () => void } = {}): Promise<ApiKeyCache> {
     const cache = new ApiKeyCache(db, databaseUrl, log, opts.ttlMs ?? KEY_CACHE_MS, opts.onStatement ?? (() => undefined));
+    const embedded = embeddedPglite(db);
     if (databaseUrl) await cache.listen();
+    else if (embedded) cache.inProcess = await embedded.listen(KEY_CHANGES_CHANNEL, () => cache.changed());
     return cache;
   }
 
-  /** Whether look-ups are cached now (the LISTEN connection is up). */
+  /** Whether look-ups are cached now (the LISTEN connection is up, or the embedded database's listener). */
   caching(): boolean {
-    return this.listener !== null;
+    return this.listener !== null || this.inProcess !== null;
   }
 
   /** The live key and its user's roles for a presented key, or null (findApiKey's answer, cached). */
   async find(key: string): Promise<KeyHolder | null> {
+    if (this.inProcess) return this.cached(key, () => this.inProcess !== null);
     if (!this.listener) return findApiKey(this.db, key);
     try {
       await this.catchUp();
     } catch {
       return findApiKey(this.db, key);
     }
-    if (!this.listener) return findApiKey(this.db, key);
+    return this.cached(key, () => this.listener !== null);
+  }
+
+  /** A key changed somewhere: every entry goes, and a look-up under way does not store what it read. */
+  private changed(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  /** The cached answer, or the database's, stored while `listening` still holds and nothing changed meanwhile. */
+  private async cached(key: string, listening: () => boolean): Promise<KeyHolder | null> {
+    if (!listening()) return findApiKey(this.db, key);
     const hash = hashApiKey(key);
     const now = Date.now();
     const hit = this.entries.get(hash);
     if (hit && hit.until > now) return hit.holder;
     const generation = this.generation;
     const holder = await findApiKey(this.db, key);
-    if (holder && this.listener && generation === this.generation) {
+    if (holder && listening() && generation === this.generation) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
       this.entries.set(hash, { holder, until: now + this.ttlMs });
     }
@@ -145,8 +164,12 @@ export class ApiKeyCache {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
     const listener = this.listener;
+    const unlisten = this.inProcess;
+    this.inProcess = null;
     this.forget();
     await listener?.end().catch(() => undefined);
+    // The database may be closed already (the plane's stop closes it after the cache).
+    await unlisten?.().catch(() => undefined);
   }
 
   private forget(): void {
@@ -159,10 +182,7 @@ export class ApiKeyCache {
     const client = new pg.Client({ connectionString: this.databaseUrl ?? undefined, application_name: KEY_CACHE_APPLICATION });
     const lost = (err?: Error): void => this.lose(client, err);
     try {
-      client.on('notification', () => {
-        this.generation++;
-        this.entries.clear();
-      });
+      client.on('notification', () => this.changed());
       client.on('error', lost);
       client.on('end', () => lost());
       await client.connect();

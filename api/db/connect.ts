@@ -1,10 +1,17 @@
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openPglite } from './embedded-postgres.js';
 
 export type Db = Knex;
+
+/** The PGlite under each embedded Db (its one session, for what knex cannot do: LISTEN). */
+const EMBEDDED = new WeakMap<Db, PGlite>();
+
+/** The embedded database's PGlite, or null for Postgres. */
+export const embeddedPglite = (db: Db): PGlite | null => EMBEDDED.get(db) ?? null;
 
 // Postgres returns int8 (OID 20) and numeric (OID 1700) as strings because they may exceed 2^53.
 // Our ids, balances and sums stay far below that, so the API can answer plain JSON numbers.
@@ -29,7 +36,9 @@ export async function connectDatabase(opts: { databaseUrl: string | null; dataDi
   }
   const pglite = await openPglite(opts.pglite === 'memory' ? null : path.join(opts.dataDir ?? './data', 'pglite'));
   // knex-pglite takes a PGlite of ours as `connection.pglite` and closes it on destroy().
-  return knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: { pglite } as object });
+  const db = knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: { pglite } as object });
+  EMBEDDED.set(db, pglite);
+  return db;
 }
 
 /** Whether the database answers a trivial query (for /readyz). */
