@@ -168,7 +168,7 @@ export class ApiKeyCache {
     this.inProcess = null;
     this.forget();
     await listener?.end().catch(() => undefined);
-    // The database may be closed already (the plane's stop closes it after the cache).
+    // The plane stops the cache before its database closes; a database closed first has no listener left to remove.
     await unlisten?.().catch(() => undefined);
   }
 
