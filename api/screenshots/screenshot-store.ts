@@ -33,8 +33,8 @@ const toAppStatus = (run: Record<string, unknown>): AppStatus => ({ ...run, id: 
 
 /**
  * A record's app runs (oldest first) and the kinds of files it has, as JSON text in columns of the record's own
- * row: one statement answers a record instead of three (issue 30: in the embedded mode every statement is
- * ~3 ms of PGlite's CPU on the serve's one thread, and info?wait answered each capture with four).
+ * row: one statement answers a record instead of three (issue 30: info?wait took four of the eight statements a
+ * capture cost the control plane; docs/performance.md has what that saved).
  */
 const APP_RUNS_JSON = `coalesce((select json_agg(json_build_object(${APP_STATUS_COLUMNS.map(([field, column]) => `'${field}', ${column}`).join(', ')}) order by r.id)
   from app_runs r join app_configs c on c.id = r.app_config_id where r.screenshot_id = screenshots.id)::text, '[]') as app_runs_json`;

@@ -15,8 +15,8 @@ function finishedResult(id: number): CaptureResult {
 
 for (const kind of ['pglite', 'postgres'] as const) {
   /**
-   * info answers a record, its app runs and the kinds of its files from one statement (issue 30: in the embedded
-   * mode each statement is ~3 ms of PGlite's CPU on the serve's one thread, and info?wait took four per capture).
+   * info answers a record, its app runs and the kinds of its files from one statement (issue 30: info?wait took
+   * four per capture, of the eight a capture cost the control plane).
    */
   describe(`screenshot/info reads the record in one statement (${kind})`, function () {
     this.timeout(60_000);
