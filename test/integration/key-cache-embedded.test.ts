@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { generateApiKey, insertApiKey } from '../../api/accounts/api-keys.js';
+import { adminUserKey } from '../support/admin-key.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 
 /**
@@ -60,17 +61,12 @@ describe('API keys cached on the embedded database, every change seen at the nex
 
   it("a user's roles changed are seen at the next request", async () => {
     const acct = await api.account(10);
-    const [user] = await api.database
-      .db('users')
-      .insert({ company_id: acct.companyId, email: `roles${Date.now()}@example.test`, name: 'Roles', roles: JSON.stringify(['user', 'admin']) })
-      .returning('id');
-    const key = generateApiKey();
-    await insertApiKey(api.database.db, acct.companyId, key, 'admin key', Number(user.id));
+    const { userId, key } = await adminUserKey(api.database.db, acct.companyId);
     expect((await call(api.url, '/admin/nodes', { key })).status, 'an admin').to.equal(200);
     expect((await call(api.url, '/admin/nodes', { key })).status, 'an admin, cached').to.equal(200);
     await api.database
       .db('users')
-      .where({ id: user.id })
+      .where({ id: userId })
       .update({ roles: JSON.stringify(['user']) });
     expect((await call(api.url, '/admin/nodes', { key })).status, 'no longer an admin').to.equal(403);
   });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { generateApiKey, insertApiKey } from '../../api/accounts/api-keys.js';
 import { KEY_CACHE_APPLICATION } from '../../api/auth/key-cache.js';
 import { until } from '../support/wait-until.js';
+import { adminUserKey } from '../support/admin-key.js';
 import { call, startTestApi, type TestApi } from '../support/test-api.js';
 
 /**
@@ -78,16 +79,11 @@ describe('API keys cached on two replicas, revocation pushed to both at once (Po
 
   it("a user's roles changed are seen by both replicas at the next request", async () => {
     const acct = await a.account(10);
-    const [user] = await a.database
-      .db('users')
-      .insert({ company_id: acct.companyId, email: `roles${Date.now()}@example.test`, name: 'Roles', roles: JSON.stringify(['user', 'admin']) })
-      .returning('id');
-    const key = generateApiKey();
-    await insertApiKey(a.database.db, acct.companyId, key, 'admin key', Number(user.id));
+    const { userId, key } = await adminUserKey(a.database.db, acct.companyId);
     expect((await call(b.url, '/admin/nodes', { key })).status, 'an admin').to.equal(200);
     await a.database
       .db('users')
-      .where({ id: user.id })
+      .where({ id: userId })
       .update({ roles: JSON.stringify(['user']) });
     expect((await call(b.url, '/admin/nodes', { key })).status, 'no longer an admin').to.equal(403);
   });
