@@ -37,6 +37,16 @@ export async function connectDatabase(opts: { databaseUrl: string | null; dataDi
   const pglite = await openPglite(opts.pglite === 'memory' ? null : path.join(opts.dataDir ?? './data', 'pglite'));
   // knex-pglite takes a PGlite of ours as `connection.pglite` and closes it on destroy().
   const db = knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: { pglite } as object });
+  // knex's pool takes its one connection (the PGlite) at the first query, and destroy() closes only a connection
+  // the pool took: a database destroyed before any query stayed open, its start still reading the folder after
+  // destroy() had answered (a late ErrnoError once the folder was gone) and its lock held. The first query is
+  // made here, so destroy() always closes it; a database that cannot start fails here, its folder freed.
+  try {
+    await db.raw('select 1');
+  } catch (err) {
+    if (!pglite.closed) await pglite.close().catch(() => undefined);
+    throw err;
+  }
   EMBEDDED.set(db, pglite);
   return db;
 }

@@ -125,6 +125,22 @@ describe('the embedded database folder is held by one process (api/db/data-dir-l
     expect(fs.existsSync(pgliteLockFile(path.join(dir, 'pglite'))), 'released by destroy()').to.equal(false);
     await (await connectDatabase({ databaseUrl: null, dataDir: dir })).destroy();
   });
+
+  it('a database destroyed before any query is closed too: its folder is free at once and nothing reads it afterwards', async () => {
+    const late: unknown[] = [];
+    const onLate = (reason: unknown): void => void late.push(reason);
+    process.on('unhandledRejection', onLate);
+    try {
+      await (await connectDatabase({ databaseUrl: null, dataDir: dir })).destroy();
+      expect(fs.existsSync(pgliteLockFile(path.join(dir, 'pglite'))), 'released by destroy()').to.equal(false);
+      fs.rmSync(path.join(dir, 'pglite'), { recursive: true, force: true });
+      // A database left open went on reading its folder: an ErrnoError (ENOENT) rejected with no handler within a second.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(late.map(String)).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', onLate);
+    }
+  });
 });
 
 /** Takes and releases the lock, answering its file as this process wrote it (a real holder's fields). */
