@@ -131,6 +131,4 @@ export class ScreenshotStore {
       .first('id');
     return row ? Number(row.id) : null;
   }
-
-  /** Which output kinds exist for a record (image, html, pdf, video). */
 }

@@ -1,6 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { BrowserName, CaptureOutput, CaptureSpec, TrackerSpec, VideoSpec } from '../../core/capture-spec.js';
-import { randomUUID } from 'node:crypto';
 import type { BrowserHandle, LaunchOptions } from '../../core/contracts/browser-driver.js';
 import { NO_AD_FILTER_WARNING } from '../../drivers/shared/ad-filter-matches.js';
 import { chromiumBrands } from '../../drivers/shared/person-user-agent.js';
